@@ -1,0 +1,60 @@
+"""Reading a table's append-only log: which actions still count, the replay file, history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.store import ActionRecord, TableRecord
+from rules.core import Game, State, format_text
+
+
+@dataclass(frozen=True)
+class Played:
+    """One action that still counts (not taken back by an undo)."""
+
+    record: ActionRecord
+    seat: int
+    action: dict[str, Any]
+
+
+def effective(log: list[ActionRecord]) -> list[Played]:
+    """The actions in force: every 'act' entry minus those an 'undo' entry took back."""
+    undone = {r.undoes for r in log if r.kind == "undo"}
+    return [
+        Played(r, int(r.seat or 0), r.action or {})
+        for r in log
+        if r.kind == "act" and r.id not in undone
+    ]
+
+
+def rebuild(game: Game, table: TableRecord, players: int, played: list[Played]) -> State:
+    """Setup from the table's seed and options, then every action in force, in order."""
+    state = game.setup(players, table.seed, table.options)
+    for entry in played:
+        state = game.apply(state, entry.seat, entry.action).state
+    return state
+
+
+def replay_file(table: TableRecord, players: int, played: list[Played]) -> dict[str, Any]:
+    """The replay file of DESIGN.md. The seed is withheld while the game is live, since it
+    would let anyone re-deal the hidden parts."""
+    reveal = table.status in ("over", "abandoned")
+    return {
+        "game": table.game_id,
+        "players": players,
+        "seed": table.seed if reveal else None,
+        "seed_sha256": table.seed_hash,
+        "options": table.options,
+        "actions": [{"seat": p.seat, "action": p.action} for p in played],
+    }
+
+
+def history_lines(names: list[str], played: list[Played]) -> list[str]:
+    """The log as players saw it in the channel (public narration, so nothing hidden), numbered."""
+    lines = []
+    for number, entry in enumerate(played, start=1):
+        who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat + 1}"
+        text = format_text(entry.record.text or "", names) or "(an action)"
+        lines.append(f"{number}. {who}: {text}")
+    return lines

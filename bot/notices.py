@@ -1,0 +1,43 @@
+"""What a use case asks the front end to deliver: plain data, no Discord types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SeatNotice:
+    """Private news for one seat: its own view and what only it may read."""
+
+    seat: int
+    member_id: int | None
+    name: str
+    text: str
+    view: dict[str, Any]
+    dm_closed: bool = False
+
+
+@dataclass(frozen=True)
+class Notice:
+    """The result of a use case.
+
+    ``public_text`` goes to the channel with an image of ``public_view`` (when set);
+    ``private`` goes to each listed seat by DM; ``next_members`` are mentioned once.
+    """
+
+    table_id: int
+    game_id: str
+    version: int
+    status: str
+    public_text: str
+    public_view: dict[str, Any] | None = None
+    private: tuple[SeatNotice, ...] = ()
+    next_members: tuple[int, ...] = ()
+    next_names: tuple[str, ...] = ()
+    duplicate: bool = False
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def over(self) -> bool:
+        return self.status in ("over", "abandoned")

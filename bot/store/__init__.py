@@ -1,0 +1,30 @@
+"""Durable tables: the store interface the use cases depend on, and its SQLite implementation.
+
+The interface is the public method set of ``SqliteStore``; it is narrow on purpose (tables,
+seats, an append-only action log with a version check) so another backend can follow.
+"""
+
+from bot.store.errors import (
+    AlreadySeated,
+    ChannelBusy,
+    DuplicateKey,
+    IntegrityFailure,
+    StaleVersion,
+    StoreError,
+)
+from bot.store.records import ActionRecord, NewAction, SeatRecord, TableRecord
+from bot.store.sqlite import SqliteStore
+
+__all__ = [
+    "ActionRecord",
+    "AlreadySeated",
+    "ChannelBusy",
+    "DuplicateKey",
+    "IntegrityFailure",
+    "NewAction",
+    "SeatRecord",
+    "SqliteStore",
+    "StaleVersion",
+    "StoreError",
+    "TableRecord",
+]

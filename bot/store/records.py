@@ -1,0 +1,70 @@
+"""Plain records the store hands out; no database types leak past the store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+LIVE = ("lobby", "playing")
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game_id: str
+    status: str
+    creator_id: int
+    options: dict[str, Any]
+    max_players: int | None
+    seat_order: str
+    seed: str
+    seed_hash: str
+    snapshot: dict[str, Any] | None
+    version: int
+    message_id: int | None
+    created_at: str
+    updated_at: str
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    position: int
+    member_id: int | None
+    name: str
+    is_computer: bool
+    dm_closed: bool
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    id: int
+    version: int
+    kind: str  # "act" or "undo"
+    seat: int | None
+    member_id: int | None
+    action: dict[str, Any] | None
+    text: str | None
+    irreversible: bool
+    undoes: int | None
+    idem_key: str | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class NewAction:
+    """A log entry to append together with the new snapshot."""
+
+    kind: str
+    seat: int | None
+    member_id: int | None
+    action: dict[str, Any] | None = None
+    text: str | None = None
+    irreversible: bool = False
+    undoes: int | None = None
+    idem_key: str | None = None

@@ -1,0 +1,420 @@
+"""The SQLite store, through aiosqlite.
+
+WAL journal, ``synchronous=FULL``, foreign keys on, a busy timeout, and every write inside
+``BEGIN IMMEDIATE`` (a deferred transaction that reads first fails at once with "database is
+locked" in WAL mode). One connection serves the process; an ``asyncio.Lock`` keeps one
+coroutine's statements from landing inside another's transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store.errors import (
+    AlreadySeated,
+    ChannelBusy,
+    DuplicateKey,
+    IntegrityFailure,
+    StaleVersion,
+)
+from bot.store.records import ActionRecord, NewAction, SeatRecord, TableRecord
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 5_000
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def migrations() -> list[tuple[int, str]]:
+    """The numbered SQL files shipped in ``bot/store/migrations``, in order."""
+    found = []
+    for entry in resources.files("bot.store.migrations").iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class SqliteStore:
+    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.path = path
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteStore:
+        """Connect, set the pragmas, check integrity, and apply pending migrations."""
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        store = cls(conn, str(path))
+        try:
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = FULL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await store.check_integrity()
+            await store._migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    async def check_integrity(self) -> None:
+        rows = await self._conn.execute_fetchall("PRAGMA integrity_check")
+        answers = [row[0] for row in rows]
+        if answers != ["ok"]:
+            raise IntegrityFailure("; ".join(str(a) for a in answers[:5]))
+
+    async def schema_version(self) -> int:
+        rows = list(await self._conn.execute_fetchall("PRAGMA user_version"))
+        return int(rows[0][0])
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        for number, sql in migrations():
+            if number <= current:
+                continue
+            # One transaction per migration, the version bump inside it: all or nothing.
+            try:
+                await self._conn.executescript(
+                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
+                )
+            except sqlite3.Error:
+                if self._conn.in_transaction:
+                    await self._conn.execute("ROLLBACK")
+                raise
+            log.info("applied migration %04d", number)
+
+    # -- transactions ----------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            else:
+                await self._conn.execute("COMMIT")
+
+    async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            return list(await self._conn.execute_fetchall(sql, tuple(params)))
+
+    # -- tables ----------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_id: str,
+        creator_id: int,
+        creator_name: str,
+        options: dict[str, Any],
+        max_players: int | None,
+        seat_order: str,
+        seed: str,
+        seed_hash: str,
+    ) -> int:
+        """A new lobby with its creator in the first seat; ``ChannelBusy`` if one is live."""
+        now = _now()
+        try:
+            async with self._write() as db:
+                cursor = await db.execute(
+                    "INSERT INTO game_tables (guild_id, channel_id, game_id, status, creator_id,"
+                    " options, max_players, seat_order, seed, seed_hash, created_at, updated_at)"
+                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, game_id, creator_id, _dumps(options), max_players,
+                     seat_order, seed, seed_hash, now, now),
+                )
+                table_id = int(cursor.lastrowid or 0)
+                await db.execute(
+                    "INSERT INTO seats (table_id, position, member_id, name) VALUES (?, 0, ?, ?)",
+                    (table_id, creator_id, creator_name),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise ChannelBusy("This channel already has a game.") from exc
+        return table_id
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        rows = await self._fetch("SELECT * FROM game_tables WHERE id = ?", (table_id,))
+        return _table(rows[0]) if rows else None
+
+    async def live_table(self, channel_id: int) -> TableRecord | None:
+        rows = await self._fetch(
+            "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+            (channel_id,),
+        )
+        return _table(rows[0]) if rows else None
+
+    async def latest_table(self, channel_id: int) -> TableRecord | None:
+        """The live table of a channel, else its most recent finished one."""
+        rows = await self._fetch(
+            "SELECT * FROM game_tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return _table(rows[0]) if rows else None
+
+    async def tables_with_status(self, *statuses: str) -> list[TableRecord]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._fetch(
+            f"SELECT * FROM game_tables WHERE status IN ({marks}) ORDER BY id", statuses
+        )
+        return [_table(r) for r in rows]
+
+    async def tables_of_member(self, member_id: int) -> list[TableRecord]:
+        """Live tables where the member holds a seat (for commands sent by DM)."""
+        rows = await self._fetch(
+            "SELECT t.* FROM game_tables t JOIN seats s ON s.table_id = t.id"
+            " WHERE s.member_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
+            (member_id,),
+        )
+        return [_table(r) for r in rows]
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE game_tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+            )
+
+    async def set_status(self, table_id: int, status: str, expected_version: int) -> int:
+        """End or abandon a table; bumps the version so old buttons stop working."""
+        async with self._write() as db:
+            await self._check_version(db, table_id, expected_version)
+            await db.execute(
+                "UPDATE game_tables SET status = ?, version = version + 1, updated_at = ?"
+                " WHERE id = ?",
+                (status, _now(), table_id),
+            )
+        return expected_version + 1
+
+    # -- seats -----------------------------------------------------------------------------
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
+        )
+        return [
+            SeatRecord(
+                position=int(r["position"]),
+                member_id=r["member_id"],
+                name=str(r["name"]),
+                is_computer=bool(r["is_computer"]),
+                dm_closed=bool(r["dm_closed"]),
+            )
+            for r in rows
+        ]
+
+    async def add_seat(
+        self, table_id: int, member_id: int | None, name: str, expected_version: int
+    ) -> int:
+        """Append a seat in the lobby; returns the new table version."""
+        try:
+            async with self._write() as db:
+                await self._check_version(db, table_id, expected_version)
+                await db.execute(
+                    "INSERT INTO seats (table_id, position, member_id, name, is_computer)"
+                    " VALUES (?, (SELECT COALESCE(MAX(position) + 1, 0) FROM seats"
+                    " WHERE table_id = ?), ?, ?, ?)",
+                    (table_id, table_id, member_id, name, int(member_id is None)),
+                )
+                await self._bump(db, table_id)
+        except sqlite3.IntegrityError as exc:
+            raise AlreadySeated("You already have a seat at this table.") from exc
+        return expected_version + 1
+
+    async def remove_seat(self, table_id: int, position: int, expected_version: int) -> int:
+        """Remove a lobby seat and close the gap so positions stay 0..n-1."""
+        async with self._write() as db:
+            await self._check_version(db, table_id, expected_version)
+            await db.execute(
+                "DELETE FROM seats WHERE table_id = ? AND position = ?", (table_id, position)
+            )
+            # Two steps through negative numbers: the primary key forbids a transient clash.
+            await db.execute(
+                "UPDATE seats SET position = -position - 1 WHERE table_id = ? AND position > ?",
+                (table_id, position),
+            )
+            await db.execute(
+                "UPDATE seats SET position = -position - 2 WHERE table_id = ? AND position < 0",
+                (table_id,),
+            )
+            await self._bump(db, table_id)
+        return expected_version + 1
+
+    async def start(
+        self,
+        table_id: int,
+        expected_version: int,
+        order: list[int],
+        snapshot: dict[str, Any],
+    ) -> int:
+        """Seat the lobby in ``order`` (old positions, new seat = index) and store the
+        initial snapshot, in one transaction."""
+        async with self._write() as db:
+            await self._check_version(db, table_id, expected_version)
+            await db.execute(
+                "UPDATE seats SET position = -position - 1 WHERE table_id = ?", (table_id,)
+            )
+            for seat, old in enumerate(order):
+                await db.execute(
+                    "UPDATE seats SET position = ? WHERE table_id = ? AND position = ?",
+                    (seat, table_id, -old - 1),
+                )
+            await db.execute(
+                "UPDATE game_tables SET status = 'playing', snapshot = ?, version = version + 1,"
+                " updated_at = ? WHERE id = ?",
+                (_dumps(snapshot), _now(), table_id),
+            )
+        return expected_version + 1
+
+    async def set_dm_closed(self, table_id: int, member_id: int, closed: bool) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE seats SET dm_closed = ? WHERE table_id = ? AND member_id = ?",
+                (int(closed), table_id, member_id),
+            )
+
+    # -- actions ---------------------------------------------------------------------------
+
+    async def record(
+        self,
+        table_id: int,
+        expected_version: int,
+        snapshot: dict[str, Any],
+        entry: NewAction,
+        status: str = "playing",
+    ) -> int:
+        """Write the new snapshot and its log entry in one transaction.
+
+        ``StaleVersion`` if the table moved on since ``expected_version`` was read;
+        ``DuplicateKey`` if ``entry.idem_key`` was recorded before. Returns the new version.
+        """
+        version = expected_version + 1
+        try:
+            async with self._write() as db:
+                await self._check_version(db, table_id, expected_version)
+                await db.execute(
+                    "INSERT INTO actions (table_id, version, kind, seat, member_id, action, text,"
+                    " irreversible, undoes, idem_key, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table_id, version, entry.kind, entry.seat, entry.member_id,
+                        None if entry.action is None else _dumps(entry.action), entry.text,
+                        int(entry.irreversible), entry.undoes, entry.idem_key, _now(),
+                    ),
+                )
+                await db.execute(
+                    "UPDATE game_tables SET snapshot = ?, version = ?, status = ?, updated_at = ?"
+                    " WHERE id = ?",
+                    (_dumps(snapshot), version, status, _now(), table_id),
+                )
+        except sqlite3.IntegrityError as exc:
+            if "idem_key" in str(exc) or "one_action_per_key" in str(exc):
+                raise DuplicateKey("That action was already received.") from exc
+            raise
+        return version
+
+    async def find_action_by_key(self, table_id: int, idem_key: str) -> ActionRecord | None:
+        rows = await self._fetch(
+            "SELECT * FROM actions WHERE table_id = ? AND idem_key = ?", (table_id, idem_key)
+        )
+        return _action(rows[0]) if rows else None
+
+    async def actions(self, table_id: int) -> list[ActionRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
+        )
+        return [_action(r) for r in rows]
+
+    # -- maintenance -----------------------------------------------------------------------
+
+    async def backup(self, target: str | Path) -> None:
+        """An online, consistent copy (SQLite's backup API) while the bot keeps running."""
+        async with self._lock:
+            dest = await aiosqlite.connect(str(target))
+            try:
+                await self._conn.backup(dest)
+            finally:
+                await dest.close()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    @staticmethod
+    async def _check_version(db: aiosqlite.Connection, table_id: int, expected: int) -> None:
+        rows = list(
+            await db.execute_fetchall("SELECT version FROM game_tables WHERE id = ?", (table_id,))
+        )
+        if not rows or int(rows[0][0]) != expected:
+            raise StaleVersion("This table changed meanwhile; look at the latest board.")
+
+    @staticmethod
+    async def _bump(db: aiosqlite.Connection, table_id: int) -> None:
+        await db.execute(
+            "UPDATE game_tables SET version = version + 1, updated_at = ? WHERE id = ?",
+            (_now(), table_id),
+        )
+
+
+def _table(row: sqlite3.Row) -> TableRecord:
+    return TableRecord(
+        id=int(row["id"]),
+        guild_id=row["guild_id"],
+        channel_id=int(row["channel_id"]),
+        game_id=str(row["game_id"]),
+        status=str(row["status"]),
+        creator_id=int(row["creator_id"]),
+        options=json.loads(row["options"]),
+        max_players=row["max_players"],
+        seat_order=str(row["seat_order"]),
+        seed=str(row["seed"]),
+        seed_hash=str(row["seed_hash"]),
+        snapshot=None if row["snapshot"] is None else json.loads(row["snapshot"]),
+        version=int(row["version"]),
+        message_id=row["message_id"],
+        created_at=str(row["created_at"]),
+        updated_at=str(row["updated_at"]),
+    )
+
+
+def _action(row: sqlite3.Row) -> ActionRecord:
+    return ActionRecord(
+        id=int(row["id"]),
+        version=int(row["version"]),
+        kind=str(row["kind"]),
+        seat=row["seat"],
+        member_id=row["member_id"],
+        action=None if row["action"] is None else json.loads(row["action"]),
+        text=row["text"],
+        irreversible=bool(row["irreversible"]),
+        undoes=row["undoes"],
+        idem_key=row["idem_key"],
+        created_at=str(row["created_at"]),
+    )

@@ -1,0 +1,641 @@
+"""The use cases of a game table, with no Discord import.
+
+Open, join, leave, add a computer seat, start, act, undo, abandon, status, history, export and
+views. Each returns a ``Notice`` the front end delivers. Calls for one table are serialized by a
+per-table lock; different tables run in parallel. A move is committed before its notice exists,
+so nobody is ever told of a move that a crash could lose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot import gamelog
+from bot.notices import Notice, SeatNotice
+from bot.store import (
+    AlreadySeated,
+    ChannelBusy,
+    DuplicateKey,
+    NewAction,
+    SeatRecord,
+    SqliteStore,
+    StaleVersion,
+    TableRecord,
+)
+from rules import GAMES
+from rules.core import (
+    Event,
+    Game,
+    Rng,
+    RulesError,
+    State,
+    Transition,
+    derive_seed,
+    format_text,
+)
+from rules.random_player import UniformRandomPlayer
+
+log = logging.getLogger(__name__)
+
+MAX_COMPUTER_STEPS = 5_000  # a bound on computer moves chained after one human move
+
+
+class TableError(RulesError):
+    """A player mistake at the table level (no table, no seat, out of date, not allowed)."""
+
+
+class OutOfDate(TableError):
+    pass
+
+
+@dataclass(frozen=True)
+class Member:
+    id: int
+    name: str
+    is_admin: bool = False  # Manage Server, or the front end's equivalent
+
+
+@dataclass
+class _Loaded:
+    table: TableRecord
+    seats: list[SeatRecord]
+    game: Game
+    state: State | None
+
+
+class Tables:
+    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
+        self.store = store
+        self.games: Mapping[str, Game] = GAMES if games is None else games
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, State]] = {}
+
+    # -- finding tables ----------------------------------------------------------------------
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    def game(self, game_id: str) -> Game:
+        try:
+            return self.games[game_id]
+        except KeyError:
+            known = ", ".join(sorted(self.games))
+            raise TableError(f"Unknown game {game_id!r}. Games: {known}.") from None
+
+    async def table_in(self, channel_id: int) -> TableRecord:
+        table = await self.store.live_table(channel_id)
+        if table is None:
+            raise TableError("There is no game in this channel. Open one with `/game new`.")
+        return table
+
+    async def table_for(self, table_id: int) -> TableRecord:
+        table = await self.store.get_table(table_id)
+        if table is None:
+            raise TableError("That game no longer exists.")
+        return table
+
+    async def tables_of(self, member_id: int) -> list[TableRecord]:
+        return await self.store.tables_of_member(member_id)
+
+    async def _load(self, table: TableRecord) -> _Loaded:
+        game = self.game(table.game_id)
+        seats = await self.store.seats(table.id)
+        state: State | None = None
+        if table.snapshot is not None:
+            cached = self._cache.get(table.id)
+            if cached and cached[0] == table.version:
+                state = cached[1]
+            else:
+                state = game.load(table.snapshot)
+                self._cache[table.id] = (table.version, state)
+        return _Loaded(table, seats, game, state)
+
+    # -- lobby -----------------------------------------------------------------------------
+
+    async def open(
+        self,
+        game_id: str,
+        channel_id: int,
+        member: Member,
+        *,
+        guild_id: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        max_players: int | None = None,
+        seat_order: str = "shuffled",
+    ) -> Notice:
+        game = self.game(game_id)
+        resolved = game.options(options)  # refuses unknown options now, not at start
+        if max_players is not None and not game.min_players <= max_players <= game.max_players:
+            raise TableError(
+                f"{game.title} takes {game.min_players} to {game.max_players} players."
+            )
+        if seat_order not in ("shuffled", "join"):
+            raise TableError("Seat order is `shuffled` or `join`.")
+        seed = secrets.token_hex(16)
+        try:
+            table_id = await self.store.create_table(
+                guild_id=guild_id, channel_id=channel_id, game_id=game_id,
+                creator_id=member.id, creator_name=member.name,
+                options={k: v for k, v in (options or {}).items() if resolved.get(k) == v},
+                max_players=max_players, seat_order=seat_order, seed=seed,
+                seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+            )
+        except ChannelBusy:
+            raise TableError(
+                "This channel already has a game. Finish or abandon it, or use another channel."
+            ) from None
+        table = await self.table_for(table_id)
+        return await self._lobby_notice(table, f"{member.name} opened a table of {game.title}.")
+
+    async def join(self, channel_id: int, member: Member) -> Notice:
+        table = await self.table_in(channel_id)
+        async with self._lock(table.id):
+            table = await self.table_for(table.id)
+            self._require_lobby(table)
+            game = self.game(table.game_id)
+            seats = await self.store.seats(table.id)
+            limit = table.max_players or game.max_players
+            if any(s.member_id == member.id for s in seats):
+                raise TableError("You already have a seat at this table.")
+            if len(seats) >= limit:
+                raise TableError(f"The table is full ({limit} seats).")
+            try:
+                await self.store.add_seat(table.id, member.id, member.name, table.version)
+            except AlreadySeated:
+                raise TableError("You already have a seat at this table.") from None
+            except StaleVersion:
+                raise OutOfDate("The lobby changed meanwhile; try again.") from None
+            table = await self.table_for(table.id)
+            return await self._lobby_notice(table, f"{member.name} joined.")
+
+    async def add_computer(self, channel_id: int, member: Member) -> Notice:
+        table = await self.table_in(channel_id)
+        async with self._lock(table.id):
+            table = await self.table_for(table.id)
+            self._require_lobby(table)
+            seats = await self.store.seats(table.id)
+            self._require_member_or_admin(table, seats, member, "add a computer player")
+            game = self.game(table.game_id)
+            limit = table.max_players or game.max_players
+            if len(seats) >= limit:
+                raise TableError(f"The table is full ({limit} seats).")
+            number = 1 + sum(1 for s in seats if s.is_computer)
+            name = f"Computer {number}"
+            await self.store.add_seat(table.id, None, name, table.version)
+            table = await self.table_for(table.id)
+            return await self._lobby_notice(table, f"{member.name} added {name} (random moves).")
+
+    async def leave(self, channel_id: int, member: Member) -> Notice:
+        table = await self.table_in(channel_id)
+        async with self._lock(table.id):
+            table = await self.table_for(table.id)
+            if table.status != "lobby":
+                raise TableError(
+                    "The game has started; seats are fixed. The creator or an admin can "
+                    "`/game abandon` it."
+                )
+            seats = await self.store.seats(table.id)
+            mine = [s for s in seats if s.member_id == member.id]
+            if not mine:
+                raise TableError("You do not have a seat at this table.")
+            if len([s for s in seats if not s.is_computer]) == 1:
+                version = await self.store.set_status(table.id, "abandoned", table.version)
+                return Notice(table.id, table.game_id, version, "abandoned",
+                              f"{member.name} left; the table is closed.")
+            await self.store.remove_seat(table.id, mine[0].position, table.version)
+            table = await self.table_for(table.id)
+            return await self._lobby_notice(table, f"{member.name} left.")
+
+    async def remove_seat(self, channel_id: int, member: Member, position: int) -> Notice:
+        """The creator or an admin removes a lobby seat (a computer, or an absent member)."""
+        table = await self.table_in(channel_id)
+        async with self._lock(table.id):
+            table = await self.table_for(table.id)
+            self._require_lobby(table)
+            self._require_creator_or_admin(table, member, "remove seats")
+            seats = await self.store.seats(table.id)
+            if not 0 <= position < len(seats):
+                raise TableError(f"Seats are numbered 1 to {len(seats)}.")
+            gone = seats[position]
+            await self.store.remove_seat(table.id, position, table.version)
+            table = await self.table_for(table.id)
+            return await self._lobby_notice(table, f"{member.name} removed {gone.name}.")
+
+    async def start(self, channel_id: int, member: Member) -> Notice:
+        table = await self.table_in(channel_id)
+        async with self._lock(table.id):
+            table = await self.table_for(table.id)
+            self._require_lobby(table)
+            game = self.game(table.game_id)
+            seats = await self.store.seats(table.id)
+            self._require_member_or_admin(table, seats, member, "start the game")
+            if not game.min_players <= len(seats) <= game.max_players:
+                raise TableError(
+                    f"{game.title} needs {game.min_players} to {game.max_players} players; "
+                    f"{len(seats)} seated. Join, or add a computer player."
+                )
+            order = list(range(len(seats)))
+            if table.seat_order == "shuffled":
+                # Derived from the secret seed, so the order is part of the provable setup.
+                order = Rng(derive_seed(table.seed, "seats")).shuffled(order)
+            state = await asyncio.to_thread(game.setup, len(seats), table.seed, table.options)
+            snapshot = game.dump(state)
+            try:
+                version = await self.store.start(table.id, table.version, order, snapshot)
+            except StaleVersion:
+                raise OutOfDate("The lobby changed meanwhile; try again.") from None
+            self._cache[table.id] = (version, state)
+            table = await self.table_for(table.id)
+            seats = await self.store.seats(table.id)
+            how = "shuffled" if table.seat_order == "shuffled" else "in join order"
+            lines = [
+                f"{game.title} begins. Seats ({how}): "
+                + ", ".join(f"{i + 1}. {s.name}" for i, s in enumerate(seats)) + ".",
+                f"Fair setup: SHA-256 of this game's secret seed is `{table.seed_hash}`; "
+                "the seed is revealed when the game ends.",
+            ]
+            loaded = _Loaded(table, seats, game, state)
+            private = self._private_notices(loaded, state, None, (), every_human=True)
+            notice = await self._run_computers(loaded, lines, private)
+            return notice
+
+    async def abandon(self, channel_id: int, member: Member) -> Notice:
+        table = await self.table_in(channel_id)
+        async with self._lock(table.id):
+            table = await self.table_for(table.id)
+            self._require_creator_or_admin(table, member, "abandon the game")
+            version = await self.store.set_status(table.id, "abandoned", table.version)
+            text = f"{member.name} abandoned the game."
+            if table.status == "playing":
+                text += f" The seed was `{table.seed}` (`/export` gives the replay)."
+            return Notice(table.id, table.game_id, version, "abandoned", text)
+
+    # -- play ------------------------------------------------------------------------------
+
+    async def act(
+        self,
+        table_id: int,
+        member: Member,
+        action: Mapping[str, Any] | str,
+        *,
+        idem_key: str | None = None,
+        expected_version: int | None = None,
+    ) -> Notice:
+        """Apply one action of the member's seat (text in the game's notation, or its JSON).
+
+        A repeated ``idem_key`` returns a duplicate notice without applying anything again; an
+        ``expected_version`` that is no longer current raises ``OutOfDate``.
+        """
+        async with self._lock(table_id):
+            table = await self.table_for(table_id)
+            if idem_key is not None:
+                seen = await self.store.find_action_by_key(table.id, idem_key)
+                if seen is not None:
+                    return Notice(table.id, table.game_id, table.version, table.status,
+                                  "That move was already made.", duplicate=True)
+            if expected_version is not None and expected_version != table.version:
+                raise OutOfDate("This board is out of date; use the latest one.")
+            loaded = await self._load(table)
+            seat = self._playing_seat(loaded, member)
+            state = loaded.state
+            game = loaded.game
+            parsed = (
+                game.parse_action(state, seat, action) if isinstance(action, str) else dict(action)
+            )
+            transition = await asyncio.to_thread(game.apply, state, seat, parsed)
+            try:
+                await self._commit(loaded, seat, member.id, parsed, transition, idem_key)
+            except DuplicateKey:
+                return Notice(table.id, table.game_id, table.version, table.status,
+                              "That move was already made.", duplicate=True)
+            before = state
+            loaded.state = transition.state
+            lines = [_narrate(transition.events, None)]
+            private = self._private_notices(loaded, transition.state, before, transition.events)
+            return await self._run_computers(loaded, lines, private)
+
+    async def preview(self, table_id: int, member: Member, text: str) -> tuple[str, dict[str, Any],
+                                                                               dict[str, Any]]:
+        """What the member's own view would be after the action, without committing it.
+
+        Returns the action's notation, its JSON and the private view after it.
+        """
+        table = await self.table_for(table_id)
+        loaded = await self._load(table)
+        seat = self._playing_seat(loaded, member)
+        game = loaded.game
+        action = game.parse_action(loaded.state, seat, text)
+        transition = await asyncio.to_thread(game.apply, loaded.state, seat, action)
+        # The preview shows the mover's own view; hidden draws it made stay unknown to others.
+        return game.format_action(loaded.state, action), action, game.view(transition.state, seat)
+
+    async def undo(self, channel_id: int, member: Member, idem_key: str | None = None) -> Notice:
+        table = await self.table_in(channel_id)
+        async with self._lock(table.id):
+            table = await self.table_for(table.id)
+            loaded = await self._load(table)
+            seat = self._seat_of(loaded, member)
+            if table.status != "playing":
+                raise TableError("Only a game in progress can take back a move.")
+            played = gamelog.effective(await self.store.actions(table.id))
+            if not played:
+                raise TableError("There is no move to take back.")
+            last = played[-1]
+            if last.seat != seat or last.record.member_id != member.id:
+                raise TableError(
+                    "You can only take back your own last move, before anyone else acts."
+                )
+            if last.record.irreversible:
+                raise TableError(
+                    "That move revealed something hidden or drew at random; it cannot be undone."
+                )
+            game = loaded.game
+            state = await asyncio.to_thread(
+                gamelog.rebuild, game, table, len(loaded.seats), played[:-1]
+            )
+            try:
+                version = await self.store.record(
+                    table.id, table.version, game.dump(state),
+                    NewAction("undo", seat, member.id, undoes=last.record.id, idem_key=idem_key),
+                )
+            except (StaleVersion, DuplicateKey):
+                raise OutOfDate("The game changed meanwhile; nothing was undone.") from None
+            self._cache[table.id] = (version, state)
+            loaded.table = await self.table_for(table.id)
+            loaded.state = state
+            text = f"{member.name} took back a move."
+            private = self._private_notices(loaded, state, None, (), only_seats={seat})
+            return self._play_notice(loaded, [text], private)
+
+    async def run_computers(self, table_id: int) -> Notice | None:
+        """Let computer seats that are due act (after a restart, for instance)."""
+        async with self._lock(table_id):
+            table = await self.table_for(table_id)
+            if table.status != "playing":
+                return None
+            loaded = await self._load(table)
+            if not self._due_computers(loaded):
+                return None
+            return await self._run_computers(loaded, [], [])
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def status(self, channel_id: int) -> Notice:
+        table = await self.table_in(channel_id)
+        if table.status == "lobby":
+            return await self._lobby_notice(table, "")
+        loaded = await self._load(table)
+        return self._play_notice(loaded, [], [])
+
+    async def private_view(self, table_id: int, member: Member) -> SeatNotice:
+        table = await self.table_for(table_id)
+        loaded = await self._load(table)
+        seat = self._seat_of(loaded, member)
+        if loaded.state is None:
+            raise TableError("The game has not started yet.")
+        return self._seat_notice(loaded, seat, loaded.state, "")
+
+    async def public_view(self, table_id: int) -> tuple[str, dict[str, Any]]:
+        table = await self.table_for(table_id)
+        loaded = await self._load(table)
+        if loaded.state is None:
+            raise TableError("The game has not started yet.")
+        view = loaded.game.view(loaded.state, None)
+        return self._describe(loaded, view), view
+
+    async def legal_moves(self, table_id: int, member: Member) -> list[str]:
+        """The member's legal actions in the game's notation (empty when not their turn)."""
+        table = await self.table_for(table_id)
+        if table.status != "playing":
+            return []
+        loaded = await self._load(table)
+        seat = next((s.position for s in loaded.seats if s.member_id == member.id), None)
+        if seat is None or loaded.state is None:
+            return []
+        game, state = loaded.game, loaded.state
+        return [game.format_action(state, a) for a in game.legal_actions(state, seat)]
+
+    async def history(self, channel_id: int) -> list[str]:
+        table = await self.store.latest_table(channel_id)
+        if table is None:
+            raise TableError("No game has been played in this channel.")
+        seats = await self.store.seats(table.id)
+        played = gamelog.effective(await self.store.actions(table.id))
+        return gamelog.history_lines([s.name for s in seats], played)
+
+    async def export(self, channel_id: int) -> dict[str, Any]:
+        table = await self.store.latest_table(channel_id)
+        if table is None:
+            raise TableError("No game has been played in this channel.")
+        seats = await self.store.seats(table.id)
+        played = gamelog.effective(await self.store.actions(table.id))
+        return gamelog.replay_file(table, len(seats), played)
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        return await self.store.seats(table_id)
+
+    async def mark_dm_closed(self, table_id: int, member_id: int, closed: bool = True) -> None:
+        await self.store.set_dm_closed(table_id, member_id, closed)
+
+    # -- internals -------------------------------------------------------------------------
+
+    async def _commit(
+        self,
+        loaded: _Loaded,
+        seat: int,
+        member_id: int | None,
+        action: dict[str, Any],
+        transition: Transition,
+        idem_key: str | None,
+    ) -> None:
+        game, table = loaded.game, loaded.table
+        over = game.outcome(transition.state) is not None
+        public = _narrate(transition.events, None) or game.format_action(loaded.state, action)
+        entry = NewAction(
+            "act", seat, member_id, action=action, text=public,
+            irreversible=transition.irreversible, idem_key=idem_key,
+        )
+        snapshot = await asyncio.to_thread(game.dump, transition.state)
+        try:
+            version = await self.store.record(
+                table.id, table.version, snapshot, entry, status="over" if over else "playing"
+            )
+        except StaleVersion:
+            raise OutOfDate("This board is out of date; use the latest one.") from None
+        self._cache[table.id] = (version, transition.state)
+        loaded.table = await self.table_for(table.id)
+
+    def _due_computers(self, loaded: _Loaded) -> list[int]:
+        if loaded.state is None:
+            return []
+        active = loaded.game.active_seats(loaded.state)
+        return sorted(s.position for s in loaded.seats if s.is_computer and s.position in active)
+
+    async def _run_computers(
+        self, loaded: _Loaded, lines: list[str], private: list[SeatNotice]
+    ) -> Notice:
+        """Computer seats act until a human must act or the game ends; each move is committed."""
+        game = loaded.game
+        merged = {n.seat: n for n in private}
+        for _ in range(MAX_COMPUTER_STEPS):
+            due = self._due_computers(loaded)
+            if not due or loaded.table.status != "playing":
+                break
+            seat = due[0]
+            player = UniformRandomPlayer(
+                derive_seed(loaded.table.seed, loaded.table.version, seat)
+            )
+            before = loaded.state
+            action = player.choose(game, before, seat)
+            transition = await asyncio.to_thread(game.apply, before, seat, action)
+            await self._commit(loaded, seat, None, action, transition, None)
+            loaded.state = transition.state
+            said = _narrate(transition.events, None)
+            if said:
+                lines.append(said)
+            for n in self._private_notices(loaded, transition.state, before, transition.events):
+                merged[n.seat] = n
+        return self._play_notice(loaded, lines, list(merged.values()))
+
+    def _private_notices(
+        self,
+        loaded: _Loaded,
+        state: State,
+        before: State | None,
+        events: tuple[Event, ...],
+        *,
+        every_human: bool = False,
+        only_seats: set[int] | None = None,
+    ) -> list[SeatNotice]:
+        """A notice for each human seat whose private view changed (or every one, at start)."""
+        game = loaded.game
+        public_now = game.view(state, None)
+        public_before = game.view(before, None) if before is not None else None
+        out = []
+        for seat_rec in loaded.seats:
+            seat = seat_rec.position
+            if seat_rec.is_computer or (only_seats is not None and seat not in only_seats):
+                continue
+            mine = [e for e in events if e.to is not None and seat in e.to]
+            changed = every_human or only_seats is not None or bool(mine)
+            if not changed and before is not None and public_before is not None:
+                changed = _private_part(game.view(state, seat), public_now) != _private_part(
+                    game.view(before, seat), public_before
+                )
+            if changed:
+                text = _narrate(tuple(mine), seat)
+                out.append(self._seat_notice(loaded, seat, state, text))
+        return out
+
+    def _seat_notice(self, loaded: _Loaded, seat: int, state: State, text: str) -> SeatNotice:
+        rec = loaded.seats[seat]
+        view = loaded.game.view(state, seat)
+        names = [s.name for s in loaded.seats]
+        body = format_text(text, names)
+        described = self._describe(loaded, view)
+        return SeatNotice(seat, rec.member_id, rec.name,
+                          "\n".join(t for t in (body, described) if t), view, rec.dm_closed)
+
+    def _describe(self, loaded: _Loaded, view: Mapping[str, Any]) -> str:
+        return format_text(loaded.game.describe(view), [s.name for s in loaded.seats])
+
+    def _play_notice(self, loaded: _Loaded, lines: list[str], private: list[SeatNotice]) -> Notice:
+        table, game, state = loaded.table, loaded.game, loaded.state
+        names = [s.name for s in loaded.seats]
+        text_lines = [format_text(line, names) for line in lines if line]
+        next_members: list[int] = []
+        next_names: list[str] = []
+        outcome = game.outcome(state) if state is not None else None
+        if outcome is not None:
+            text_lines.append(_outcome_text(outcome.to_json(), names))
+            text_lines.append(
+                f"The secret seed was `{table.seed}` (its SHA-256 was announced at the start); "
+                "`/export` gives the replay."
+            )
+        elif state is not None:
+            for seat in sorted(game.active_seats(state)):
+                rec = loaded.seats[seat]
+                next_names.append(rec.name)
+                if rec.member_id is not None:
+                    next_members.append(rec.member_id)
+        view = game.view(state, None) if state is not None else None
+        return Notice(
+            table.id, table.game_id, table.version, table.status, "\n".join(text_lines),
+            public_view=view, private=tuple(private),
+            next_members=tuple(next_members), next_names=tuple(next_names),
+        )
+
+    async def _lobby_notice(self, table: TableRecord, headline: str) -> Notice:
+        game = self.game(table.game_id)
+        seats = await self.store.seats(table.id)
+        limit = table.max_players or game.max_players
+        listing = ", ".join(
+            f"{i + 1}. {s.name}" + (" (computer)" if s.is_computer else "")
+            for i, s in enumerate(seats)
+        )
+        ready = (
+            "Ready to start."
+            if len(seats) >= game.min_players
+            else f"Needs at least {game.min_players} players."
+        )
+        text = "\n".join(
+            line for line in (
+                headline,
+                f"**{game.title}** lobby: {len(seats)}/{limit} seats: {listing}. {ready}",
+            ) if line
+        )
+        return Notice(table.id, table.game_id, table.version, table.status, text,
+                      data={"seats": [s.name for s in seats], "limit": limit})
+
+    def _require_lobby(self, table: TableRecord) -> None:
+        if table.status != "lobby":
+            raise TableError("The game has already started.")
+
+    def _require_creator_or_admin(self, table: TableRecord, member: Member, what: str) -> None:
+        if member.id != table.creator_id and not member.is_admin:
+            raise TableError(f"Only the table's creator or a server manager can {what}.")
+
+    def _require_member_or_admin(
+        self, table: TableRecord, seats: list[SeatRecord], member: Member, what: str
+    ) -> None:
+        seated = any(s.member_id == member.id for s in seats)
+        if not seated and member.id != table.creator_id and not member.is_admin:
+            raise TableError(f"Only a seated player can {what}.")
+
+    def _seat_of(self, loaded: _Loaded, member: Member) -> int:
+        for s in loaded.seats:
+            if s.member_id == member.id:
+                return s.position
+        raise TableError("You do not have a seat in this game.")
+
+    def _playing_seat(self, loaded: _Loaded, member: Member) -> int:
+        if loaded.table.status == "lobby":
+            raise TableError("The game has not started yet.")
+        if loaded.table.status != "playing":
+            raise TableError("This game is over.")
+        return self._seat_of(loaded, member)
+
+
+def _private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
+    """What a seat's view holds beyond the public one: the part worth a DM when it changes."""
+    return {k: v for k, v in view.items() if public.get(k) != v}
+
+
+def _narrate(events: tuple[Event, ...], seat: int | None) -> str:
+    return " ".join(e.text for e in events if e.text and e.visible_to(seat)).strip()
+
+
+def _outcome_text(outcome: Mapping[str, Any], names: list[str]) -> str:
+    places = []
+    scores = outcome.get("scores", [])
+    for place, group in enumerate(outcome.get("ranking", []), start=1):
+        who = " and ".join(f"{names[s]} ({scores[s]})" for s in group)
+        places.append(f"{place}. {who}")
+    notes = " ".join(outcome.get("notes", []))
+    return "**Game over.** " + "; ".join(places) + (f". {notes}" if notes else "")

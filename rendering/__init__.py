@@ -1,0 +1,48 @@
+"""Pillow renderers: ``render(game_id, view)`` draws a *view*, never a full state.
+
+Each game has a module ``rendering.<package>`` with ``render(view) -> Image`` and
+``alt_text(view) -> str``; this module finds it by the game id, so adding a game edits no shared
+file. ``rendering`` imports ``rules`` only for types, never the other way round.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+from PIL import Image
+
+from rendering.common import encode_png
+
+__all__ = ["alt_text", "encode_png", "render", "render_png"]
+
+
+def _module(game_id: str) -> ModuleType:
+    return importlib.import_module(f"rendering.{game_id.replace('-', '_')}")
+
+
+def render(game_id: str, view: Mapping[str, Any]) -> Image.Image:
+    """The image of a view: the public board for ``view(state, None)``, a private one otherwise."""
+    image: Image.Image = _module(game_id).render(view)
+    return image
+
+
+def alt_text(game_id: str, view: Mapping[str, Any]) -> str:
+    """A description of the image for screen readers, made from the same view."""
+    text: str = _module(game_id).alt_text(view)
+    return text[:1000]
+
+
+def render_png(game_id: str, view: Mapping[str, Any]) -> bytes:
+    """Render and encode in one call: what a worker thread or process runs."""
+    return encode_png(render(game_id, view))
+
+
+def has_renderer(game_id: str) -> bool:
+    try:
+        _module(game_id)
+    except ModuleNotFoundError:
+        return False
+    return True

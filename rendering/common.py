@@ -1,0 +1,93 @@
+"""Shared drawing pieces: fonts, the colour-blind-safe palette, text helpers, PNG encoding."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).with_name("fonts")
+
+# Okabe-Ito: distinguishable under the common colour-vision deficiencies. Player pieces also
+# carry a shape or letter, so colour is never the only cue.
+PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (0, 114, 178),  # blue
+    (230, 159, 0),  # orange
+    (0, 158, 115),  # bluish green
+    (204, 121, 167),  # reddish purple
+    (86, 180, 233),  # sky blue
+    (213, 94, 0),  # vermillion
+)
+PLAYER_COLOUR_NAMES = ("blue", "orange", "green", "purple", "sky", "red")
+# Seat markers drawn inside pieces, in case colours still look alike.
+PLAYER_MARKS = ("1", "2", "3", "4", "5", "6")
+
+INK = (33, 33, 33)
+PAPER = (250, 246, 236)
+MUTED = (120, 120, 120)
+WHITE = (255, 255, 255)
+BLACK = (0, 0, 0)
+
+
+def player_colour(seat: int) -> tuple[int, int, int]:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans shipped with the package, so images look the same on every machine."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def text_size(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont) -> tuple[int, int]:
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=fnt)
+    return int(right - left), int(bottom - top)
+
+
+def centred_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: tuple[int, int, int] = INK,
+    stroke: tuple[int, int, int] | None = None,
+) -> None:
+    """Text centred on a point (anchor "mm"), with an optional 1-pixel outline for contrast."""
+    draw.text(
+        xy,
+        text,
+        font=fnt,
+        fill=fill,
+        anchor="mm",
+        stroke_width=1 if stroke else 0,
+        stroke_fill=stroke,
+    )
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """PNG at compression level 1 and without alpha: about twice as fast as the default level
+    for a few percent more bytes (see bench/)."""
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def text_panel(lines: list[str], width: int = 900, title: str | None = None) -> Image.Image:
+    """A plain panel of text lines: the fallback image for a view with no board of its own."""
+    line_h = 26
+    height = 40 + line_h * (len(lines) + (2 if title else 0))
+    image = Image.new("RGB", (width, max(height, 120)), PAPER)
+    draw = ImageDraw.Draw(image)
+    y = 20
+    if title:
+        draw.text((20, y), title, font=font(24, bold=True), fill=INK)
+        y += line_h * 2
+    for line in lines:
+        draw.text((20, y), line, font=font(18), fill=INK)
+        y += line_h
+    return image

@@ -1,0 +1,253 @@
+"""End-game scoring (spec 7, 8): reveal, then hill by hill A-G on the changing board, soldiers
+first (all at once), then the influence of merchants and farmers and the award of the laurel."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.core import Event, Outcome, rank_by
+from rules.palatinus import components as comp
+from rules.palatinus.config import Config
+from rules.palatinus.geometry import Board
+from rules.palatinus.state import Piece
+
+MERCHANT_POINTS = {"M": 1, "F": 2, "S": 3}
+FARMER_POINTS = 2
+
+
+def influence(board: Board, kinds: Mapping[str, str], field: str) -> int:
+    """What the merchant or farmer on ``field`` is worth; ``kinds`` maps occupied fields to kinds.
+
+    Merchant: +1 per adjacent merchant, +2 per farmer, +3 per soldier (spec 7.4).
+    Farmer: +2 per adjacent empty field, +2 per adjacent spring (occupied or not), +2 on a spring.
+    """
+    base = comp.base_type(kinds[field])
+    if base == "M":
+        return sum(
+            MERCHANT_POINTS[comp.base_type(kinds[n])] for n in board.neighbours[field] if n in kinds
+        )
+    if base == "F":
+        points = FARMER_POINTS if field in board.springs else 0
+        for n in board.neighbours[field]:
+            if n not in kinds:
+                points += FARMER_POINTS
+            if n in board.springs:
+                points += FARMER_POINTS
+        return points
+    return 0
+
+
+def _clockwise_from_arrow(field: str, arrow: int) -> int:
+    """Rank of a field going clockwise round its hill from the arrow (directions run
+    counter-clockwise, so clockwise is the falling direction number)."""
+    return (arrow - (int(field[1:]) - 1)) % 6
+
+
+def _soldiers(
+    board: Board, kinds: Mapping[str, str], owners: Mapping[str, int], letter: str
+) -> list[dict[str, Any]]:
+    """Each soldier on the hill's tile, judged on the board as it stands (spec 7.3)."""
+    out = []
+    for field in board.tile_fields[letter]:
+        if field not in kinds or comp.base_type(kinds[field]) != "S":
+            continue
+        near = [n for n in board.neighbours[field] if n in kinds]
+        merchants = sorted(n for n in near if comp.base_type(kinds[n]) == "M")
+        farmers = sorted(n for n in near if comp.base_type(kinds[n]) == "F")
+        if len(merchants) == len(farmers):
+            took, captured = None, []
+        else:
+            took = "merchants" if len(merchants) > len(farmers) else "farmers"
+            captured = merchants if took == "merchants" else farmers
+        out.append(
+            {
+                "field": field,
+                "owner": owners[field],
+                "merchants": len(merchants),
+                "farmers": len(farmers),
+                "result": "left" if took is None else "captured",
+                "took": took,
+                "captured": captured,
+            }
+        )
+    return out
+
+
+def score(
+    board: Board,
+    pieces: Sequence[Piece],
+    laurels: Mapping[str, int],
+    players: int,
+    config: Config,
+    disc_values: tuple[int, int] | None = None,
+) -> tuple[tuple[Piece, ...], dict[str, Any]]:
+    """Score every hill in letter order; returns the pieces left and the scoring record.
+
+    ``disc_values`` is (tied hill disc, shared capture disc); the data file gives the default.
+    """
+    if disc_values is None:
+        data = comp.scoring_data()
+        disc_values = (data["tied_hill_disc"], data["shared_capture_disc"])
+    tie_disc, shared_disc = disc_values
+    kinds = {p.field: p.kind for p in pieces}
+    owners = {p.field: p.owner for p in pieces}
+    tallies: list[dict[str, Any]] = [
+        {"laurels": [], "discs": [], "captured": 0} for _ in range(players)
+    ]
+    hills = []
+    for letter in sorted(board.tile_fields):
+        soldiers = _soldiers(board, kinds, owners, letter)
+        arrow = config.arrow_of(letter)
+        soldiers.sort(key=lambda s: _clockwise_from_arrow(s["field"], arrow))
+        captures = _resolve_captures(soldiers, kinds, owners, tallies, shared_disc)
+        influence_rows = []
+        totals = [0] * players
+        for field in board.tile_fields[letter]:
+            if field not in kinds or comp.base_type(kinds[field]) == "S":
+                continue
+            points = influence(board, kinds, field)
+            neutral = comp.is_extra(kinds[field]) and config.two_player_extras == "neutral"
+            row = {"field": field, "owner": owners[field], "kind": kinds[field], "points": points}
+            if neutral:
+                row["neutral"] = True
+            else:
+                totals[owners[field]] += points
+            influence_rows.append(row)
+        award = _award(totals, laurels.get(letter, 0), tie_disc)
+        for seat in award["seats"]:
+            key = "laurels" if award["result"] == "laurel" else "discs"
+            tallies[seat][key].append(award["value"])
+        hills.append(
+            {
+                "letter": letter,
+                "laurel": laurels.get(letter, 0),
+                "soldiers": soldiers,
+                "captures": captures,
+                "influence": influence_rows,
+                "totals": totals,
+                "award": award,
+            }
+        )
+    remaining = tuple(p for p in pieces if p.field in kinds)
+    return remaining, {"hills": hills, "tallies": tallies}
+
+
+def _resolve_captures(
+    soldiers: list[dict[str, Any]],
+    kinds: dict[str, str],
+    owners: dict[str, int],
+    tallies: list[dict[str, Any]],
+    shared_disc: int,
+) -> list[dict[str, Any]]:
+    """Apply this hill's soldiers at once: tied soldiers leave, captured pieces are taken.
+
+    A piece taken by several soldiers goes to the first of them clockwise from the arrow; each
+    other capturing soldier's owner takes a 1-point disc (spec 7.3)."""
+    by_piece: dict[str, list[int]] = {}
+    for soldier in soldiers:
+        for field in soldier["captured"]:
+            by_piece.setdefault(field, []).append(soldier["owner"])
+    captures = []
+    for field in sorted(by_piece):
+        holder, *others = by_piece[field]
+        tallies[holder]["captured"] += 1
+        for seat in others:
+            tallies[seat]["discs"].append(shared_disc)
+        captures.append(
+            {"field": field, "owner": owners[field], "kind": kinds[field], "holder": holder,
+             "discs_to": others}
+        )
+    for field in by_piece:
+        del kinds[field]
+        del owners[field]
+    for soldier in soldiers:
+        if soldier["result"] == "left":
+            del kinds[soldier["field"]]
+            del owners[soldier["field"]]
+    return captures
+
+
+def _award(totals: list[int], laurel: int, tie_disc: int) -> dict[str, Any]:
+    best = max(totals, default=0)
+    if best <= 0:
+        return {"result": "discarded", "seats": [], "value": 0}
+    top = [seat for seat, total in enumerate(totals) if total == best]
+    if len(top) == 1:
+        return {"result": "laurel", "seats": top, "value": laurel}
+    return {"result": "tie", "seats": top, "value": tie_disc}
+
+
+# --------------------------------------------------------------------------------------------
+# Final score (spec 8).
+
+
+def vp_breakdown(tally: Mapping[str, Any]) -> dict[str, int]:
+    return {
+        "laurels": sum(tally["laurels"]),
+        "discs": sum(tally["discs"]),
+        "captures": int(tally["captured"]),
+    }
+
+
+def items(tally: Mapping[str, Any]) -> int:
+    """Tokens, discs and captured pieces held: the default tie-break (spec 8)."""
+    return len(tally["laurels"]) + len(tally["discs"]) + int(tally["captured"])
+
+
+def outcome(record: Mapping[str, Any], tie_break: str) -> Outcome:
+    tallies = record["tallies"]
+    breakdown = tuple(vp_breakdown(t) for t in tallies)
+    scores = tuple(sum(b.values()) for b in breakdown)
+    if tie_break == "items":
+        keys = [(scores[s], items(t)) for s, t in enumerate(tallies)]
+        note = "Ties on VP are broken by the most laurels, discs and captured pieces held."
+    else:
+        keys = [(scores[s],) for s in range(len(tallies))]
+        note = "Ties on VP are shared."
+    return Outcome(scores, rank_by(keys), breakdown, (note,))
+
+
+# --------------------------------------------------------------------------------------------
+# Narration.
+
+
+def _seat_list(seats: Sequence[int]) -> str:
+    return ", ".join(f"{{p{s}}}" for s in seats)
+
+
+def soldier_text(soldier: Mapping[str, Any]) -> str:
+    who = f"{{p{soldier['owner']}}}'s soldier on {soldier['field']}"
+    counted = f"{soldier['merchants']} merchants, {soldier['farmers']} farmers"
+    if soldier["result"] == "left":
+        return f"{who} leaves ({counted}: a tie)"
+    taken = ", ".join(soldier["captured"])
+    return f"{who} captures {len(soldier['captured'])} {soldier['took']} ({taken})"
+
+
+def award_text(hill: Mapping[str, Any]) -> str:
+    award = hill["award"]
+    if award["result"] == "laurel":
+        return f"{{p{award['seats'][0]}}} takes the laurel ({award['value']})"
+    if award["result"] == "tie":
+        return f"tie: {_seat_list(award['seats'])} take a {award['value']}-point disc each"
+    return "nobody has influence: the laurel is discarded"
+
+
+def hill_events(record: Mapping[str, Any]) -> list[Event]:
+    events = []
+    for hill in record["hills"]:
+        parts = [soldier_text(s) for s in hill["soldiers"]]
+        shares = [
+            f"{{p{c['holder']}}} holds {c['field']}; {_seat_list(c['discs_to'])} take a disc"
+            for c in hill["captures"]
+            if c["discs_to"]
+        ]
+        totals = ", ".join(
+            f"{{p{seat}}} {total}" for seat, total in enumerate(hill["totals"]) if total
+        )
+        text = f"Hill {hill['letter']} (laurel {hill['laurel']}): "
+        text += "; ".join(parts + shares) + (". " if parts else "")
+        text += f"Influence: {totals or 'none'}; {award_text(hill)}."
+        events.append(Event("hill_scored", {"hill": hill}, None, text))
+    return events

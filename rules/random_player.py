@@ -1,0 +1,23 @@
+"""A computer player that picks uniformly among the legal actions, from its own seeded generator.
+
+It sees only what ``legal_actions`` offers its seat, so it never peeks at hidden information.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import Action, Game, Rng
+
+
+class UniformRandomPlayer:
+    """Seeded: the same seed and the same states give the same choices."""
+
+    def __init__(self, seed: str) -> None:
+        self._rng = Rng(seed)
+
+    def choose(self, game: Game, state: Any, seat: int) -> Action:
+        actions = game.legal_actions(state, seat)
+        if not actions:
+            raise ValueError(f"seat {seat} has no legal action")
+        return actions[self._rng.randbelow(len(actions))]

@@ -1,0 +1,215 @@
+"""Use cases of a table, on a temp-file store with the Pebbles test game."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import json
+
+import pytest
+
+from bot.tables import Member, OutOfDate, TableError, Tables
+from rules.__main__ import main as rules_cli
+from rules.core import RulesError
+from tests.conftest import ADMIN, ALICE, BOB, CAROL, MALLORY
+
+CHANNEL = 5000
+
+
+async def started(tables: Tables, *members: Member, options: dict | None = None) -> int:
+    """A Pebbles table in join order, started; returns its id."""
+    opened = await tables.open("pebbles", CHANNEL, members[0], options=options,
+                               seat_order="join")
+    for m in members[1:]:
+        await tables.join(CHANNEL, m)
+    await tables.start(CHANNEL, members[0])
+    return opened.table_id
+
+
+async def test_a_table_goes_from_lobby_to_the_end(tables: Tables) -> None:
+    opened = await tables.open("pebbles", CHANNEL, ALICE, seat_order="join")
+    assert "lobby" in opened.public_text
+    await tables.join(CHANNEL, BOB)
+    notice = await tables.start(CHANNEL, ALICE)
+    table = await tables.table_for(opened.table_id)
+    # Provably fair: the hash of the secret seed is announced, the seed itself is not.
+    assert hashlib.sha256(table.seed.encode()).hexdigest() in notice.public_text
+    assert table.seed not in notice.public_text
+    assert {n.member_id for n in notice.private} == {ALICE.id, BOB.id}
+    for _ in range(100):
+        if notice.over:
+            break
+        mover = ALICE if notice.next_members == (ALICE.id,) else BOB
+        notice = await tables.act(opened.table_id, mover, "hold")
+    assert notice.over
+    assert table.seed in notice.public_text
+    assert "Game over" in notice.public_text
+
+
+async def test_every_seat_is_told_at_start_and_the_first_mover_is_mentioned(
+    tables: Tables,
+) -> None:
+    await tables.open("pebbles", CHANNEL, ALICE, options={"first": 1}, seat_order="join")
+    await tables.join(CHANNEL, BOB)
+    notice = await tables.start(CHANNEL, ALICE)
+    assert notice.next_members == (BOB.id,)
+    hands = {n.member_id: n.view["hand"] for n in notice.private}
+    assert len(hands[ALICE.id]) == 2 and len(hands[BOB.id]) == 2
+    # The channel view never carries a hand.
+    assert notice.public_view is not None and "hand" not in notice.public_view
+
+
+async def test_one_live_game_per_channel(tables: Tables) -> None:
+    await tables.open("pebbles", CHANNEL, ALICE)
+    with pytest.raises(TableError, match="already has a game"):
+        await tables.open("pebbles", CHANNEL, BOB)
+    await tables.open("pebbles", CHANNEL + 1, BOB)
+
+
+async def test_a_non_seated_member_cannot_act(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    with pytest.raises(TableError, match="do not have a seat"):
+        await tables.act(table_id, MALLORY, "hold")
+
+
+async def test_a_seated_member_out_of_turn_is_told_so(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    with pytest.raises(RulesError) as info:
+        await tables.act(table_id, BOB, "hold")
+    assert "not your turn" in str(info.value).lower()
+
+
+async def test_two_concurrent_acts_on_the_same_version_apply_exactly_one(
+    tables: Tables,
+) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    version = (await tables.table_for(table_id)).version
+    results = await asyncio.gather(
+        tables.act(table_id, ALICE, "hold", idem_key="click-1", expected_version=version),
+        tables.act(table_id, ALICE, "hold", idem_key="click-2", expected_version=version),
+        return_exceptions=True,
+    )
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, OutOfDate)]
+    assert len(applied) == 1 and len(refused) == 1
+    log = await tables.store.actions(table_id)
+    assert len(log) == 1
+    assert (await tables.table_for(table_id)).version == version + 1
+
+
+async def test_a_repeated_idempotency_key_applies_once(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, CAROL, options={"first": 0})
+    first = await tables.act(table_id, ALICE, "hold", idem_key="interaction-77")
+    again = await tables.act(table_id, ALICE, "hold", idem_key="interaction-77")
+    assert not first.duplicate and again.duplicate
+    assert len(await tables.store.actions(table_id)) == 1
+
+
+async def test_a_stale_version_is_refused(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    old = (await tables.table_for(table_id)).version
+    await tables.act(table_id, ALICE, "hold")
+    with pytest.raises(OutOfDate, match="out of date"):
+        await tables.act(table_id, BOB, "hold", expected_version=old)
+
+
+async def test_undo_takes_back_your_own_last_move(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    await tables.act(table_id, ALICE, "hold")
+    notice = await tables.undo(CHANNEL, ALICE)
+    assert notice.next_members == (ALICE.id,)
+    history = await tables.history(CHANNEL)
+    assert history == []
+
+
+async def test_undo_is_refused_after_another_seat_acted(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    await tables.act(table_id, ALICE, "hold")
+    await tables.act(table_id, BOB, "hold")
+    with pytest.raises(TableError, match="your own last move"):
+        await tables.undo(CHANNEL, ALICE)
+
+
+async def test_undo_is_refused_after_a_draw(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    card = (await tables.private_view(table_id, ALICE)).view["hand"][0]
+    await tables.act(table_id, ALICE, f"play {card}")
+    with pytest.raises(TableError, match="cannot be undone"):
+        await tables.undo(CHANNEL, ALICE)
+
+
+async def test_computer_seats_play_until_a_human_must_act(tables: Tables) -> None:
+    await tables.open("pebbles", CHANNEL, ALICE, options={"first": 1}, seat_order="join")
+    await tables.add_computer(CHANNEL, ALICE)
+    await tables.add_computer(CHANNEL, ALICE)
+    notice = await tables.start(CHANNEL, ALICE)
+    assert notice.next_members == (ALICE.id,)
+    assert len(await tables.history(CHANNEL)) == 2  # both computers moved
+
+
+async def test_only_the_creator_or_an_admin_may_abandon(tables: Tables) -> None:
+    await started(tables, ALICE, BOB)
+    with pytest.raises(TableError, match="creator or a server manager"):
+        await tables.abandon(CHANNEL, BOB)
+    notice = await tables.abandon(CHANNEL, ADMIN)
+    assert notice.status == "abandoned"
+    await tables.open("pebbles", CHANNEL, BOB)  # the channel is free again
+
+
+async def test_lobby_rules(tables: Tables) -> None:
+    await tables.open("pebbles", CHANNEL, ALICE, max_players=2)
+    with pytest.raises(TableError, match="needs 2 to 4"):
+        await tables.start(CHANNEL, ALICE)
+    await tables.join(CHANNEL, BOB)
+    with pytest.raises(TableError, match="already have a seat"):
+        await tables.join(CHANNEL, BOB)
+    with pytest.raises(TableError, match="full"):
+        await tables.join(CHANNEL, CAROL)
+    await tables.leave(CHANNEL, BOB)
+    with pytest.raises(TableError, match="creator or a server manager"):
+        await tables.remove_seat(CHANNEL, CAROL, 0)
+    await tables.join(CHANNEL, CAROL)
+    notice = await tables.status(CHANNEL)
+    assert notice.data["seats"] == ["Alice", "Carol"]
+
+
+async def test_unknown_options_are_refused_when_opening(tables: Tables) -> None:
+    with pytest.raises(RulesError, match="Unknown option"):
+        await tables.open("pebbles", CHANNEL, ALICE, options={"trns": 3})
+
+
+async def test_the_export_replays_to_the_same_end(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB)
+    notice = await tables.status(CHANNEL)
+    for _ in range(100):
+        if notice.over:
+            break
+        mover = ALICE if notice.next_members == (ALICE.id,) else BOB
+        legal = await tables.legal_moves(table_id, mover)
+        notice = await tables.act(table_id, mover, legal[0])
+    exported = await tables.export(CHANNEL)
+    assert exported["seed"] == (await tables.table_for(table_id)).seed
+    out = io.StringIO()
+    code = rules_cli(["replay", "-"], stdin=io.StringIO(json.dumps(exported)), stdout=out)
+    assert code == 0
+    result = json.loads(out.getvalue())
+    assert result["over"] is True
+    assert result["view"] == notice.public_view
+    assert result["outcome"]["scores"] == notice.public_view["outcome"]["scores"]
+
+
+async def test_export_withholds_the_seed_while_the_game_is_live(tables: Tables) -> None:
+    await started(tables, ALICE, BOB)
+    exported = await tables.export(CHANNEL)
+    assert exported["seed"] is None and len(exported["seed_sha256"]) == 64
+
+
+async def test_different_tables_do_not_wait_for_each_other(tables: Tables) -> None:
+    ids = []
+    for n in range(4):
+        await tables.open("pebbles", CHANNEL + n, ALICE, options={"first": 0}, seat_order="join")
+        await tables.join(CHANNEL + n, BOB)
+        ids.append((await tables.start(CHANNEL + n, ALICE)).table_id)
+    results = await asyncio.gather(*(tables.act(t, ALICE, "hold") for t in ids))
+    assert all(r.next_members == (BOB.id,) for r in results)
