@@ -128,7 +128,9 @@ class Tables:
         options: Mapping[str, Any] | None = None,
         max_players: int | None = None,
         seat_order: str = "shuffled",
+        seed: str | None = None,
     ) -> Notice:
+        """Open a lobby; ``seed`` pins the secret seed (the terminal table's ``--seed``)."""
         game = self.game(game_id)
         resolved = game.options(options)  # refuses unknown options now, not at start
         if max_players is not None and not game.min_players <= max_players <= game.max_players:
@@ -137,7 +139,7 @@ class Tables:
             )
         if seat_order not in ("shuffled", "join"):
             raise TableError("Seat order is `shuffled` or `join`.")
-        seed = secrets.token_hex(16)
+        seed = seed or secrets.token_hex(16)
         try:
             table_id = await self.store.create_table(
                 guild_id=guild_id, channel_id=channel_id, game_id=game_id,

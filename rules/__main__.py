@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from rules import GAMES
@@ -33,7 +34,7 @@ class ReplayFailure(Exception):
 
 def _read(path: str, stdin: TextIO) -> dict[str, Any]:
     try:
-        text = stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+        text = stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
         data = json.loads(text)
     except (OSError, json.JSONDecodeError) as exc:
         raise ReplayFailure(f"cannot read replay file: {exc}", EXIT_BAD_FILE) from exc

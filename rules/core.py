@@ -200,7 +200,7 @@ class Rng:
 
 
 def derive_seed(*parts: object) -> str:
-    """A seed string derived from several parts, for sub-generators (determinize, computer seats)."""
+    """A seed derived from several parts, for sub-generators (determinize, computer seats)."""
     return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:32]
 
 

@@ -28,7 +28,6 @@ PLAYER_COUNTS = (3, 4, 5)
 CHOICES: dict[str, tuple[Any, ...]] = {
     "join_target": ("any_house", "current_building"),
     "diagonal_roofs": ("no_join", "forbidden"),
-    "access_waiver": (True, False),
     "police_start": ("off_board", "first_turn"),
     "police_on_start_finish": (False, True),
     "police_spacing": ("steps", "steps_and_jumps"),
@@ -69,7 +68,6 @@ class Config:
     first_player: int | None
     join_target: str
     diagonal_roofs: str
-    access_waiver: bool
     police_start: str
     police_on_start_finish: bool
     police_spacing: str

@@ -1,0 +1,172 @@
+"""Phase 1 placement legality (spec 6.2): Rule 1 joining, Rule 2 fallback, Rule 3 access.
+
+Cells are bits of an integer with row stride ``C + 1`` (one always-clear guard column), so a
+flood fill over the whole city is a handful of shifts and masks per step.
+
+The legal placements are the first non-empty tier of:
+
+1. joining (Rule 1) and keeping access (Rule 3);
+2. keeping access anywhere (Rule 2, only when tier 1 is empty);
+3. joining without access, then 4. anywhere (Rule 3 waived: nothing passes it).
+
+With ``diagonal_roofs = "forbidden"`` each tier also excludes roofs meeting only at a corner;
+should that leave nothing at all, the diagonal ban is lifted too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rules.palermo.city import LayoutKey, city, house_cells
+from rules.palermo.components import Config
+from rules.palermo.geometry import Geometry
+from rules.palermo.state import PalermoState
+
+
+@dataclass(frozen=True)
+class Placement:
+    space: int
+    kind: str
+    rotation: int
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Bit positions of the city cells for one geometry."""
+
+    stride: int
+    bit: tuple[int, ...]  # city cell id -> bit index
+    city_mask: int
+    boundary: int
+
+
+@lru_cache(maxsize=16)
+def grid_bits(geo: Geometry) -> Grid:
+    c = geo.cells
+    stride = c + 1
+    bits = tuple((cell // c) * stride + cell % c for cell in range(geo.city_count))
+    city_mask = sum(1 << b for b in bits)
+    boundary = 0
+    for cell in range(geo.city_count):
+        x, y = cell % c, cell // c
+        if x in (0, c - 1) or y in (0, c - 1):
+            boundary |= 1 << bits[cell]
+    return Grid(stride, bits, city_mask, boundary)
+
+
+def _mask(grid: Grid, cells: tuple[int, ...] | frozenset[int]) -> int:
+    out = 0
+    for cell in cells:
+        out |= 1 << grid.bit[cell]
+    return out
+
+
+def _grow(mask: int, stride: int) -> int:
+    return mask | (mask << 1) | (mask >> 1) | (mask << stride) | (mask >> stride)
+
+
+def _flood(seed: int, passable: int, stride: int) -> int:
+    reach = seed & passable
+    while True:
+        grown = _grow(reach, stride) & passable
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+def _diagonal_only(grid: Grid, new_roof: int, roofs: int) -> bool:
+    """Does a new roof cell meet an existing roof only at a corner (no roof on either bridge
+    cell that shares an edge with both)?"""
+    s = grid.stride
+    all_roofs = roofs | new_roof
+    cell = new_roof
+    while cell:
+        low = cell & -cell
+        cell ^= low
+        for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            diag = _shift(low, dx + dy * s)
+            if not diag & roofs & grid.city_mask:
+                continue
+            bridge_a, bridge_b = _shift(low, dx), _shift(low, dy * s)
+            if not (bridge_a | bridge_b) & all_roofs:
+                return True
+    return False
+
+
+def _shift(mask: int, by: int) -> int:
+    return mask << by if by >= 0 else mask >> -by
+
+
+def building_mask(grid: Grid, roofs: int, start: int) -> int:
+    """The roof cells joined edge to edge with ``start``: one building."""
+    return _flood(start, roofs, grid.stride)
+
+
+def legal_placements(state: PalermoState) -> tuple[Placement, ...]:
+    return _legal_placements(state.config, state.geo, _key(state), state.supply, state.last_house)
+
+
+def _key(state: PalermoState) -> LayoutKey:
+    return tuple(None if t is None else (t.kind, t.rotation) for t in state.tiles)
+
+
+@lru_cache(maxsize=64)
+def _legal_placements(
+    cfg: Config,
+    geo: Geometry,
+    key: LayoutKey,
+    supply: tuple[tuple[str, int], ...],
+    last_house: int,
+) -> tuple[Placement, ...]:
+    grid = grid_bits(geo)
+    built = city(cfg, geo, key)
+    roofs = _mask(grid, built.roof)
+    required = _mask(grid, built.street)
+    passable = grid.city_mask & ~roofs
+    if cfg.join_target == "current_building" and last_house >= 0:
+        last = house_cells(geo, last_house, cfg.house(_kind(key, last_house)), _rot(key, last_house))
+        join_mask = building_mask(grid, roofs, _mask(grid, last.roof))
+    else:
+        join_mask = roofs
+    kinds = [cfg.house(name) for name, left in supply if left > 0]
+    reach_cache: dict[int, int] = {}
+    tiers: list[list[Placement]] = [[] for _ in range(8)]
+    for space in built.empty:
+        for kind in kinds:
+            for rotation in range(4):
+                cells = house_cells(geo, space, kind, rotation)
+                new_roof = _mask(grid, cells.roof)
+                joins = bool(_grow(new_roof, grid.stride) & ~new_roof & join_mask)
+                reach = reach_cache.get(new_roof)
+                if reach is None:
+                    reach = _flood(grid.boundary, passable & ~new_roof, grid.stride)
+                    reach_cache[new_roof] = reach
+                access = not ((required | _mask(grid, cells.street)) & ~reach)
+                diag_ok = cfg.diagonal_roofs != "forbidden" or not _diagonal_only(
+                    grid, new_roof, roofs
+                )
+                tier = _tier(joins, access) + (0 if diag_ok else 4)
+                tiers[tier].append(Placement(space, kind.name, rotation))
+    for tier in tiers:
+        if tier:
+            return tuple(tier)
+    return ()
+
+
+def _tier(joins: bool, access: bool) -> int:
+    if access:
+        return 0 if joins else 1
+    return 2 if joins else 3
+
+
+def _kind(key: LayoutKey, space: int) -> str:
+    entry = key[space]
+    assert entry is not None
+    return entry[0]
+
+
+def _rot(key: LayoutKey, space: int) -> int:
+    entry = key[space]
+    assert entry is not None
+    return entry[1]
