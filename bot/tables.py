@@ -61,6 +61,18 @@ class Member:
     is_admin: bool = False  # Manage Server, or the front end's equivalent
 
 
+@dataclass(frozen=True)
+class Proposal:
+    """A previewed move: what it is, and the mover's view after it."""
+
+    pending_id: int
+    table_id: int
+    version: int
+    text: str
+    view: dict[str, Any]
+    description: str
+
+
 @dataclass
 class _Loaded:
     table: TableRecord
@@ -322,11 +334,11 @@ class Tables:
             private = self._private_notices(loaded, transition.state, before, transition.events)
             return await self._run_computers(loaded, lines, private)
 
-    async def preview(self, table_id: int, member: Member, text: str) -> tuple[str, dict[str, Any],
-                                                                               dict[str, Any]]:
-        """What the member's own view would be after the action, without committing it.
+    async def propose(self, table_id: int, member: Member, text: str) -> Proposal:
+        """Check a move and show its mover the result, without committing it.
 
-        Returns the action's notation, its JSON and the private view after it.
+        The move waits in the store for ``confirm``; the preview is the mover's own view after
+        it (a hidden draw it makes is simulated here and happens for real only on Confirm).
         """
         table = await self.table_for(table_id)
         loaded = await self._load(table)
@@ -334,8 +346,28 @@ class Tables:
         game = loaded.game
         action = game.parse_action(loaded.state, seat, text)
         transition = await asyncio.to_thread(game.apply, loaded.state, seat, action)
-        # The preview shows the mover's own view; hidden draws it made stay unknown to others.
-        return game.format_action(loaded.state, action), action, game.view(transition.state, seat)
+        notation = game.format_action(loaded.state, action)
+        pending = await self.store.add_pending(table.id, member.id, table.version, action,
+                                               notation)
+        view = game.view(transition.state, seat)
+        return Proposal(pending, table.id, table.version, notation, view,
+                        self._describe(loaded, view))
+
+    async def confirm(self, pending_id: int, member: Member, idem_key: str | None = None
+                      ) -> Notice:
+        """Commit a previewed move, unless the table moved on since the preview."""
+        pending = await self.store.take_pending(pending_id)
+        if pending is None:
+            raise OutOfDate("That preview was already used or replaced by a newer one.")
+        if pending.member_id != member.id:
+            raise TableError("That preview belongs to another player.")
+        return await self.act(pending.table_id, member, pending.action, idem_key=idem_key,
+                              expected_version=pending.version)
+
+    async def cancel(self, pending_id: int, member: Member) -> None:
+        pending = await self.store.take_pending(pending_id)
+        if pending is not None and pending.member_id != member.id:
+            raise TableError("That preview belongs to another player.")
 
     async def undo(self, channel_id: int, member: Member, idem_key: str | None = None) -> Notice:
         table = await self.table_in(channel_id)

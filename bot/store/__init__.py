@@ -12,7 +12,7 @@ from bot.store.errors import (
     StaleVersion,
     StoreError,
 )
-from bot.store.records import ActionRecord, NewAction, SeatRecord, TableRecord
+from bot.store.records import ActionRecord, NewAction, PendingMove, SeatRecord, TableRecord
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "DuplicateKey",
     "IntegrityFailure",
     "NewAction",
+    "PendingMove",
     "SeatRecord",
     "SqliteStore",
     "StaleVersion",

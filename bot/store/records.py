@@ -68,3 +68,15 @@ class NewAction:
     irreversible: bool = False
     undoes: int | None = None
     idem_key: str | None = None
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A previewed move waiting for its player's Confirm."""
+
+    id: int
+    table_id: int
+    member_id: int
+    version: int
+    action: dict[str, Any]
+    text: str

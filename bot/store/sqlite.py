@@ -28,7 +28,13 @@ from bot.store.errors import (
     IntegrityFailure,
     StaleVersion,
 )
-from bot.store.records import ActionRecord, NewAction, SeatRecord, TableRecord
+from bot.store.records import (
+    ActionRecord,
+    NewAction,
+    PendingMove,
+    SeatRecord,
+    TableRecord,
+)
 
 log = logging.getLogger(__name__)
 
@@ -353,6 +359,39 @@ class SqliteStore:
             "SELECT * FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
         )
         return [_action(r) for r in rows]
+
+    # -- previews awaiting Confirm ----------------------------------------------------------
+
+    async def add_pending(
+        self, table_id: int, member_id: int, version: int, action: dict[str, Any], text: str
+    ) -> int:
+        async with self._write() as db:
+            # Old previews of the same member at this table are superseded by the new one.
+            await db.execute(
+                "DELETE FROM pending_moves WHERE table_id = ? AND member_id = ?",
+                (table_id, member_id),
+            )
+            cursor = await db.execute(
+                "INSERT INTO pending_moves (table_id, member_id, version, action, text,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, member_id, version, _dumps(action), text, _now()),
+            )
+            return int(cursor.lastrowid or 0)
+
+    async def take_pending(self, pending_id: int) -> PendingMove | None:
+        """Remove and return a preview, so one Confirm can use it at most once."""
+        async with self._write() as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT * FROM pending_moves WHERE id = ?", (pending_id,)
+            ))
+            if not rows:
+                return None
+            await db.execute("DELETE FROM pending_moves WHERE id = ?", (pending_id,))
+        row = rows[0]
+        return PendingMove(
+            id=int(row["id"]), table_id=int(row["table_id"]), member_id=int(row["member_id"]),
+            version=int(row["version"]), action=json.loads(row["action"]), text=str(row["text"]),
+        )
 
     # -- maintenance -----------------------------------------------------------------------
 

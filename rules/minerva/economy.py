@@ -109,9 +109,3 @@ def pay(cat: Catalogue, p: PlayerState, cost: Cost, fee: int, log: list[str]) ->
     if parts:
         log.append("paid " + ", ".join(parts))
 
-
-def cost_text(cost: Cost | None) -> str:
-    if cost is None:
-        return "not for sale"
-    parts = [f"{n} {RESOURCES[i]}" for i, n in enumerate(cost) if n]
-    return ", ".join(parts) if parts else "free"

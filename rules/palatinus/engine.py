@@ -166,7 +166,9 @@ class Palatinus:
 _WOLF_GROUPS = (("Mw", "Fw"), ("xMw", "xFw"))
 
 
-def _redeal_wolves(seat: int, screens: list[tuple[int, ...]], pieces: list[Piece], rng: Rng) -> None:
+def _redeal_wolves(
+    seat: int, screens: list[tuple[int, ...]], pieces: list[Piece], rng: Rng
+) -> None:
     """Shuffle the hidden kinds among ``seat``'s wolf pieces on the board and behind its screen.
 
     Own and neutral wolves stay apart: a view shows whether a piece is neutral."""
@@ -179,7 +181,7 @@ def _redeal_wolves(seat: int, screens: list[tuple[int, ...]], pieces: list[Piece
         pool = rng.shuffled(pool)
         for i, kind in zip(slots, pool, strict=False):
             pieces[i] = replace(pieces[i], kind=kind)
-        rest = pool[len(slots):]
+        rest = pool[len(slots) :]
         for kind in group:
             screen[comp.KINDS.index(kind)] = rest.count(kind)
     screens[seat] = tuple(screen)

@@ -50,7 +50,8 @@ class RingPosition:
 
 
 def _ring() -> tuple[RingPosition, ...]:
-    entries = [(h, "R", i) for i, h in enumerate(SET_R)] + [(h, "L", i) for i, h in enumerate(SET_L)]
+    entries = [(h, "R", i) for i, h in enumerate(SET_R)]
+    entries += [(h, "L", i) for i, h in enumerate(SET_L)]
 
     def clockwise_from_top(entry: tuple[Hex, str, int]) -> float:
         x, y = pixel(entry[0])
@@ -73,11 +74,7 @@ def hill_of(position: int) -> Hex:
 def ring_neighbours(number: int) -> tuple[int, int]:
     """The two positions of the same set next to ``number`` on the ring."""
     pos = RING_BY_NUMBER[number]
-    out = [
-        p.number
-        for p in RING
-        if p.hand == pos.hand and (p.index - pos.index) % 6 in (1, 5)
-    ]
+    out = [p.number for p in RING if p.hand == pos.hand and (p.index - pos.index) % 6 in (1, 5)]
     return (out[0], out[1])
 
 

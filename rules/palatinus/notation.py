@@ -18,9 +18,15 @@ from rules.palatinus import components as comp
 _FIELD = re.compile(r"^[a-g][1-6]$")
 _NUMBER = re.compile(r"(rotation|rot|r|position|pos|p)?(\d+)")
 _WORDS = {
-    "merchant": "M", "merchants": "M", "m": "M",
-    "farmer": "F", "farmers": "F", "f": "F",
-    "soldier": "S", "soldiers": "S", "s": "S",
+    "merchant": "M",
+    "merchants": "M",
+    "m": "M",
+    "farmer": "F",
+    "farmers": "F",
+    "f": "F",
+    "soldier": "S",
+    "soldiers": "S",
+    "s": "S",
 }
 _FLAGS = {"wolf": "w", "w": "w", "neutral": "x", "extra": "x", "x": "x"}
 _FILLER = {"place", "put", "a", "an", "on", "at", "lay", "tile", "to", "piece", "side", "up"}

@@ -21,7 +21,9 @@ def allowed_kinds(state: PalatinusState, seat: int) -> list[str]:
     """Kinds the seat may place now, after the soldier restriction (spec 6.4).
 
     With ``R`` pieces behind the screen and ``N`` soldier-free turns, a soldier needs ``R > N``
-    and anything else needs ``soldiers <= R - 1 - N``, so no soldier is ever left stranded."""
+    and anything else needs ``soldiers <= R - 1 - N``, so no soldier is ever left stranded.
+    The spec's formula is read with the obvious exception: with no soldier left, anything goes
+    (taken literally it would forbid every placement in the last N turns)."""
     screen = state.screens[seat]
     left = sum(screen)
     free = soldier_free_turns(state.players)
@@ -32,7 +34,7 @@ def allowed_kinds(state: PalatinusState, seat: int) -> list[str]:
             continue
         if kind == "S" and left <= free:
             continue
-        if kind != "S" and soldiers > left - 1 - free:
+        if kind != "S" and soldiers and soldiers > left - 1 - free:
             continue
         out.append(kind)
     return out

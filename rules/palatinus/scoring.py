@@ -155,8 +155,13 @@ def _resolve_captures(
         for seat in others:
             tallies[seat]["discs"].append(shared_disc)
         captures.append(
-            {"field": field, "owner": owners[field], "kind": kinds[field], "holder": holder,
-             "discs_to": others}
+            {
+                "field": field,
+                "owner": owners[field],
+                "kind": kinds[field],
+                "holder": holder,
+                "discs_to": others,
+            }
         )
     for field in by_piece:
         del kinds[field]
@@ -199,6 +204,7 @@ def outcome(record: Mapping[str, Any], tie_break: str) -> Outcome:
     tallies = record["tallies"]
     breakdown = tuple(vp_breakdown(t) for t in tallies)
     scores = tuple(sum(b.values()) for b in breakdown)
+    keys: list[tuple[int, ...]]
     if tie_break == "items":
         keys = [(scores[s], items(t)) for s, t in enumerate(tallies)]
         note = "Ties on VP are broken by the most laurels, discs and captured pieces held."
@@ -216,13 +222,18 @@ def _seat_list(seats: Sequence[int]) -> str:
     return ", ".join(f"{{p{s}}}" for s in seats)
 
 
+def counted(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def soldier_text(soldier: Mapping[str, Any]) -> str:
     who = f"{{p{soldier['owner']}}}'s soldier on {soldier['field']}"
-    counted = f"{soldier['merchants']} merchants, {soldier['farmers']} farmers"
+    near = f"{counted(soldier['merchants'], 'merchant')}, {counted(soldier['farmers'], 'farmer')}"
     if soldier["result"] == "left":
-        return f"{who} leaves ({counted}: a tie)"
+        return f"{who} leaves ({near}: a tie)"
     taken = ", ".join(soldier["captured"])
-    return f"{who} captures {len(soldier['captured'])} {soldier['took']} ({taken})"
+    word = soldier["took"][:-1]
+    return f"{who} captures {counted(len(soldier['captured']), word)} ({taken})"
 
 
 def award_text(hill: Mapping[str, Any]) -> str:

@@ -33,14 +33,20 @@ def _tile_entry(state: PalatinusState, letter: str, position: int, rotation: int
         "hill": list(hill_of(position)),
         "laurel": state.laurel_of(letter),
         "fields": [
-            {"name": f"{letter}{i + 1}", "hex": list(h), "spring": i in springs, "arrow": i == arrow}
+            {
+                "name": f"{letter}{i + 1}",
+                "hex": list(h),
+                "spring": i in springs,
+                "arrow": i == arrow,
+            }
             for i, h in enumerate(hexes)
         ],
     }
 
 
-def _piece_entry(state: PalatinusState, field: str, owner: int, kind: str, seat: int | None
-                 ) -> dict[str, Any]:
+def _piece_entry(
+    state: PalatinusState, field: str, owner: int, kind: str, seat: int | None
+) -> dict[str, Any]:
     wolf = comp.is_wolf(kind)
     known = not wolf or state.phase == OVER or seat == owner
     return {

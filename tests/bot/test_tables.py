@@ -213,3 +213,32 @@ async def test_different_tables_do_not_wait_for_each_other(tables: Tables) -> No
         ids.append((await tables.start(CHANNEL + n, ALICE)).table_id)
     results = await asyncio.gather(*(tables.act(t, ALICE, "hold") for t in ids))
     assert all(r.next_members == (BOB.id,) for r in results)
+
+
+async def test_a_previewed_move_is_committed_once_on_confirm(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    proposal = await tables.propose(table_id, ALICE, "HOLD")
+    assert proposal.text == "hold"
+    assert len(await tables.store.actions(table_id)) == 0  # nothing committed yet
+    results = await asyncio.gather(
+        tables.confirm(proposal.pending_id, ALICE, idem_key="c1"),
+        tables.confirm(proposal.pending_id, ALICE, idem_key="c2"),
+        return_exceptions=True,
+    )
+    assert sum(1 for r in results if isinstance(r, OutOfDate)) == 1
+    assert len(await tables.store.actions(table_id)) == 1
+
+
+async def test_a_preview_goes_stale_when_the_table_moves_on(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    proposal = await tables.propose(table_id, ALICE, "hold")
+    await tables.act(table_id, ALICE, "hold")
+    await tables.act(table_id, BOB, "hold")
+    with pytest.raises(OutOfDate, match="out of date"):
+        await tables.confirm(proposal.pending_id, ALICE)
+
+
+async def test_an_illegal_move_is_refused_before_any_preview(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    with pytest.raises(RulesError, match="You hold"):
+        await tables.propose(table_id, ALICE, "play 99")

@@ -118,3 +118,8 @@ def bad_length(
 ) -> None:
     if not low <= len(value) <= high:
         errors.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
+
+
+class UsageError(ValueError):
+    """The test asked for something a Discord user could not do (unknown command, bad value,
+    a button that is not on the message...)."""

@@ -1,0 +1,130 @@
+"""The one place that builds the discord.py client.
+
+``create_bot(settings)`` returns a ``TabulaBot``: no privileged intents, extensions loaded and
+commands synced in ``setup_hook`` (to the dev guild when set, else globally), the store opened
+and checked, restart-proof buttons registered, and computer seats due after a restart resumed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.render_pool import RenderPool
+from bot.store import SqliteStore
+from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info")
+
+
+class TabulaBot(commands.Bot):
+    def __init__(self, settings: Settings, render_workers: int = 2) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads; nothing privileged
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.render_workers = render_workers
+        self._store: SqliteStore | None = None
+        self._tables: Tables | None = None
+        self._renderer: RenderPool | None = None
+        self.background: set[asyncio.Task[None]] = set()
+
+    @property
+    def tables(self) -> Tables:
+        assert self._tables is not None, "tables are ready after setup_hook"
+        return self._tables
+
+    @property
+    def renderer(self) -> RenderPool:
+        assert self._renderer is not None, "the renderer is ready after setup_hook"
+        return self._renderer
+
+    async def setup_hook(self) -> None:
+        self._store = await SqliteStore.open(self.settings.db_path)
+        self._tables = Tables(self._store)
+        self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
+        from bot.views.buttons import DYNAMIC_ITEMS
+
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        if self.settings.dev_guild:
+            guild = discord.Object(id=self.settings.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d commands", len(synced))
+        self.spawn(self._resume_computers())
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run a coroutine in the background, keeping a reference and logging its failure."""
+        task = asyncio.create_task(coro)
+        self.background.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self.background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    async def _resume_computers(self) -> None:
+        """Computer seats that were due when the bot stopped move now."""
+        await self.wait_until_ready()
+        from bot.delivery import Delivery
+
+        delivery = Delivery(self)
+        for table in await self.tables.store.tables_with_status("playing"):
+            try:
+                notice = await self.tables.run_computers(table.id)
+                if notice is not None:
+                    await delivery.post_move(table.channel_id, notice)
+            except Exception:
+                log.exception("could not resume computer seats of table %s", table.id)
+
+    async def close(self) -> None:
+        for task in list(self.background):
+            task.cancel()
+        await super().close()
+        if self._renderer is not None:
+            self._renderer.close()
+        if self._store is not None:
+            await self._store.close()
+            self._store = None
+
+
+def point_at(settings: Settings) -> None:
+    """Use a REST or gateway proxy (or a local test server) instead of Discord's hosts."""
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+def create_bot(settings: Settings, render_workers: int = 2) -> TabulaBot:
+    point_at(settings)
+    return TabulaBot(settings, render_workers)
+
+
+def run_bot(settings: Settings) -> int:
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        log.error("Discord refused the token; check DISCORD_TOKEN.")
+        return 2
+    return 0

@@ -1,0 +1,108 @@
+"""Interaction flows shared by slash commands and buttons: preview, commit, list moves.
+
+Each flow defers first when it renders or commits (Discord wants a first answer within 3 s),
+then calls ``bot.tables``; no rule of any game lives here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.utils import MISSING
+
+from bot.cogs.common import bot_of, clip, member_of, reply
+from bot.delivery import Delivery, image_file
+from bot.notices import Notice
+from bot.views.buttons import confirm_view, moves_view
+
+SELECT_LIMIT = 25
+
+
+async def defer(interaction: discord.Interaction[Any], *, update: bool = False) -> None:
+    if not interaction.response.is_done():
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def show_preview(interaction: discord.Interaction[Any], table_id: int, text: str) -> None:
+    """The mover's own view after the move, rendered, with Confirm / Cancel."""
+    await defer(interaction)
+    bot = bot_of(interaction)
+    proposal = await bot.tables.propose(table_id, member_of(interaction), text)
+    table = await bot.tables.table_for(table_id)
+    rendered = await bot.renderer.render(table.game_id, proposal.view)
+    file = image_file(*rendered, name="preview.png") if rendered is not None else MISSING
+    content = f"Preview of **{proposal.text}** (only you see this).\n{proposal.description}"
+    await interaction.followup.send(
+        clip(content), ephemeral=True, file=file, view=confirm_view(proposal.pending_id)
+    )
+
+
+async def commit(
+    interaction: discord.Interaction[Any],
+    table_id: int,
+    *,
+    text: str | None = None,
+    pending_id: int | None = None,
+) -> None:
+    """Commit a move (typed, or a confirmed preview), tell the mover, then post the board."""
+    await defer(interaction, update=pending_id is not None)
+    bot = bot_of(interaction)
+    member = member_of(interaction)
+    key = str(interaction.id)
+    if pending_id is not None:
+        notice = await bot.tables.confirm(pending_id, member, idem_key=key)
+    else:
+        assert text is not None
+        notice = await bot.tables.act(table_id, member, text, idem_key=key)
+    await announce(interaction, notice, edit=pending_id is not None)
+
+
+async def announce(
+    interaction: discord.Interaction[Any], notice: Notice, *, edit: bool = False
+) -> None:
+    """The move is committed: tell the mover first, then the channel and the DMs."""
+    bot = bot_of(interaction)
+    if notice.duplicate:
+        await reply(interaction, "That move was already made.")
+        return
+    done = "Done. The board is in the game's channel."
+    if edit:
+        await interaction.edit_original_response(content=done, attachments=[], view=None)
+    else:
+        await reply(interaction, done)
+    table = await bot.tables.table_for(notice.table_id)
+    await Delivery(bot).post_move(table.channel_id, notice)
+
+
+async def offer_moves(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """An ephemeral select of the caller's legal moves when they fit, else how to type one."""
+    bot = bot_of(interaction)
+    table = await bot.tables.table_for(table_id)
+    moves = await bot.tables.legal_moves(table_id, member_of(interaction))
+    if not moves:
+        await reply(interaction, "Nothing to do for you right now: it is not your turn.")
+        return
+    if len(moves) <= SELECT_LIMIT and all(len(m) <= 100 for m in moves):
+        await reply(interaction, "Pick your move; you will see a preview before it counts.",
+                    view=moves_view(table_id, table.version, moves))
+        return
+    sample = ", ".join(f"`{m}`" for m in moves[:5])
+    await reply(
+        interaction,
+        f"You have {len(moves)} legal moves; type `/move` and start writing one to search "
+        f"them (for example {sample}).",
+    )
+
+
+async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """The caller's private view, ephemeral: the fallback for closed DMs."""
+    await defer(interaction)
+    bot = bot_of(interaction)
+    table = await bot.tables.table_for(table_id)
+    seat = await bot.tables.private_view(table_id, member_of(interaction))
+    content, file = await Delivery(bot).private_payload(table.game_id, seat)
+    await interaction.followup.send(content, file=file, ephemeral=True)

@@ -1,0 +1,111 @@
+"""``/move`` (with autocomplete from the legal moves), ``/board``, ``/hand`` and ``/undo``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from discord.utils import MISSING
+
+from bot.cogs.common import bot_of, member_of, reply, report_error, table_here
+from bot.cogs.flows import announce, commit, defer, offer_moves, show_hand, show_preview
+from bot.delivery import image_file
+from bot.tables import TableError
+from bot.views.buttons import board_view
+
+log = logging.getLogger(__name__)
+
+AUTOCOMPLETE_LIMIT = 25
+
+
+def matches(move: str, typed: str) -> bool:
+    """Every word typed appears in the move (any order, any case): "wall 3" finds
+    "build wall 3 (2 stone)"."""
+    low = move.lower()
+    return all(word in low for word in typed.lower().split())
+
+
+class Play(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+    @app_commands.command(name="move", description="Make your move (a preview comes first)")
+    @app_commands.describe(
+        action="Your move in the game's notation; start typing to see the legal ones",
+        confirm="Play it at once, without the preview",
+    )
+    async def move(
+        self,
+        interaction: discord.Interaction[Any],
+        action: app_commands.Range[str, 0, 200] | None = None,
+        confirm: bool = False,
+    ) -> None:
+        table = await table_here(interaction)
+        if not action:
+            await offer_moves(interaction, table.id)
+        elif confirm:
+            await commit(interaction, table.id, text=action)
+        else:
+            await show_preview(interaction, table.id, action)
+
+    @move.autocomplete("action")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            table = await table_here(interaction)
+            moves = await bot_of(interaction).tables.legal_moves(table.id,
+                                                                 member_of(interaction))
+        except TableError:
+            return []
+        except Exception:
+            log.exception("autocomplete failed for %s", interaction.user.id)
+            return []
+        found = [m for m in moves if matches(m, current)][:AUTOCOMPLETE_LIMIT]
+        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in found]
+
+    @app_commands.command(name="board", description="Show this game's board")
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        table = await table_here(interaction)
+        await interaction.response.defer(thinking=True)
+        bot = bot_of(interaction)
+        text, view = await bot.tables.public_view(table.id)
+        rendered = await bot.renderer.render(table.game_id, view)
+        file = image_file(*rendered) if rendered is not None else MISSING
+        buttons = board_view(table.id, table.version) if table.status == "playing" else MISSING
+        status = await bot.tables.status(table.channel_id)
+        waiting = ", ".join(status.next_names)
+        content = text if rendered is None else ""
+        if waiting:
+            content += f"\nWaiting for: {waiting}"
+        await interaction.followup.send(content.strip() or "The board:", file=file, view=buttons)
+
+    @app_commands.command(name="hand", description="Your private view (only you see it)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        table = await table_here(interaction)
+        await show_hand(interaction, table.id)
+
+    @app_commands.command(name="undo", description="Take back your last move, if nobody "
+                          "has acted since")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        table = await table_here(interaction)
+        await defer(interaction)
+        notice = await bot_of(interaction).tables.undo(
+            table.channel_id, member_of(interaction), idem_key=str(interaction.id)
+        )
+        if not notice.public_text:
+            await reply(interaction, "Nothing changed.")
+            return
+        await announce(interaction, notice)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,41 @@
+"""Rendering off the event loop, in worker processes.
+
+A render of ~70 ms on the loop stalls every pending interaction; in a thread it still holds the
+GIL for most of that. Worker processes keep the loop free (see bench/). Only the view dict goes
+to the worker and only PNG bytes come back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+import rendering
+
+
+def _render(game_id: str, view: Mapping[str, Any]) -> tuple[bytes, str]:
+    return rendering.render_png(game_id, view), rendering.alt_text(game_id, view)
+
+
+class RenderPool:
+    def __init__(self, workers: int = 2, processes: bool = True) -> None:
+        self._executor: Executor
+        if processes and workers > 0:
+            # "spawn": a forked child would inherit the event loop's and aiosqlite's threads.
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        else:
+            self._executor = ThreadPoolExecutor(max_workers=max(1, workers))
+
+    async def render(self, game_id: str, view: Mapping[str, Any]) -> tuple[bytes, str] | None:
+        """PNG bytes and alt text, or None for a game with no renderer."""
+        if not rendering.has_renderer(game_id):
+            return None
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _render, game_id, dict(view))
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

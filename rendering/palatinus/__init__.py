@@ -1,0 +1,98 @@
+"""Palatinus images: the board (tiles, springs, laurels, labelled fields, pieces), a side panel
+(players, the tile to lay in its six rotations, your screen, a key) and, once the game is over,
+the scoring record hill by hill with the final table of VP by source."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rendering.common import INK, PAPER, WHITE, centred_text, font
+from rendering.palatinus import layout as L
+from rendering.palatinus.panels import draw_header, draw_side_panel
+from rendering.palatinus.pieces import draw_cross, draw_piece
+from rendering.palatinus.scoresheet import draw_sheet, sheet_height
+from rendering.palatinus.tiles import board_layer, tile_key
+from rules.palatinus.geometry import DIRS
+from rules.palatinus.views import describe
+
+__all__ = ["alt_text", "render"]
+
+PIECE_R = L.SIZE * 0.42
+
+
+def _piece_centre(q: int, r: int) -> L.Point:
+    x, y = L.hex_centre(q, r)
+    return (x, y + L.SIZE * 0.14)
+
+
+def _ring_markers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    positions = view["laying"]["positions"]
+    ghosts = len(view["tiles"]) > 1  # with 12 candidate places the outlines would overlap
+    for pos in positions:
+        q, r = pos["hill"]
+        if ghosts:
+            for dq, dr in ((0, 0), *DIRS):
+                xy = L.hex_centre(q + dq, r + dr)
+                draw.polygon(L.hex_points(xy, L.SIZE), fill=L.GHOST, outline=L.GRID)
+    for pos in positions:
+        x, y = L.hex_centre(*pos["hill"])
+        k = L.SIZE * 0.58
+        draw.ellipse((x - k, y - k, x + k, y + k), fill=WHITE, outline=INK, width=3)
+        centred_text(draw, (x, y), str(pos["number"]), font(22, bold=True), INK)
+
+
+def _pieces(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    for piece in view["pieces"]:
+        draw_piece(draw, _piece_centre(*piece["hex"]), PIECE_R, piece["owner"], piece["type"],
+                   wolf=piece["wolf"], neutral=piece["neutral"])
+
+
+def _final_pieces(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    """Every piece as placed, revealed; captured pieces crossed out, departed soldiers faded."""
+    record = view["scoring"]
+    hexes = {f["name"]: f["hex"] for t in view["tiles"] for f in t["fields"]}
+    captured = {c["field"] for hill in record["hills"] for c in hill["captures"]}
+    left = {s["field"] for hill in record["hills"] for s in hill["soldiers"]
+            if s["result"] == "left"}
+    for field, owner, kind in record["placed"]:
+        centre = _piece_centre(*hexes[field])
+        base = kind.strip("xw")
+        gone = field in captured or field in left
+        draw_piece(draw, centre, PIECE_R, owner, base, wolf="w" in kind,
+                   neutral=kind.startswith("x"), faded=gone)
+        if field in captured:
+            draw_cross(draw, centre, PIECE_R * 0.8)
+        elif field in left:
+            x, y = centre[0], centre[1] + PIECE_R + 6
+            draw.rectangle((x - 16, y - 8, x + 16, y + 8), fill=WHITE, outline=L.CAPTURE)
+            centred_text(draw, (x, y), "left", font(12, True), L.CAPTURE)
+
+
+def render(view: Mapping[str, Any]) -> Image.Image:
+    over = view["phase"] == "over" and bool(view.get("scoring"))
+    height = L.HEIGHT
+    if over:
+        height = max(height, L.HEADER + 16 + sheet_height(view, L.PANEL_W - 36))
+    image = Image.new("RGB", (L.WIDTH, height), PAPER)
+    image.paste(board_layer(tuple(tile_key(t) for t in view["tiles"])), (0, 0))
+    draw = ImageDraw.Draw(image)
+    if view["phase"] == "laying" and view.get("laying"):
+        _ring_markers(draw, view)
+    if over:
+        _final_pieces(draw, view)
+        draw.line([(L.BOARD_W, L.HEADER), (L.BOARD_W, height)], fill=(120, 120, 120), width=1)
+        draw_sheet(draw, view, L.BOARD_W + 18, L.HEADER + 14, L.PANEL_W - 36)
+        note = "Crossed out: captured. Faded with 'left': soldier that left on a tie."
+        draw.text((16, height - 16), note, font=font(14), fill=INK, anchor="lm")
+    else:
+        _pieces(draw, view)
+        draw_side_panel(draw, view)
+    draw_header(draw, view, L.WIDTH)
+    return image
+
+
+def alt_text(view: Mapping[str, Any]) -> str:
+    return describe(view)

@@ -1,0 +1,234 @@
+"""Views (everything is public except the order of the two stacks), the plain-text account,
+the prompt of the pending decision and the messages for refused moves."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core import Action, Outcome
+from rules.minerva.city import DIRECTION_NAMES, format_cell, frontier, line
+from rules.minerva.components import CULTURE, RESOURCES, Catalogue
+from rules.minerva.economy import can_pay
+from rules.minerva.effects import category_of, tile_name
+from rules.minerva.rounds import ROUND_TILE, assistant_price
+from rules.minerva.state import MinervaState, PlayerState
+from rules.minerva.texts import clause_text, cost_text, effect_text, temple_text
+from rules.minerva.turns import build_choices, fee_due, tile_cost
+
+RULES_SUMMARY = """Minerva: 6 rounds. On your turn: build a facility (pay its resources; 3 denarii per
+missing one only when short), build a residence and activate one direction, place an assistant
+on a residence and activate one direction, or pass (take the lowest order tile; later turns give
+1 denarius; once anyone passed, other actions cost 1 denarius). A line runs from the residence to
+the next gap or residence. Culture points against the top culture tiles; glory tokens win glory
+tiles each round; temples score at the end; 1 VP per 3 denarii + resources.
+Moves: build markets 1,0 | residence 1,0 | assistant 1,0 | pass | activate north |
+choose 2 grain | take grain wood | exchange 2 | pair stone | buy ore | culture art | use 1,0 |
+move 1,0 | to 2,0 | remove 1,0 | hire denarii | hire glory | sell grain | done"""
+
+
+def tile_info(cat: Catalogue, code: str) -> dict[str, Any]:
+    """What the picture and text need about one physical tile."""
+    if code in cat.temples:
+        t = cat.temples[code]
+        return {
+            "id": code, "key": t.key, "name": t.name, "category": "temple",
+            "cost": cost_text(t.cost), "effect": temple_text(t), "area": t.area,
+        }
+    ttype = cat.code_type(code)
+    assert ttype is not None
+    return {
+        "id": code, "key": ttype.key, "name": ttype.name, "category": ttype.category,
+        "cost": cost_text(ttype.cost), "effect": effect_text(ttype), "timing": ttype.timing,
+    }
+
+
+def _offer(cat: Catalogue, s: MinervaState) -> list[dict[str, Any]]:
+    grouped: dict[str, dict[str, Any]] = {}
+    for code in s.offer:
+        info = tile_info(cat, code)
+        if info["key"] in grouped:
+            grouped[info["key"]]["count"] += 1
+        else:
+            grouped[info["key"]] = {**info, "count": 1}
+    return list(grouped.values())
+
+
+def _player(cat: Catalogue, s: MinervaState, seat: int, p: PlayerState) -> dict[str, Any]:
+    city = []
+    for (x, y), code in sorted(p.city.items(), key=lambda i: (i[0][1], i[0][0])):
+        city.append({
+            "x": x, "y": y, "code": code, "name": tile_name(cat, code),
+            "category": category_of(cat, code), "assistant": code == "A",
+        })
+    price = assistant_price(cat, p)
+    return {
+        "seat": seat,
+        "money": p.money,
+        "resources": dict(zip(RESOURCES, p.res, strict=True)),
+        "glory": p.glory,
+        "assistants": p.reserve,
+        "assistants_placed": p.placed(),
+        "next_assistant": None if price is None else {"denarii": price[0], "glory": price[1]},
+        "residences": p.houses,
+        "order": p.order,
+        "passed": p.passed,
+        "culture_tiles": [{"stack": c, "req": r, "vp": v} for c, r, v in p.culture_tiles],
+        "glory_tiles": [{"round": r, "rank": k, "vp": v} for r, k, v in p.glory_tiles],
+        "city": city,
+    }
+
+
+def _pending(cat: Catalogue, s: MinervaState) -> dict[str, Any] | None:
+    if s.phase == "over":
+        return None
+    if s.phase == "hire":
+        seat = s.hire_queue[0]
+        price = assistant_price(cat, s.players[seat])
+        cost = "" if price is None else f" ({price[0]} denarii or {price[1]} glory)"
+        return {"seat": seat, "kind": "hire", "text": f"may hire an assistant{cost}"}
+    out: dict[str, Any] = {"seat": s.current}
+    if not s.stack:
+        out.update(kind="turn", text="to act: build, residence, assistant or pass")
+        fee = fee_due(cat, s)
+        if fee:
+            out["text"] += f" (actions cost {fee} denarius now)"
+        return out
+    frame = s.stack[-1]
+    if frame["k"] == "dir":
+        city = s.players[s.current].city
+        at = frame["at"]
+        out.update(
+            kind="direction", at=list(at),
+            text=f"chooses a direction to activate from {format_cell(at)}",
+            lines={d: [list(c) for c in line(city, at, d)] for d in DIRECTION_NAMES},
+        )
+        return out
+    ttype = cat.types[frame["type"]]
+    clause = ttype.effect[frame["i"]]
+    text = f"{ttype.name} at {format_cell(frame['at'])}: {clause_text(clause)}"
+    if frame["opt"]:
+        text += " (optional: done to skip)"
+    if "sel" in frame:
+        text += f"; moving the tile at {format_cell(frame['sel'])}"
+    out.update(kind="effect", at=list(frame["at"]), tile=ttype.name, text=text)
+    return out
+
+
+def public_view(cat: Catalogue, s: MinervaState, result: Outcome | None) -> dict[str, Any]:
+    solo_pairs = []
+    for first, second in s.pairs:
+        b = (
+            {"round": True, "coins": int(cat.const("solo_round_tile_coins"))}
+            if second == ROUND_TILE else tile_info(cat, second)
+        )
+        solo_pairs.append([tile_info(cat, first), b])
+    return {
+        "game": "minerva",
+        "players": s.n,
+        "round": s.round,
+        "rounds": int(cat.const("rounds")),
+        "phase": s.phase,
+        "active": sorted(
+            [s.current] if s.phase == "main" else s.hire_queue[:1] if s.phase == "hire" else []
+        ),
+        "first": s.first,
+        "fee": fee_due(cat, s) if s.phase == "main" else 0,
+        "offer": _offer(cat, s),
+        "pairs": solo_pairs,
+        "temples": [tile_info(cat, code) for code in s.temples],
+        "temple_stack": len(s.temple_stack),
+        "deck": len(s.deck),
+        "round_tiles_left": s.deck.count(ROUND_TILE),
+        "culture": {
+            c: [{"req": r, "vp": v} for r, v in s.culture[c]] for c in CULTURE
+        },
+        "points": dict(zip(CULTURE, s.points, strict=True)),
+        "glory_tiles": [
+            {"rank": rank, "vp": vp} for rank, vp in cat.glory_tiles.get(s.round, ())
+        ],
+        "removed": s.removed,
+        "seats": [_player(cat, s, seat, p) for seat, p in enumerate(s.players)],
+        "pending": _pending(cat, s),
+        "outcome": None if result is None else result.to_json(),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Plain text.
+
+
+def describe(view: Mapping[str, Any]) -> str:
+    lines = [f"Minerva, round {view['round']} of {view['rounds']} ({view['phase']})."]
+    pending = view.get("pending")
+    if pending:
+        lines.append(f"{{p{pending['seat']}}} {pending['text']}.")
+    if view["offer"]:
+        lines.append("Offer: " + "; ".join(
+            f"{t['name']}{' x' + str(t['count']) if t['count'] > 1 else ''} ({t['cost']})"
+            for t in view["offer"]
+        ))
+    for a, b in view.get("pairs", []):
+        other = f"round tile with {b['coins']} denarii" if b.get("round") else b["name"]
+        lines.append(f"Pair: {a['name']} ({a['cost']}) or {other}")
+    lines.append("Temples: " + "; ".join(
+        f"{t['name']} ({t['cost']}; {t['effect']})" for t in view["temples"]
+    ))
+    lines.append("Culture tops: " + ", ".join(
+        f"{c} {tiles[0]['req']} marks -> {tiles[0]['vp']} VP" if tiles else f"{c} empty"
+        for c, tiles in view["culture"].items()
+    ))
+    lines.append("Glory tiles this round: " + ", ".join(
+        f"#{g['rank']} {g['vp']} VP" for g in view["glory_tiles"]
+    ))
+    for seat in view["seats"]:
+        res = ", ".join(f"{n} {r}" for r, n in seat["resources"].items() if n) or "no resources"
+        order = f", order {seat['order']}" if seat["order"] else ""
+        lines.append(
+            f"{{p{seat['seat']}}}: {seat['money']} denarii, {res}, {seat['glory']} glory, "
+            f"{seat['assistants']} assistants, {seat['residences']} residences left{order}; "
+            f"city of {len(seat['city'])} tiles."
+        )
+    result = view.get("outcome")
+    if result:
+        lines.append("Scores: " + ", ".join(
+            f"{{p{seat}}} {score}" for seat, score in enumerate(result["scores"])
+        ))
+        lines.extend(result["notes"])
+    return "\n".join(lines)
+
+
+def refusal(cat: Catalogue, s: MinervaState, seat: int, action: Action) -> str:
+    """Why an action is not legal now, written for the player."""
+    pending = _pending(cat, s)
+    kind = action["type"]
+    if s.phase == "hire":
+        return "Now hire an assistant (hire denarii or hire glory), or done to hire nobody."
+    if s.stack:
+        assert pending is not None
+        return f"Finish the current step first: {pending['text']}."
+    p = s.players[seat]
+    fee = fee_due(cat, s)
+    if kind in ("build", "residence") and (action.get("x"), action.get("y")) not in frontier(p.city):
+        return "Build on an empty cell that shares an edge with your city."
+    if kind == "build":
+        for key, code, drop in build_choices(cat, s):
+            if key == action.get("tile") and drop == action.get("drop"):
+                if not can_pay(cat, p, tile_cost(cat, code), fee):
+                    return f"You cannot pay for {tile_name(cat, code)} ({cost_text(tile_cost(cat, code))})."
+        if s.solo:
+            return "Choose a tile of a pair on offer and name its partner with drop."
+        return "That tile is not on offer."
+    if kind in ("residence", "assistant") and not can_pay(cat, p, (0, 0, 0, 0), fee):
+        return f"You cannot pay the {fee} denarius fee: you can only pass."
+    if kind == "residence":
+        return "You have no residences left."
+    if kind == "assistant":
+        if p.reserve == 0:
+            return "You have no assistant in reserve."
+        return "Place an assistant on one of your residences that has none."
+    if kind == "coins":
+        return "No pair with a round tile holds that tile."
+    if kind == "sell":
+        return "You have none of that resource to sell."
+    return "That move is not possible now: build, residence, assistant, sell or pass."

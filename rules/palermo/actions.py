@@ -1,0 +1,125 @@
+"""The legal actions of a state as JSON objects, and their validation.
+
+Action types (see README.md): ``start`` (the Start/Finish tile), ``build`` (a house), ``police``
+and ``keep`` (the police decision), ``move`` (the pawn's move).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from rules.core import Action, IllegalAction, InvalidAction
+from rules.palermo.building import Placement, legal_placements
+from rules.palermo.collecting import ENDINGS, Move, legal_moves, police_targets
+from rules.palermo.components import CORNERS
+from rules.palermo.state import (
+    BUILD,
+    COLLECT,
+    HOUSE,
+    MOVE,
+    OFF,
+    POLICE,
+    START_TILE,
+    PalermoState,
+)
+
+ACTION_TYPES = ("start", "build", "police", "keep", "move")
+
+
+def placement_action(state: PalermoState, p: Placement) -> Action:
+    kind = state.config.house(p.kind)
+    return {
+        "type": "build",
+        "kind": p.kind,
+        "space": state.geo.space_name(p.space),
+        "door": CORNERS[kind.door_at(p.rotation)],
+    }
+
+
+def move_action(state: PalermoState, m: Move) -> Action:
+    return {"type": "move", "to": state.geo.cell_name(m.to), "cost": m.cost, "end": m.end}
+
+
+def may_keep_police(state: PalermoState, seat: int) -> bool:
+    """Keeping is refused only to a stone still off the board under ``police_start =
+    "first_turn"``, which must come into play."""
+    return not (state.config.police_start == "first_turn" and state.police[seat] == OFF)
+
+
+@lru_cache(maxsize=256)
+def legal_for(state: PalermoState) -> tuple[Action, ...]:
+    """Every action the player to act may take (callers copy before handing them out)."""
+    seat, geo = state.turn, state.geo
+    if state.phase == BUILD and state.step == START_TILE:
+        return tuple(
+            {"type": "start", "space": geo.space_name(i)}
+            for i, t in enumerate(state.tiles)
+            if t is None
+        )
+    if state.phase == BUILD and state.step == HOUSE:
+        return tuple(placement_action(state, p) for p in legal_placements(state))
+    if state.phase == COLLECT and state.step == POLICE:
+        targets = [{"type": "police", "to": geo.cell_name(n)} for n in police_targets(state, seat)]
+        keep: list[Action] = [{"type": "keep"}] if may_keep_police(state, seat) else []
+        return tuple(keep + targets)
+    if state.phase == COLLECT and state.step == MOVE:
+        return tuple(move_action(state, m) for m in legal_moves(state, seat))
+    return ()
+
+
+def check_shape(action: Any) -> Action:
+    """Refuse a malformed action (InvalidAction); legality is checked against ``legal_for``."""
+    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+        raise InvalidAction(f"An action needs a type: one of {', '.join(ACTION_TYPES)}.")
+    fields: dict[str, tuple[str, ...]] = {
+        "start": ("space",),
+        "build": ("kind", "space", "door"),
+        "police": ("to",),
+        "keep": (),
+        "move": ("to", "cost", "end"),
+    }
+    wanted = fields[action["type"]]
+    if set(action) != {"type", *wanted}:
+        raise InvalidAction(f"A {action['type']} action has the fields {', '.join(wanted)}.")
+    for key in wanted:
+        value = action[key]
+        if key == "cost":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidAction("A move's cost is a whole number.")
+        elif not isinstance(value, str):
+            raise InvalidAction(f"The {key} of a {action['type']} action is text.")
+    if action["type"] == "move" and action["end"] not in ENDINGS:
+        raise InvalidAction(f"A move ends as one of {', '.join(ENDINGS)}.")
+    return action
+
+
+def why_illegal(state: PalermoState, action: Action) -> IllegalAction:
+    """A player-facing reason for a well-formed action that is not legal now."""
+    kind = action["type"]
+    step = state.step
+    wanted = {START_TILE: "start", HOUSE: "build", POLICE: "police", MOVE: "move"}.get(step, "")
+    if kind == "keep" and step == POLICE:
+        return IllegalAction("Your police stone must come onto the board this turn.")
+    if kind != wanted and not (kind == "keep" and wanted == "police"):
+        needed = {
+            START_TILE: "lay the Start/Finish tile (e.g. 'SF C3')",
+            HOUSE: "build a house (e.g. 'H2 C4 door SW')",
+            POLICE: "place your police stone or keep it ('police e5' or 'keep')",
+            MOVE: "move your pawn (e.g. 'move e5 cost 4 exact')",
+        }.get(step, "wait")
+        return IllegalAction(f"Now you {needed}.")
+    if kind == "start":
+        return IllegalAction("The Start/Finish tile goes on a free space.")
+    if kind == "build":
+        return IllegalAction(
+            "That house cannot go there: it must join a roof edge to edge if any placement "
+            "can, and must leave every street cell a way to the ring."
+        )
+    if kind == "police":
+        return IllegalAction(
+            "A police stone goes on a free street or ring cell, not next to another stone."
+        )
+    return IllegalAction(
+        "That move is not possible: see the list of destinations with their costs."
+    )

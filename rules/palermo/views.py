@@ -1,0 +1,215 @@
+"""Views (what the renderer and the text front ends get) and their plain-text description.
+
+Palermo hides nothing, so every view shows the whole table. The view of the player to act in
+phase 2 adds ``reachable``: the destinations of their pawn with the costs and endings on offer.
+Cell positions are given in city-cell units (the city spans ``0..cells`` on both axes, the ring
+lies one unit outside it), so the renderer needs no geometry of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.palermo.city import tile_cells
+from rules.palermo.collecting import budget, legal_moves, police_may_move
+from rules.palermo.components import CORNERS
+from rules.palermo.geometry import Geometry
+from rules.palermo.scoring import breakdown, outcome
+from rules.palermo.state import BUILD, COLLECT, OFF, OVER, START_KIND, PalermoState
+
+
+def node_rect(geo: Geometry, node: int) -> list[float]:
+    if geo.is_ring(node):
+        return list(geo.ring_rect(node))
+    x, y = geo.xy(node)
+    return [float(x), float(y), float(x + 1), float(y + 1)]
+
+
+def _xy(geo: Geometry, cell: int) -> list[int]:
+    x, y = geo.xy(cell)
+    return [x, y]
+
+
+def _tiles(state: PalermoState) -> list[dict[str, Any]]:
+    geo, cfg = state.geo, state.config
+    out: list[dict[str, Any]] = []
+    for space, tile in enumerate(state.tiles):
+        if tile is None:
+            continue
+        cells = tile_cells(cfg, geo, space, tile)
+        out.append(
+            {
+                "space": geo.space_name(space),
+                "i": space % geo.grid,
+                "j": space // geo.grid,
+                "kind": tile.kind,
+                "rotation": tile.rotation,
+                "roof": [_xy(geo, c) for c in cells.roof],
+                "street": [_xy(geo, c) for c in cells.street],
+                "door": _xy(geo, cells.door) if cells.door >= 0 else None,
+                "door_cell": geo.cell_name(cells.door) if cells.door >= 0 else None,
+                "door_roof": _xy(geo, cells.door_roof) if cells.door_roof >= 0 else None,
+                "owner": tile.owner if tile.owner >= 0 else None,
+                "chip": tile.chip,
+                "last": space == state.last_house and state.phase == BUILD,
+            }
+        )
+    return out
+
+
+def _table(state: PalermoState) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    total = state.chips_total()
+    for seat in range(state.players):
+        home = state.is_home(seat)
+        rows.append(
+            {
+                "seat": seat,
+                "chips": total,
+                "to_place": state.to_place[seat],
+                "collected": state.collected[seat],
+                "allowance": state.allowance(seat),
+                "penalty": state.penalty[seat],
+                "score": state.score(seat),
+                **{k: v for k, v in breakdown(state, seat).items() if k != "total"},
+                "home": home,
+                "home_rank": state.home_order.index(seat) + 1 if home else None,
+            }
+        )
+    return rows
+
+
+def _pieces(state: PalermoState) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    geo = state.geo
+    pawns: list[dict[str, Any]] = []
+    police: list[dict[str, Any]] = []
+    in_play = state.phase != BUILD
+    for seat in range(state.players):
+        p = state.pawns[seat]
+        pawns.append(
+            {
+                "seat": seat,
+                "cell": geo.cell_name(p) if p != OFF else None,
+                "rect": node_rect(geo, p) if p != OFF else None,
+                "home": state.is_home(seat),
+                "on_start": in_play and p == OFF,
+            }
+        )
+        s = state.police[seat]
+        police.append(
+            {
+                "seat": seat,
+                "cell": geo.cell_name(s) if s != OFF else None,
+                "rect": node_rect(geo, s) if s != OFF else None,
+                "frozen": state.frozen[seat],
+                "may_move": state.phase == COLLECT and police_may_move(state, seat),
+            }
+        )
+    return pawns, police
+
+
+def _reachable(state: PalermoState, seat: int) -> list[dict[str, Any]]:
+    geo = state.geo
+    by_cell: dict[int, list[dict[str, Any]]] = {}
+    for m in legal_moves(state, seat):
+        by_cell.setdefault(m.to, []).append({"cost": m.cost, "end": m.end})
+    return [
+        {"cell": geo.cell_name(n), "rect": node_rect(geo, n), "moves": moves}
+        for n, moves in sorted(by_cell.items())
+    ]
+
+
+def view(state: PalermoState, seat: int | None) -> dict[str, Any]:
+    geo, cfg = state.geo, state.config
+    pawns, police = _pieces(state)
+    start = next((i for i, t in enumerate(state.tiles) if t and t.kind == START_KIND), None)
+    out: dict[str, Any] = {
+        "game": "palermo",
+        "players": state.players,
+        "observer": seat,
+        "phase": state.phase,
+        "step": state.step,
+        "active": [] if state.phase == OVER else [state.turn],
+        "first_player": state.first,
+        "grid": {"tiles": geo.grid, "cells": geo.cells, "ring_spaces_per_side": geo.ring_side},
+        "tiles": _tiles(state),
+        "start_space": geo.space_name(start) if start is not None else None,
+        "empty_spaces": [geo.space_name(i) for i, t in enumerate(state.tiles) if t is None],
+        "ring": [
+            {"name": geo.cell_name(n), "rect": node_rect(geo, n), "corner": geo.is_corner(n)}
+            for n in range(geo.city_count, geo.node_count)
+        ],
+        "pawns": pawns,
+        "police": police,
+        "table": _table(state),
+        "supply": dict(state.supply),
+        "street_tiles": state.streets_left,
+        "layouts": {
+            k.name: {"roof": [CORNERS[c] for c in k.roof], "door": CORNERS[k.door]}
+            for k in cfg.houses
+        },
+        "waiting_bonus": cfg.bonus(state.players),
+        "budget": budget(state, state.turn) if state.phase == COLLECT else None,
+        "reachable": None,
+        "outcome": None,
+    }
+    if state.phase == COLLECT and seat == state.turn and not state.is_home(seat):
+        out["reachable"] = _reachable(state, seat)
+    result = outcome(state)
+    if result is not None:
+        out["outcome"] = result.to_json()
+    return out
+
+
+# -------------------------------------------------------------------------------- text
+
+
+def describe(v: Mapping[str, Any]) -> str:
+    lines: list[str] = []
+    phase = v["phase"]
+    title = {BUILD: "Phase 1, building the city", COLLECT: "Phase 2, collecting income"}
+    lines.append("Palermo: " + title.get(phase, "game over"))
+    if v["active"]:
+        seat = v["active"][0]
+        doing = {
+            "start_tile": "lays the Start/Finish tile",
+            "house": "builds a house",
+            "police": "may move their police stone",
+            "move": f"moves their pawn ({v['budget']} points)",
+        }[v["step"]]
+        lines.append(f"To play: {{p{seat}}} {doing}.")
+    if phase == BUILD:
+        supply = ", ".join(f"{k} x{n}" for k, n in v["supply"].items())
+        lines.append(f"Supply: {supply}. Empty spaces: {len(v['empty_spaces'])}.")
+    for row in v["table"]:
+        seat = row["seat"]
+        if phase == BUILD:
+            lines.append(f"{{p{seat}}}: {row['to_place']} of {row['chips']} chips to place.")
+            continue
+        pawn, stone = v["pawns"][seat], v["police"][seat]
+        where = "home" if pawn["home"] else pawn["cell"] or "on Start/Finish"
+        police = stone["cell"] or "off the board"
+        lines.append(
+            f"{{p{seat}}}: score {row['score']}, chips {row['collected']}/{row['chips']}, "
+            f"allowance {row['allowance']}"
+            + (f" (-{row['penalty']} next turn)" if row["penalty"] else "")
+            + f", pawn {where}, police {police}"
+            + (" (blocked)" if stone["frozen"] else "")
+            + "."
+        )
+    if v.get("reachable"):
+        shown = [
+            f"{r['cell']} ({'/'.join(str(m['cost']) + m['end'][0] for m in r['moves'])})"
+            for r in v["reachable"][:12]
+        ]
+        more = len(v["reachable"]) - len(shown)
+        lines.append("You can reach: " + ", ".join(shown) + (f" and {more} more." if more else "."))
+    if v.get("outcome"):
+        ranking = v["outcome"]["ranking"]
+        places = "; ".join(
+            f"{i + 1}. " + " = ".join(f"{{p{s}}} ({v['outcome']['scores'][s]})" for s in group)
+            for i, group in enumerate(ranking)
+        )
+        lines.append(f"Final: {places}.")
+    return "\n".join(lines)
