@@ -54,7 +54,8 @@ class Delivery:
             rendered = await self.bot.renderer.render(notice.game_id, notice.public_view)
             if rendered is not None:
                 file = image_file(*rendered)
-        view = board_view(notice.table_id, notice.version) if notice.status == "playing" else MISSING
+        playing = notice.status == "playing"
+        view = board_view(notice.table_id, notice.version) if playing else MISSING
         message = await self.channel(channel_id).send(
             clip(content), file=file, view=view, allowed_mentions=mentioned
         )

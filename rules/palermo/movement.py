@@ -123,8 +123,7 @@ def _reach_simple(
     found: set[tuple[int, int]] = set()
     seen: set[tuple[int, int, int]] = set()
     edges = g.edges
-    # With free jumps the cost is a function of the visited set, so the key needs no cost.
-    cost_in_key = skip_cost is not None
+    balls = balls_of(g)
     stack: list[tuple[int, int, int]] = [(o, 1 << o, 0) for o in origins]
     while stack:
         u, mask, cost = stack.pop()
@@ -135,15 +134,40 @@ def _reach_simple(
             nc = cost + (enter[v] if skip_cost is None else _edge_cost(v, skipped, enter, skip_cost))
             if nc > budget:
                 continue
-            nmask = mask | bit
-            key = (v, nmask, nc if cost_in_key else 0)
+            found.add((v, nc))
+            if nc == budget or v in stop_at:
+                continue
+            # Only visited cells the rest of the move could still enter matter from here on.
+            ball = balls[v]
+            nmask = (mask | bit) & ball[min(budget - nc, len(ball) - 1)]
+            key = (v, nc, nmask)
             if key in seen:
                 continue
             seen.add(key)
-            found.add((v, nc))
-            if nc < budget and v not in stop_at:
-                stack.append((v, nmask, nc))
+            stack.append((v, nmask | bit, nc))
     return frozenset(found)
+
+
+@lru_cache(maxsize=64)
+def balls_of(g: Graph) -> tuple[tuple[int, ...], ...]:
+    """``balls_of(g)[n][r]``: bitmask of the nodes reachable from ``n`` in at most ``r`` moves
+    (the last entry holds everything reachable)."""
+    out: list[tuple[int, ...]] = []
+    for n in range(len(g.edges)):
+        masks = [1 << n]
+        frontier = [n]
+        mask = 1 << n
+        while frontier:
+            nxt: list[int] = []
+            for u in frontier:
+                for v, _ in g.edges[u]:
+                    if not mask >> v & 1:
+                        mask |= 1 << v
+                        nxt.append(v)
+            frontier = nxt
+            masks.append(mask)
+        out.append(tuple(masks))
+    return tuple(out)
 
 
 def _reach_walks(
