@@ -36,18 +36,29 @@ def rebuild(game: Game, table: TableRecord, players: int, played: list[Played]) 
     return state
 
 
-def replay_file(table: TableRecord, players: int, played: list[Played]) -> dict[str, Any]:
-    """The replay file of DESIGN.md. The seed is withheld while the game is live, since it
-    would let anyone re-deal the hidden parts."""
-    reveal = table.status in ("over", "abandoned")
-    return {
+def replay_file(
+    table: TableRecord, names: list[str], played: list[Played]
+) -> dict[str, Any]:
+    """The replay file of DESIGN.md once the game is over or abandoned.
+
+    While the game is live, the seed and the actions' JSON stay secret (an action can name a
+    hidden piece, and the seed re-deals everything hidden): the file then carries only the
+    public log and the seed's hash.
+    """
+    base: dict[str, Any] = {
         "game": table.game_id,
-        "players": players,
-        "seed": table.seed if reveal else None,
+        "players": len(names),
+        "seed": None,
         "seed_sha256": table.seed_hash,
         "options": table.options,
-        "actions": [{"seat": p.seat, "action": p.action} for p in played],
     }
+    if table.status in ("over", "abandoned"):
+        base["seed"] = table.seed
+        base["actions"] = [{"seat": p.seat, "action": p.action} for p in played]
+    else:
+        base["actions"] = None
+        base["public_log"] = history_lines(names, played)
+    return base
 
 
 def history_lines(names: list[str], played: list[Played]) -> list[str]:

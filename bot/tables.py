@@ -469,7 +469,7 @@ class Tables:
             raise TableError("No game has been played in this channel.")
         seats = await self.store.seats(table.id)
         played = gamelog.effective(await self.store.actions(table.id))
-        return gamelog.replay_file(table, len(seats), played)
+        return gamelog.replay_file(table, [s.name for s in seats], played)
 
     async def seats(self, table_id: int) -> list[SeatRecord]:
         return await self.store.seats(table_id)

@@ -44,8 +44,10 @@ def tile_card(
     if count > 1:
         draw.text((CARD_W - 7, 6), f"×{count}", font=font(13, bold=True), fill=INK, anchor="ra")
     y = max(y, 28) + 2
-    draw.text((7, y), f"cost: {cost}", font=font(11, bold=True), fill=INK)
-    y += 15
+    for text in wrap(f"cost: {cost}", 11, CARD_W - 14, bold=True, max_lines=2):
+        draw.text((7, y), text, font=font(11, bold=True), fill=INK)
+        y += 13
+    y += 2
     for text in wrap(effect, 11, CARD_W - 14, max_lines=3):
         draw.text((7, y), text, font=font(11), fill=INK)
         y += 13

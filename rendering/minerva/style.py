@@ -46,7 +46,9 @@ def category_colour(category: str) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=4096)
-def wrap(text: str, size: int, width: int, bold: bool = False, max_lines: int = 3) -> tuple[str, ...]:
+def wrap(
+    text: str, size: int, width: int, bold: bool = False, max_lines: int = 3
+) -> tuple[str, ...]:
     """Greedy word wrap to a pixel width; the last line is cut with an ellipsis if needed."""
     fnt: ImageFont.FreeTypeFont = font(size, bold)
     lines: list[str] = []

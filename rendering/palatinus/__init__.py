@@ -11,12 +11,11 @@ from PIL import Image, ImageDraw
 
 from rendering.common import INK, PAPER, WHITE, centred_text, font
 from rendering.palatinus import layout as L
-from rendering.palatinus.panels import draw_header, draw_side_panel
+from rendering.palatinus.panels import draw_header, draw_side_panel, headline
 from rendering.palatinus.pieces import draw_cross, draw_piece
 from rendering.palatinus.scoresheet import draw_sheet, sheet_height
 from rendering.palatinus.tiles import board_layer, tile_key
 from rules.palatinus.geometry import DIRS
-from rules.palatinus.views import describe
 
 __all__ = ["alt_text", "render"]
 
@@ -46,8 +45,15 @@ def _ring_markers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
 
 def _pieces(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     for piece in view["pieces"]:
-        draw_piece(draw, _piece_centre(*piece["hex"]), PIECE_R, piece["owner"], piece["type"],
-                   wolf=piece["wolf"], neutral=piece["neutral"])
+        draw_piece(
+            draw,
+            _piece_centre(*piece["hex"]),
+            PIECE_R,
+            piece["owner"],
+            piece["type"],
+            wolf=piece["wolf"],
+            neutral=piece["neutral"],
+        )
 
 
 def _final_pieces(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
@@ -55,14 +61,23 @@ def _final_pieces(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     record = view["scoring"]
     hexes = {f["name"]: f["hex"] for t in view["tiles"] for f in t["fields"]}
     captured = {c["field"] for hill in record["hills"] for c in hill["captures"]}
-    left = {s["field"] for hill in record["hills"] for s in hill["soldiers"]
-            if s["result"] == "left"}
+    left = {
+        s["field"] for hill in record["hills"] for s in hill["soldiers"] if s["result"] == "left"
+    }
     for field, owner, kind in record["placed"]:
         centre = _piece_centre(*hexes[field])
         base = kind.strip("xw")
         gone = field in captured or field in left
-        draw_piece(draw, centre, PIECE_R, owner, base, wolf="w" in kind,
-                   neutral=kind.startswith("x"), faded=gone)
+        draw_piece(
+            draw,
+            centre,
+            PIECE_R,
+            owner,
+            base,
+            wolf="w" in kind,
+            neutral=kind.startswith("x"),
+            faded=gone,
+        )
         if field in captured:
             draw_cross(draw, centre, PIECE_R * 0.8)
         elif field in left:
@@ -95,4 +110,26 @@ def render(view: Mapping[str, Any]) -> Image.Image:
 
 
 def alt_text(view: Mapping[str, Any]) -> str:
-    return describe(view)
+    """A compact account (kept under 1000 characters): occupied fields only, pieces as
+    P<seat> M/F/S, hidden wolf pieces as P<seat> wolf; at the end, the scores and ranking."""
+    lines = [headline(view) + "."]
+    pieces = {p["field"]: p for p in view["pieces"]}
+    for tile in sorted(view["tiles"], key=lambda t: t["letter"]):
+        cells = []
+        for f in tile["fields"]:
+            piece = pieces.get(f["name"])
+            if piece is not None:
+                what = piece["type"] or "wolf"
+                cells.append(f"{f['name']} P{piece['owner'] + 1} {what}")
+        laurel = f" laurel {tile['laurel']}" if tile["laurel"] else ""
+        lines.append(f"{tile['letter']}{laurel}: " + (", ".join(cells) or "empty"))
+    if view.get("laying"):
+        free = ", ".join(str(p["number"]) for p in view["laying"]["positions"])
+        lines.append(f"Free positions: {free}.")
+    outcome = view.get("outcome")
+    if outcome:
+        scores = ", ".join(f"P{s + 1} {v}" for s, v in enumerate(outcome["scores"]))
+        ranking = " > ".join("=".join(f"P{s + 1}" for s in group) for group in outcome["ranking"])
+        lines.append(f"VP: {scores}. Ranking: {ranking}.")
+    text = " ".join(lines)
+    return text if len(text) <= 1000 else text[:997] + "..."

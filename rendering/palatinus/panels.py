@@ -40,12 +40,22 @@ def headline(view: Mapping[str, Any]) -> str:
 
 def draw_header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], width: int) -> None:
     draw.rectangle((0, 0, width, L.HEADER), fill=(60, 46, 34))
-    draw.text((16, L.HEADER / 2), headline(view), font=font(20, bold=True), fill=(255, 255, 255),
-              anchor="lm")
+    draw.text(
+        (16, L.HEADER / 2),
+        headline(view),
+        font=font(20, bold=True),
+        fill=(255, 255, 255),
+        anchor="lm",
+    )
     viewer = view.get("viewer")
     if viewer is not None:
-        draw.text((width - 16, L.HEADER / 2), f"private view of {seat_name(viewer)}",
-                  font=font(16, bold=True), fill=(255, 220, 150), anchor="rm")
+        draw.text(
+            (width - 16, L.HEADER / 2),
+            f"private view of {seat_name(viewer)}",
+            font=font(16, bold=True),
+            fill=(255, 220, 150),
+            anchor="rm",
+        )
 
 
 def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
@@ -82,6 +92,7 @@ def _laying(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
     free = ", ".join(str(p["number"]) for p in laying["positions"])
     lines = [
         f"Free positions: {free}",
+        "(a number marks where the tile's hill goes)",
         "Write: lay POSITION rROTATION",
         f"e.g. lay {laying['positions'][0]['number']} r0",
         f"Tiles still face down: {laying['tiles_left']}",
@@ -102,10 +113,18 @@ def _screen(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
         draw.text((x, y), "nothing left", font=font(16), fill=MUTED)
         return y + 32
     for kind, label in shown:
-        draw_piece(draw, (x + 18, y + 15), 14, seat, kind.strip("xw"),
-                   wolf="w" in kind, neutral=kind.startswith("x"))
-        draw.text((x + 44, y + 15), f"{screen[kind]} × {label}", font=font(16), fill=INK,
-                  anchor="lm")
+        draw_piece(
+            draw,
+            (x + 18, y + 15),
+            14,
+            seat,
+            kind.strip("xw"),
+            wolf="w" in kind,
+            neutral=kind.startswith("x"),
+        )
+        draw.text(
+            (x + 44, y + 15), f"{screen[kind]} × {label}", font=font(16), fill=INK, anchor="lm"
+        )
         y += 34
     may = view.get("may_place")
     if may is not None and may == ["S"]:
@@ -125,9 +144,22 @@ def _legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
     ]
     if view.get("viewer") is not None:
         rows.append(("M", True, "your wolf piece (only you see the type)"))
+    neutral = any(p.get("neutral") for p in view["pieces"]) or any(
+        k.startswith("x") for k in view.get("screen", {})
+    )
     for kind, wolf, label in rows:
         draw_piece(draw, (x + 18, y + 15), 14, 0, kind, wolf=wolf)
         draw.text((x + 44, y + 15), label, font=font(15), fill=INK, anchor="lm")
+        y += 34
+    if neutral:
+        draw_piece(draw, (x + 18, y + 15), 14, 0, "M", neutral=True)
+        draw.text(
+            (x + 44, y + 15),
+            "neutral extra (scores for nobody)",
+            font=font(15),
+            fill=INK,
+            anchor="lm",
+        )
         y += 34
     draw.polygon(L.hex_points((x + 16, y + 13), 13), fill=L.SPRING, outline=L.GRID)
     draw.polygon(L.hex_points((x + 16, y + 13), 10), outline=L.SPRING_EDGE, width=2)

@@ -31,8 +31,14 @@ def _shape(kind: str | None, centre: L.Point, r: float) -> list[L.Point]:
     return []  # merchant: drawn as a circle
 
 
-def badge(draw: ImageDraw.ImageDraw, centre: L.Point, text: str, r: float,
-          fill: tuple[int, int, int] = WHITE, ink: tuple[int, int, int] = BLACK) -> None:
+def badge(
+    draw: ImageDraw.ImageDraw,
+    centre: L.Point,
+    text: str,
+    r: float,
+    fill: tuple[int, int, int] = WHITE,
+    ink: tuple[int, int, int] = BLACK,
+) -> None:
     x, y = centre
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=BLACK)
     centred_text(draw, (x, y), text, font(int(r * 1.45), bold=True), ink)
@@ -68,10 +74,16 @@ def draw_piece(
             )
         draw.ellipse((x - 4, y + 0.45 * r - 3, x + 4, y + 0.45 * r + 3), fill=ink)
     else:
-        centred_text(draw, (x, y - (r * 0.12 if kind == "S" else 0)), kind,
-                     font(int(r * 1.05), bold=True), ink)
-    badge(draw, (x + r * 0.95, y - r * 0.8), PLAYER_MARKS[owner % len(PLAYER_MARKS)],
-          max(r * 0.42, 6))
+        centred_text(
+            draw,
+            (x, y - (r * 0.12 if kind == "S" else 0)),
+            kind,
+            font(int(r * 1.05), bold=True),
+            ink,
+        )
+    badge(
+        draw, (x + r * 0.95, y - r * 0.8), PLAYER_MARKS[owner % len(PLAYER_MARKS)], max(r * 0.42, 6)
+    )
     if wolf and kind is not None:
         # The owner's own wolf piece (or a revealed one): a dark "w" badge at the lower left.
         badge(draw, (x - r * 0.9, y + r * 0.75), "w", max(r * 0.5, 7), fill=INK, ink=WHITE)

@@ -47,11 +47,17 @@ def hill_lines(record: Mapping[str, Any]) -> list[Line]:
             if capture["discs_to"]:
                 others = ", ".join(seat_name(s) for s in capture["discs_to"])
                 lines.append(
-                    (f"{capture['field']} held by {seat_name(capture['holder'])}; "
-                     f"1-pt disc to {others}", False, 14)
+                    (
+                        f"{capture['field']} held by {seat_name(capture['holder'])}; "
+                        f"1-pt disc to {others}",
+                        False,
+                        14,
+                    )
                 )
         totals = [f"{seat_name(s)} {t}" for s, t in enumerate(hill["totals"]) if t]
-        pieces = " ".join(f"{row['field']}={row['points']}" for row in hill["influence"])
+        pieces = " ".join(
+            f"{row['field']}={row['points']}" for row in hill["influence"] if not row.get("neutral")
+        )
         text = "influence " + (" · ".join(totals) if totals else "none")
         lines.append((text + (f"  ({pieces})" if pieces else ""), False, 14))
     return lines
@@ -76,7 +82,8 @@ def _wrap(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> list[str]:
 def sheet_height(view: Mapping[str, Any], width: int) -> int:
     """Pixels the sheet needs (so the image can grow when a game had many soldiers)."""
     lines = _laid_out(view, width)
-    return 40 + LINE * len(lines) + 30 + 32 * (view["players"] + 1) + 40
+    players = int(view["players"])
+    return 40 + LINE * len(lines) + 30 + 32 * (players + 1) + 40
 
 
 def _laid_out(view: Mapping[str, Any], width: int) -> list[Line]:
@@ -88,13 +95,15 @@ def _laid_out(view: Mapping[str, Any], width: int) -> list[Line]:
     return out
 
 
-def draw_sheet(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int,
-               width: int) -> None:
+def draw_sheet(
+    draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int, width: int
+) -> None:
     draw.text((x, y), "Scoring, hill by hill (A to G)", font=font(18, bold=True), fill=INK)
     y += 30
     for text, bold, indent in _laid_out(view, width):
-        draw.text((x + indent, y), text, font=font(14, bold=bold), fill=INK if bold or indent
-                  else MUTED)
+        draw.text(
+            (x + indent, y), text, font=font(14, bold=bold), fill=INK if bold or indent else MUTED
+        )
         y += LINE
     y += 12
     _table(draw, view, x, y)
@@ -113,13 +122,17 @@ def _table(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -
     for seat in order:
         parts = outcome["breakdown"][seat]
         draw_piece(draw, (x + 12, y + 13), 11, seat, "M")
-        draw.text((x + 30, y + 13), f"{seat_name(seat)}  #{place[seat]}", font=font(15, bold=True),
-                  fill=INK, anchor="lm")
+        draw.text(
+            (x + 30, y + 13),
+            f"{seat_name(seat)}  #{place[seat]}",
+            font=font(15, bold=True),
+            fill=INK,
+            anchor="lm",
+        )
         values = (parts["laurels"], parts["discs"], parts["captures"], outcome["scores"][seat])
         for (_, dx), value in zip(cols[1:], values, strict=True):
             bold = dx == cols[-1][1]
-            draw.text((x + dx, y + 13), str(value), font=font(15, bold=bold), fill=INK,
-                      anchor="lm")
+            draw.text((x + dx, y + 13), str(value), font=font(15, bold=bold), fill=INK, anchor="lm")
         y += 30
     notes = outcome.get("notes") or []
     for note in notes:

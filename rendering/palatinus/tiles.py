@@ -67,7 +67,7 @@ def draw_tile(
     hill_xy = L.hex_centre(*hill, origin=origin, size=size)
     draw.polygon(L.hex_points(hill_xy, size), fill=L.HILL, outline=L.GRID)
     cells = {hill}
-    for name, h, spring, arrow in fields:
+    for name, h, spring, _ in fields:
         cells.add(h)
         xy = L.hex_centre(*h, origin=origin, size=size)
         draw.polygon(L.hex_points(xy, size), fill=L.SPRING if spring else L.FIELD, outline=L.GRID)
@@ -75,8 +75,9 @@ def draw_tile(
             draw.polygon(L.hex_points(xy, size * 0.8), outline=L.SPRING_EDGE, width=3)
         if labels == "names":
             fill = L.SPRING if spring else L.FIELD
-            centred_text(draw, (xy[0], xy[1] - size * 0.64), name, font(12, bold=True), INK,
-                         stroke=fill)
+            centred_text(
+                draw, (xy[0], xy[1] - size * 0.64), name, font(12, bold=True), INK, stroke=fill
+            )
         elif labels == "numbers":
             centred_text(draw, xy, name[1:], font(max(9, int(size * 0.7)), bold=True), INK)
     for h in cells:
@@ -92,8 +93,9 @@ def draw_tile(
     if laurel is None:
         centred_text(draw, hill_xy, letter, letter_font, WHITE, stroke=L.HILL_DARK)
         return
-    centred_text(draw, (hill_xy[0], hill_xy[1] - size * 0.3), letter, letter_font, WHITE,
-                 stroke=L.HILL_DARK)
+    centred_text(
+        draw, (hill_xy[0], hill_xy[1] - size * 0.3), letter, letter_font, WHITE, stroke=L.HILL_DARK
+    )
     laurel_badge(draw, (hill_xy[0], hill_xy[1] + size * 0.36), int(laurel), size * 0.27)
 
 

@@ -216,8 +216,9 @@ for _track, _icon in zip(CITIZENS, CITIZEN_ICONS, strict=True):
     _spec = RIGHT["citizen_tracks"][_track]
     _need(_spec["icon"] == _icon, f"{_track} icon")
     _need(len(_spec["rewards"]) == CITIZEN_BOXES, f"{_track} has {CITIZEN_BOXES} boxes")
-    CITIZEN_REWARDS[_track] = ((),) + tuple(
-        () if r is None else _icons([r], f"{_track} reward") for r in _spec["rewards"]
+    CITIZEN_REWARDS[_track] = (
+        (),
+        *(() if r is None else _icons([r], f"{_track} reward") for r in _spec["rewards"]),
     )
 
 for _name, _spec in RIGHT["buildings"].items():
@@ -248,11 +249,12 @@ GLADIATOR_TRAIN_PAY: tuple[str, ...] = tuple(
 )
 BATTLE_BOXES: int = _ludus["battle_boxes"]
 BATTLE_MIN_STRENGTH: int = _ludus.get("battle_min_alive", 1)
-DEATH_REWARD: tuple[Icons, ...] = ((),) + tuple(
-    _icons(r, "death reward") for r in _ludus["death_reward_by_strength"]
+# Indexed by the gladiator's strength (the reward column); index 0 unused.
+DEATH_REWARD: tuple[Icons, ...] = (
+    (), *(_icons(r, "death reward") for r in _ludus["death_reward_by_strength"])
 )
-SURVIVE_REWARD: tuple[Icons, ...] = ((),) + tuple(
-    _icons(r, "survive reward") for r in _ludus["survive_reward_by_strength"]
+SURVIVE_REWARD: tuple[Icons, ...] = (
+    (), *(_icons(r, "survive reward") for r in _ludus["survive_reward_by_strength"])
 )
 _need(len(GLADIATOR_COLUMN_PERFORMERS) == GLADIATOR_BOXES, "one requirement per gladiator box")
 
@@ -309,8 +311,10 @@ for _c in _fate:
     _need(_c["attack"] in COHORTS, f"fate card {_c['id']} attack")
     _need(set(_c["gains"]) == set(GOODS), f"fate card {_c['id']} gains")
     _need(_c["id"] not in FATE_CARDS, f"duplicate fate card {_c['id']}")
-    FATE_CARDS[_c["id"]] = FateCard(_c["id"], _c["attack"], int(_c["gladiator_damage"]),
-                                    int(_c["trade_good"]), {k: int(v) for k, v in _c["gains"].items()})
+    FATE_CARDS[_c["id"]] = FateCard(
+        _c["id"], _c["attack"], int(_c["gladiator_damage"]), int(_c["trade_good"]),
+        {k: int(v) for k, v in _c["gains"].items()},
+    )
 FATE_IDS: tuple[str, ...] = tuple(FATE_CARDS)
 
 _players = _load("player_cards.json")

@@ -69,6 +69,15 @@ def track_block(sheet: Sheet, name: str) -> str | None:
     return None
 
 
+def next_box(action: Action, box: int, label: str) -> str | None:
+    """Boxes of a track are filled in order: the action names the next one."""
+    if not isinstance(action.get("box"), int):
+        raise InvalidAction("The box is a number.")
+    if action["box"] != box:
+        return f"The next {label} box is {box}."
+    return None
+
+
 # --------------------------------------------------------------------------------------------
 # Tracks: mine, guard, fort, wall, cippi.
 
@@ -77,10 +86,13 @@ def cands_track(st: State, seat: int, name: str) -> list[Action]:
     sheet = st.sheets[seat]
     if track_block(sheet, name) is not None:
         return []
-    icons = TRACKS[name].rewards[int(sheet[name]) + 1]
+    box = int(sheet[name]) + 1
+    icons = TRACKS[name].rewards[box]
     out: list[Action] = []
     for payment in TRACK_PAY[name]:
-        base: Action = {"type": name}
+        if sheet["hand"][payment] < 1:
+            continue
+        base: Action = {"type": name, "box": box}
         if len(TRACK_PAY[name]) > 1:
             base["pay"] = payment
         out.extend(with_cohorts(sheet, icons, base))
@@ -90,10 +102,10 @@ def cands_track(st: State, seat: int, name: str) -> list[Action]:
 def check_track(st: State, seat: int, action: Action) -> str | None:
     name = action["type"]
     multi = len(TRACK_PAY[name]) > 1
-    fields(action, ("pay",) if multi else (), ("cohort",))
+    fields(action, ("box", "pay") if multi else ("box",), ("cohort",))
     payment = pick(action, "pay", TRACK_PAY[name], "Payment") if multi else TRACK_PAY[name][0]
     sheet = st.sheets[seat]
-    block = track_block(sheet, name)
+    block = track_block(sheet, name) or next_box(action, int(sheet[name]) + 1, TRACK_LABELS[name])
     if block:
         return block
     if sheet["hand"][payment] < 1:
@@ -136,13 +148,18 @@ def cands_train(st: State, seat: int) -> list[Action]:
     sheet = st.sheets[seat]
     if training_block(st, sheet):
         return []
-    return with_cohorts(sheet, _sword_box_icons(sheet), {"type": "train"})
+    base: Action = {"type": "train", "box": len(sheet["training"]) + 1}
+    return with_cohorts(sheet, _sword_box_icons(sheet), base)
 
 
 def check_train(st: State, seat: int, action: Action) -> str | None:
-    fields(action, (), ("cohort",))
+    fields(action, ("box",), ("cohort",))
     sheet = st.sheets[seat]
-    return training_block(st, sheet) or cohort_check(sheet, _sword_box_icons(sheet), action)
+    return (
+        training_block(st, sheet)
+        or next_box(action, len(sheet["training"]) + 1, "Training Grounds")
+        or cohort_check(sheet, _sword_box_icons(sheet), action)
+    )
 
 
 def run_train(w: Work, seat: int, action: Action) -> None:
@@ -248,10 +265,11 @@ def cands_forum(st: State, seat: int) -> list[Action]:
     if forum_block(st, sheet):
         return []
     out: list[Action] = []
+    box = len(sheet["forum"]) + 1
     for paid in FORUM_PAIRS:
         if _affords_pair(sheet, paid):
             for g in forum_gains(st.options["forum_gain"], paid):
-                out.append({"type": "forum", "pay": list(paid), "gain": g})
+                out.append({"type": "forum", "box": box, "pay": list(paid), "gain": g})
     return out
 
 
@@ -260,7 +278,7 @@ def _affords_pair(sheet: Sheet, paid: list[str]) -> bool:
 
 
 def check_forum(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("pay", "gain"))
+    fields(action, ("box", "pay", "gain"))
     paid = action["pay"]
     if not isinstance(paid, list) or len(paid) != 2 or any(p not in FORUM_WORKERS for p in paid):
         raise InvalidAction("The Forum takes 2 workers: builders, servants or civilians.")
@@ -268,7 +286,7 @@ def check_forum(st: State, seat: int, action: Action) -> str | None:
         raise InvalidAction("List the paid workers in the order builder, servant, civilian.")
     pick(action, "gain", FORUM_WORKERS, "The gained worker")
     sheet = st.sheets[seat]
-    block = forum_block(st, sheet)
+    block = forum_block(st, sheet) or next_box(action, len(sheet["forum"]) + 1, "Forum")
     if block:
         return block
     if not _affords_pair(sheet, paid):

@@ -36,6 +36,7 @@ from rules.hadrians_wall.components import (
     WORKERS,
 )
 from rules.hadrians_wall.decks import can_draw, draw_fate
+from rules.hadrians_wall.left import next_box
 from rules.hadrians_wall.rewards import (
     advance_citizen,
     can_afford,
@@ -55,16 +56,19 @@ def cands_citizen(st: State, seat: int) -> list[Action]:
     sheet = st.sheets[seat]
     if sheet["hand"]["civilian"] < 1:
         return []
-    return [{"type": "citizen", "track": t} for t in CITIZENS
+    return [{"type": "citizen", "track": t, "box": sheet["citizens"][t] + 1} for t in CITIZENS
             if sheet["citizens"][t] < CITIZEN_BOXES]
 
 
 def check_citizen(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("track",))
+    fields(action, ("track", "box"))
     track = pick(action, "track", CITIZENS, "The citizen track")
     sheet = st.sheets[seat]
     if sheet["citizens"][track] >= CITIZEN_BOXES:
         return f"The {track} track is full."
+    block = next_box(action, sheet["citizens"][track] + 1, f"{track} track")
+    if block:
+        return block
     if sheet["hand"]["civilian"] < 1:
         return "A citizen costs 1 civilian."
     return None
@@ -233,14 +237,15 @@ def cands_temple(st: State, seat: int) -> list[Action]:
     sheet = st.sheets[seat]
     if temple_block(sheet):
         return []
-    return [{"type": "temple", "pay": w} for w in WORKERS if sheet["hand"][w] >= 1]
+    box = sheet["temple_boxes"] + 1
+    return [{"type": "temple", "box": box, "pay": w} for w in WORKERS if sheet["hand"][w] >= 1]
 
 
 def check_temple(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("pay",))
+    fields(action, ("box", "pay"))
     worker = pick(action, "pay", WORKERS, "The temple payment")
     sheet = st.sheets[seat]
-    block = temple_block(sheet)
+    block = temple_block(sheet) or next_box(action, sheet["temple_boxes"] + 1, "temple")
     if block:
         return block
     if sheet["hand"][worker] < 1:

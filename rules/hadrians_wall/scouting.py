@@ -5,7 +5,7 @@ text notation rows are letters A-D and columns numbers 1-5 (``B3`` is row 1, col
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from rules.hadrians_wall.components import MAP_COLS, MAP_ROWS, PATTERNS
 
@@ -20,7 +20,7 @@ def normalize(cells: list[Cell] | tuple[Cell, ...]) -> Shape:
     return tuple(sorted((r - r0, c - c0) for r, c in cells))
 
 
-@lru_cache(maxsize=None)
+@cache
 def orientations(pattern: str) -> frozenset[Shape]:
     """Every rotation and mirror image of a pattern (so L and J, S and Z are one piece)."""
     shapes: set[Shape] = set()
@@ -40,7 +40,7 @@ def mask_of(cells: tuple[Cell, ...] | list[Cell]) -> int:
     return m
 
 
-@lru_cache(maxsize=None)
+@cache
 def placements(pattern: str) -> tuple[tuple[int, Shape], ...]:
     """Every placement on the map: (bit mask, sorted cells), without duplicates."""
     found: dict[int, Shape] = {}

@@ -13,8 +13,8 @@ from rules.core import Action, InvalidAction
 from rules.hadrians_wall.common import fields, pick
 from rules.hadrians_wall.components import (
     FATE_CARDS,
-    MAP_COLS,
     MAP_CELL_REWARD,
+    MAP_COLS,
     MAP_ROW_REWARD,
     MAP_ROWS,
     MARKET_BOXES,

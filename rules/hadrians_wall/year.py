@@ -98,8 +98,8 @@ def reveal(w: Work) -> None:
         card = w.neutral_deck.pop(0)
         w.neutral.append({"card": card, "resources": 0, "soldiers": 0, "by": [0] * w.players})
     if w.neutral:
-        names = ", ".join(n["card"] for n in w.neutral)
-        w.emit("neutral", f"Neutral card(s) revealed: {names}.", cards=[n["card"] for n in w.neutral])
+        names = [n["card"] for n in w.neutral]
+        w.emit("neutral", f"Neutral card(s) revealed: {', '.join(names)}.", cards=names)
     for seat in range(w.players):
         income(w, seat)
     w.phase = "actions"

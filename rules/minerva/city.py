@@ -39,7 +39,7 @@ def line(city: Mapping[Cell, str], origin: Cell, direction: str) -> list[Cell]:
     """Cells an activation reaches from a residence: up to the first gap or residence."""
     dx, dy = DIRECTIONS[direction]
     x, y = origin[0] + dx, origin[1] + dy
-    out = []
+    out: list[Cell] = []
     while True:
         code = city.get((x, y))
         if code is None or code in RESIDENCES:

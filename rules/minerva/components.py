@@ -221,7 +221,8 @@ def _temple(raw: Any) -> Temple:
     if not isinstance(vp, int) or vp < 0:
         raise _fail(where, "vp_each must be a whole number")
     name = str(raw.get("name", ""))
-    return Temple(str(tid), slug(name), name, str(area), str(count), vp, _cost(raw.get("cost"), where))
+    cost = _cost(raw.get("cost"), where)
+    return Temple(str(tid), slug(name), name, str(area), str(count), vp, cost)
 
 
 def _locations(raw: Any, where: str, types: Mapping[str, TileType]) -> tuple[Location, ...]:
@@ -269,7 +270,9 @@ def load_catalogue(directory: Path = DATA_DIR) -> Catalogue:
     for count in (2, 3, 4):
         kept = sum(1 for t in normal if t.mark is None or t.mark <= count)
         if kept % rounds:
-            raise _fail("manifest", f"{kept} normal locations for {count} players do not split evenly")
+            raise _fail(
+                "manifest", f"{kept} normal locations for {count} players do not split evenly"
+            )
     culture = _culture(tables)
     removal = {int(k): tuple(int(v) for v in vs) for k, vs in tables["culture_removal"].items()}
     for players, vps in removal.items():

@@ -86,7 +86,7 @@ def can_pay(cat: Catalogue, p: PlayerState, cost: Cost, fee: int = 0) -> bool:
 def raise_money(cat: Catalogue, p: PlayerState, need: int, log: list[str]) -> None:
     """Sell resources, most plentiful first, until ``need`` denarii are in hand."""
     sold: dict[str, int] = {}
-    while p.money < need and sum(p.res):
+    while p.money < need and any(p.res):
         i = max(range(len(RESOURCES)), key=lambda k: (p.res[k], -k))
         sell(cat, p, RESOURCES[i])
         sold[RESOURCES[i]] = sold.get(RESOURCES[i], 0) + 1

@@ -21,7 +21,13 @@ from typing import Any
 
 from rules.core import Action
 from rules.minerva.city import (
-    DIRECTION_NAMES, RESIDENCES, connected, format_cell, frontier, line, ring8,
+    DIRECTION_NAMES,
+    RESIDENCES,
+    connected,
+    format_cell,
+    frontier,
+    line,
+    ring8,
 )
 from rules.minerva.components import CULTURE, RESOURCES, Catalogue
 from rules.minerva.economy import gain, gain_all, holding, take
@@ -116,7 +122,9 @@ def advance(cat: Catalogue, s: MinervaState, log: list[str]) -> None:
                 ttype = cat.code_type(code)
                 assert ttype is not None
                 log.append(f"{ttype.name} at {format_cell(cells[0])}")
-                s.stack.append({"k": "eff", "type": ttype.key, "at": cells[0], "i": 0, "opt": False})
+                s.stack.append(
+                    {"k": "eff", "type": ttype.key, "at": cells[0], "i": 0, "opt": False}
+                )
             continue
         effect = cat.types[frame["type"]].effect
         if frame["i"] >= len(effect):
@@ -157,7 +165,7 @@ def _resolve_alone(
         size = clause["exchange_pairs"]["size"]
         return all(n < size for n in p.res)
     if "buy_any" in clause:
-        return p.money < clause["buy_any"]["pay"]["denarii"]
+        return p.money < int(clause["buy_any"]["pay"]["denarii"])
     if "take_culture_tile" in clause:
         return not any(s.culture[c] for c in CULTURE)
     if "bathhouse" in clause:

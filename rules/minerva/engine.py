@@ -6,7 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core import (
-    Action, Event, IllegalAction, InvalidAction, Outcome, Rng, Transition, check_seat, find_legal,
+    Action,
+    Event,
+    IllegalAction,
+    InvalidAction,
+    Outcome,
+    Rng,
+    Transition,
+    check_seat,
+    find_legal,
 )
 from rules.minerva import notation, views
 from rules.minerva.city import frontier
@@ -18,7 +26,13 @@ from rules.minerva.scoring import outcome
 from rules.minerva.setup import redeal, resolve_options, setup
 from rules.minerva.state import MinervaState
 from rules.minerva.turns import (
-    apply_main, build_choices, continue_turn, fee_due, legal_main, sell_actions, tile_cost,
+    apply_main,
+    build_choices,
+    continue_turn,
+    fee_due,
+    legal_main,
+    sell_actions,
+    tile_cost,
 )
 
 MAIN_TYPES = frozenset(("build", "coins", "residence", "assistant", "pass"))
@@ -34,7 +48,6 @@ class MinervaGame:
     title = "Minerva"
     min_players = 1
     max_players = 4
-    conformance_deep_every = 7
 
     def __init__(self, cat: Catalogue | None = None) -> None:
         self.cat = cat or catalogue()
@@ -73,7 +86,8 @@ class MinervaGame:
         kind = action["type"]
         if kind not in ALL_TYPES:
             raise InvalidAction(f"Unknown action {kind!r}. Try: {notation.VERBS}.")
-        if kind in ("build", "residence", "assistant") and not state.stack and state.phase == "main":
+        placing = kind in ("build", "residence", "assistant")
+        if placing and not state.stack and state.phase == "main":
             if self._main_action_ok(state, seat, action):
                 return
         elif find_legal(self.legal_actions(state, seat), action) is not None:

@@ -169,7 +169,9 @@ class MinervaState:
             deck=[str(t) for t in data["deck"]],
             temples=[str(t) for t in data["temples"]],
             temple_stack=[str(t) for t in data["temple_stack"]],
-            culture={str(k): [(int(r), int(v)) for r, v in ts] for k, ts in data["culture"].items()},
+            culture={
+                str(k): [(int(r), int(v)) for r, v in ts] for k, ts in data["culture"].items()
+            },
             passes=int(data["passes"]),
             stack=[_load_frame(f) for f in data["stack"]],
             points=[int(v) for v in data["points"]],

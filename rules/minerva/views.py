@@ -16,8 +16,8 @@ from rules.minerva.state import MinervaState, PlayerState
 from rules.minerva.texts import clause_text, cost_text, effect_text, temple_text
 from rules.minerva.turns import build_choices, fee_due, tile_cost
 
-RULES_SUMMARY = """Minerva: 6 rounds. On your turn: build a facility (pay its resources; 3 denarii per
-missing one only when short), build a residence and activate one direction, place an assistant
+RULES_SUMMARY = """Minerva: 6 rounds. On your turn: build a facility (pay its resources; 3 denarii
+per missing one only when short), build a residence and activate one direction, place an assistant
 on a residence and activate one direction, or pass (take the lowest order tile; later turns give
 1 denarius; once anyone passed, other actions cost 1 denarius). A line runs from the residence to
 the next gap or residence. Culture points against the top culture tiles; glory tokens win glory
@@ -209,13 +209,15 @@ def refusal(cat: Catalogue, s: MinervaState, seat: int, action: Action) -> str:
         return f"Finish the current step first: {pending['text']}."
     p = s.players[seat]
     fee = fee_due(cat, s)
-    if kind in ("build", "residence") and (action.get("x"), action.get("y")) not in frontier(p.city):
+    cell = (action.get("x"), action.get("y"))
+    if kind in ("build", "residence") and cell not in frontier(p.city):
         return "Build on an empty cell that shares an edge with your city."
     if kind == "build":
         for key, code, drop in build_choices(cat, s):
             if key == action.get("tile") and drop == action.get("drop"):
                 if not can_pay(cat, p, tile_cost(cat, code), fee):
-                    return f"You cannot pay for {tile_name(cat, code)} ({cost_text(tile_cost(cat, code))})."
+                    cost = cost_text(tile_cost(cat, code))
+                    return f"You cannot pay for {tile_name(cat, code)} ({cost})."
         if s.solo:
             return "Choose a tile of a pair on offer and name its partner with drop."
         return "That tile is not on offer."

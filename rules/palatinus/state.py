@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,7 +90,7 @@ def dump(state: PalatinusState) -> dict[str, Any]:
         "turn": state.turn,
         "screens": [list(s) for s in state.screens],
         "pieces": [[p.field, p.owner, p.kind] for p in state.pieces],
-        "scoring": state.scoring,
+        "scoring": copy.deepcopy(state.scoring),
     }
 
 
@@ -109,7 +110,7 @@ def load(data: dict[str, Any]) -> PalatinusState:
             turn=int(data["turn"]),
             screens=tuple(tuple(int(n) for n in s) for s in data["screens"]),
             pieces=tuple(Piece(str(p[0]), int(p[1]), str(p[2])) for p in data["pieces"]),
-            scoring=data.get("scoring"),
+            scoring=copy.deepcopy(data.get("scoring")),
         )
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"not a Palatinus state: {exc}") from None

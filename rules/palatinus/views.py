@@ -6,6 +6,7 @@ not drawn, the laurels not dealt, or what is behind a screen (only how many piec
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -94,7 +95,7 @@ def build_view(state: PalatinusState, seat: int | None) -> dict[str, Any]:
         if state.phase == PLACING and state.turn == seat:
             view["may_place"] = allowed_kinds(state, seat)
     if state.phase == OVER and state.scoring is not None:
-        view["scoring"] = state.scoring
+        view["scoring"] = copy.deepcopy(state.scoring)  # a view must not alias the state
         view["outcome"] = scoring.outcome(state.scoring, state.config.tie_break).to_json()
     return view
 

@@ -199,10 +199,18 @@ async def test_the_export_replays_to_the_same_end(tables: Tables) -> None:
     assert result["outcome"]["scores"] == notice.public_view["outcome"]["scores"]
 
 
-async def test_export_withholds_the_seed_while_the_game_is_live(tables: Tables) -> None:
+async def test_export_withholds_the_seed_and_actions_while_the_game_is_live(tables: Tables) -> None:
     await started(tables, ALICE, BOB)
+    table_id = (await tables.status(CHANNEL)).table_id
+    mover = ALICE if (await tables.status(CHANNEL)).next_members == (ALICE.id,) else BOB
+    card = (await tables.private_view(table_id, mover)).view["hand"][0]
+    await tables.act(table_id, mover, f"play {card}")
     exported = await tables.export(CHANNEL)
     assert exported["seed"] is None and len(exported["seed_sha256"]) == 64
+    # Neither the actions' JSON nor the card drawn may leak; the public log is there.
+    assert exported["actions"] is None
+    assert exported["public_log"] == [f"1. {mover.name}: {mover.name} played {card}. "
+                                      f"{mover.name} drew a card."]
 
 
 async def test_different_tables_do_not_wait_for_each_other(tables: Tables) -> None:

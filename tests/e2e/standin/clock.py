@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
+POLL_SECONDS = 0.05
 
 
 class StandInTimeout(TimeoutError):
@@ -54,6 +56,8 @@ class Notifier:
                     value = predicate()
                     if value:
                         return value
-                    await self._event.wait()
+                    # Also re-check now and then, for predicates on state outside the stand-in.
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._event.wait(), POLL_SECONDS)
         except TimeoutError:
             raise StandInTimeout(f"timed out after {timeout:g} s waiting for {what}") from None

@@ -87,7 +87,11 @@ def _walk_path(command: JSON, path: list[str]) -> tuple[JSON, list[tuple[str, in
     for name in path:
         options = node.get("options") or []
         found = next(
-            (o for o in options if o["name"] == name and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)),
+            (
+                o
+                for o in options
+                if o["name"] == name and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
+            ),
             None,
         )
         if found is None:

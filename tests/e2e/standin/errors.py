@@ -94,7 +94,9 @@ class FormErrors:
         return root
 
     def details(self) -> list[str]:
-        return [f"{'.'.join(str(p) for p in path) or '<body>'}: {msg}" for path, _, msg in self.items]
+        return [
+            f"{'.'.join(str(p) for p in path) or '<body>'}: {msg}" for path, _, msg in self.items
+        ]
 
     def raise_if_any(self, kind: str) -> None:
         if self.items:
@@ -113,9 +115,7 @@ def max_length(errors: FormErrors, path: Path, value: str | list[Any], limit: in
         errors.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
 
 
-def bad_length(
-    errors: FormErrors, path: Path, value: str | list[Any], low: int, high: int
-) -> None:
+def bad_length(errors: FormErrors, path: Path, value: str | list[Any], low: int, high: int) -> None:
     if not low <= len(value) <= high:
         errors.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
 
@@ -123,3 +123,7 @@ def bad_length(
 class UsageError(ValueError):
     """The test asked for something a Discord user could not do (unknown command, bad value,
     a button that is not on the message...)."""
+
+
+class RefusedAnswer(AssertionError):
+    """The bot answered, but the stand-in refused the answer as Discord would."""

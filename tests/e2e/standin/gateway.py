@@ -117,7 +117,10 @@ class Gateway:
 
     def _visible(self, session: Session, event: str, data: JSON) -> JSON:
         """Without the message content intent, other people's guild messages arrive blank."""
-        if event not in ("MESSAGE_CREATE", "MESSAGE_UPDATE") or session.intents & MESSAGE_CONTENT_INTENT:
+        if (
+            event not in ("MESSAGE_CREATE", "MESSAGE_UPDATE")
+            or session.intents & MESSAGE_CONTENT_INTENT
+        ):
             return data
         bot_id = str(self.world.bot.id)
         author = data.get("author", {}).get("id")
@@ -139,12 +142,16 @@ class Gateway:
         conn = Connection(ws, query.get("compress") == "zlib-stream", request.path)
         self.connections.append(conn)
         self._note(f"connect {request.path}")
-        conn.send_op(HELLO, {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["standin"]})
+        conn.send_op(
+            HELLO, {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["standin"]}
+        )
         session: Session | None = None
+        by_client = False
         try:
             for _ in range(MAX_FRAMES):
                 msg = await ws.receive()
                 if msg.type != WSMsgType.TEXT:
+                    by_client = msg.type == WSMsgType.CLOSE
                     break
                 session = await self._on_frame(conn, json.loads(msg.data), session)
         finally:
@@ -152,12 +159,14 @@ class Gateway:
             self.connections.remove(conn)
             if session is not None and session.connection is conn:
                 session.connection = None
-                if ws.close_code == 1000:
-                    session.closed = True  # a clean close ends the session
-            self._note(f"close {ws.close_code}")
+                if by_client and ws.close_code in (1000, 1001):
+                    session.closed = True  # Discord ends the session on a 1000/1001 close
+            self._note(f"{'client' if by_client else 'server'} close {ws.close_code}")
         return ws
 
-    async def _on_frame(self, conn: Connection, frame: JSON, session: Session | None) -> Session | None:
+    async def _on_frame(
+        self, conn: Connection, frame: JSON, session: Session | None
+    ) -> Session | None:
         op, data = frame.get("op"), frame.get("d")
         if op == HEARTBEAT:
             self.heartbeats += 1
@@ -193,7 +202,10 @@ class Gateway:
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.resume_url,
-            "application": {"id": str(world.application_id), "flags": (1 << 12) | (1 << 14) | (1 << 18)},
+            "application": {
+                "id": str(world.application_id),
+                "flags": (1 << 12) | (1 << 14) | (1 << 18),
+            },
             "private_channels": [],
             "relationships": [],
             "presences": [],
@@ -269,4 +281,3 @@ class Gateway:
         for conn in list(self.connections):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(conn.ws.close(code=code), 2.0)
-

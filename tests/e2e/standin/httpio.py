@@ -9,13 +9,18 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 
 from .errors import INVALID_JSON, ApiError, FormErrors
+from .interactions import InteractionRecord
 from .state import Upload
 
 FILE_PART = re.compile(r"^files?\[(\d+)\]$|^file(\d*)$")
 MAX_PARTS = 64
+# The interaction a request concerns, so errors can be filed under it.
+INTERACTION = web.RequestKey("interaction", InteractionRecord)
 
 
-def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
     """A JSON answer whose Content-Type is exactly ``application/json`` (no charset), as
     discord.py only decodes bodies labelled that way."""
     out = web.Response(body=json.dumps(data).encode(), status=status, headers=headers)
@@ -70,6 +75,6 @@ def snowflake(request: web.Request, key: str) -> int:
     value = request.match_info[key]
     if not value.isdigit():
         errors = FormErrors()
-        errors.add((key,), "NUMBER_TYPE_COERCE", f"Value \"{value}\" is not snowflake.")
+        errors.add((key,), "NUMBER_TYPE_COERCE", f'Value "{value}" is not snowflake.')
         errors.raise_if_any("bad_snowflake")
     return int(value)

@@ -61,7 +61,7 @@ class ResponseRecord:
     @property
     def is_message(self) -> bool:
         """True when the answer shows a message (not a bare ack, a modal or a deletion)."""
-        return self.message is not None and self.kind != "delete" and not self.message.loading
+        return self.message is not None and self.kind != "delete" and not self.flags & 128
 
     @classmethod
     def of(cls, kind: str, message: Message | None, **extra: Any) -> ResponseRecord:

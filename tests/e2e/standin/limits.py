@@ -77,7 +77,9 @@ def _check_options(errors: FormErrors, path: Path, options: list[Any], depth: in
     kinds = {o.get("type") for o in options if isinstance(o, dict)}
     subs = kinds & {SUB_COMMAND, SUB_COMMAND_GROUP}
     if subs and kinds - subs:
-        errors.add(path, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Cannot mix subcommands and options.")
+        errors.add(
+            path, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Cannot mix subcommands and options."
+        )
     seen: set[str] = set()
     optional_seen = False
     for i, option in enumerate(options):
@@ -90,35 +92,67 @@ def _check_options(errors: FormErrors, path: Path, options: list[Any], depth: in
         _check_name(errors, (*here, "name"), name, True)
         _check_description(errors, (*here, "description"), option.get("description"))
         if name in seen:
-            errors.add((*here, "name"), "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option names must be unique.")
+            errors.add(
+                (*here, "name"),
+                "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS",
+                "Option names must be unique.",
+            )
         seen.add(str(name))
         if kind == SUB_COMMAND_GROUP:
             if depth > 0:
-                errors.add(here, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Subcommand groups cannot nest.")
+                errors.add(
+                    here,
+                    "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+                    "Subcommand groups cannot nest.",
+                )
             children = option.get("options") or []
             if any(c.get("type") != SUB_COMMAND for c in children if isinstance(c, dict)):
-                errors.add((*here, "options"), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "A group holds only subcommands.")
+                errors.add(
+                    (*here, "options"),
+                    "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+                    "A group holds only subcommands.",
+                )
             _check_options(errors, (*here, "options"), children, depth + 1)
         elif kind == SUB_COMMAND:
             children = option.get("options") or []
-            if any(c.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP) for c in children if isinstance(c, dict)):
-                errors.add((*here, "options"), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "A subcommand holds only values.")
+            if any(
+                c.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)
+                for c in children
+                if isinstance(c, dict)
+            ):
+                errors.add(
+                    (*here, "options"),
+                    "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+                    "A subcommand holds only values.",
+                )
             _check_options(errors, (*here, "options"), children, depth + 1)
         elif kind in VALUE_TYPES:
             required = bool(option.get("required"))
             if required and optional_seen:
-                errors.add(here, "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID", "Required options must be placed before non-required options.")
+                errors.add(
+                    here,
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    "Required options must be placed before non-required options.",
+                )
             optional_seen = optional_seen or not required
             _check_value_option(errors, here, option)
         else:
-            errors.add((*here, "type"), "BASE_TYPE_CHOICES", f"Value must be one of {sorted(VALUE_TYPES | {1, 2})}.")
+            errors.add(
+                (*here, "type"),
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {sorted(VALUE_TYPES | {1, 2})}.",
+            )
 
 
 def _check_value_option(errors: FormErrors, here: Path, option: dict[str, Any]) -> None:
     choices = option.get("choices") or []
     max_length(errors, (*here, "choices"), choices, MAX_CHOICES)
     if choices and option.get("autocomplete"):
-        errors.add((*here, "autocomplete"), "APPLICATION_COMMAND_OPTIONS_AUTOCOMPLETE_INVALID", "Autocomplete cannot be used with choices.")
+        errors.add(
+            (*here, "autocomplete"),
+            "APPLICATION_COMMAND_OPTIONS_AUTOCOMPLETE_INVALID",
+            "Autocomplete cannot be used with choices.",
+        )
     for j, choice in enumerate(choices):
         bad_length(errors, (*here, "choices", j, "name"), str(choice.get("name", "")), 1, 100)
         if isinstance(choice.get("value"), str):
@@ -137,7 +171,11 @@ def check_command_list(commands: Any) -> FormErrors:
         return errors
     chat = [c for c in commands if isinstance(c, dict) and c.get("type", CHAT_INPUT) == CHAT_INPUT]
     if len(chat) > MAX_COMMANDS:
-        errors.add((), "APPLICATION_COMMANDS_TOO_MANY", f"Maximum number of application commands reached ({MAX_COMMANDS}).")
+        errors.add(
+            (),
+            "APPLICATION_COMMANDS_TOO_MANY",
+            f"Maximum number of application commands reached ({MAX_COMMANDS}).",
+        )
     names: set[tuple[int, str]] = set()
     for i, command in enumerate(commands):
         if not isinstance(command, dict):
@@ -148,15 +186,27 @@ def check_command_list(commands: Any) -> FormErrors:
         _check_name(errors, (i, "name"), command.get("name"), chat_input)
         key = (int(kind), str(command.get("name")))
         if key in names:
-            errors.add((i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique.")
+            errors.add(
+                (i, "name"),
+                "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                "Application command names must be unique.",
+            )
         names.add(key)
         if chat_input:
             _check_description(errors, (i, "description"), command.get("description"))
             _check_options(errors, (i, "options"), command.get("options") or [], 0)
             if _command_chars(command) > MAX_COMMAND_CHARS:
-                errors.add((i,), "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({MAX_COMMAND_CHARS}).")
+                errors.add(
+                    (i,),
+                    "APPLICATION_COMMAND_TOO_LARGE",
+                    f"Command exceeds maximum size ({MAX_COMMAND_CHARS}).",
+                )
         elif command.get("description"):
-            errors.add((i, "description"), "APPLICATION_COMMAND_INVALID_DESCRIPTION", "Context menu commands have no description.")
+            errors.add(
+                (i, "description"),
+                "APPLICATION_COMMAND_INVALID_DESCRIPTION",
+                "Context menu commands have no description.",
+            )
     return errors
 
 
@@ -187,23 +237,35 @@ def check_embeds(errors: FormErrors, embeds: Any) -> None:
             bad_length(errors, (*here, "fields", j, "value"), value, 1, 1024)
             total += len(name) + len(value)
     if total > EMBED_TOTAL_MAX:
-        errors.add(("embeds",), "MESSAGE_EMBEDS_TOO_LARGE", f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}")
+        errors.add(
+            ("embeds",),
+            "MESSAGE_EMBEDS_TOO_LARGE",
+            f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}",
+        )
 
 
 def _check_button(errors: FormErrors, here: Path, button: dict[str, Any]) -> None:
     style = button.get("style")
     if style not in (1, 2, 3, 4, 5, 6):
-        errors.add((*here, "style"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3, 4, 5, 6).")
+        errors.add(
+            (*here, "style"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3, 4, 5, 6)."
+        )
     max_length(errors, (*here, "label"), str(button.get("label") or ""), LABEL_MAX)
     if style == 5:
         if not button.get("url"):
             errors.add((*here, "url"), "BASE_TYPE_REQUIRED", "This field is required")
         if "custom_id" in button:
-            errors.add((*here, "custom_id"), "COMPONENT_LINK_BUTTON_CUSTOM_ID", "Link buttons cannot have a custom_id.")
+            errors.add(
+                (*here, "custom_id"),
+                "COMPONENT_LINK_BUTTON_CUSTOM_ID",
+                "Link buttons cannot have a custom_id.",
+            )
     elif style != 6 and not button.get("custom_id"):
         errors.add((*here, "custom_id"), "BASE_TYPE_REQUIRED", "This field is required")
     if style != 6 and not button.get("label") and not button.get("emoji"):
-        errors.add(here, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button needs a label or an emoji.")
+        errors.add(
+            here, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button needs a label or an emoji."
+        )
 
 
 def _check_select(errors: FormErrors, here: Path, select: dict[str, Any]) -> None:
@@ -211,16 +273,37 @@ def _check_select(errors: FormErrors, here: Path, select: dict[str, Any]) -> Non
     options = select.get("options") or []
     if select.get("type") == 3:
         if not 1 <= len(options) <= SELECT_OPTIONS_MAX:
-            errors.add((*here, "options"), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {SELECT_OPTIONS_MAX} in length.")
+            errors.add(
+                (*here, "options"),
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {SELECT_OPTIONS_MAX} in length.",
+            )
         for j, option in enumerate(options):
-            bad_length(errors, (*here, "options", j, "label"), str(option.get("label") or ""), 1, 100)
-            bad_length(errors, (*here, "options", j, "value"), str(option.get("value") or ""), 1, 100)
-            max_length(errors, (*here, "options", j, "description"), str(option.get("description") or ""), 100)
+            bad_length(
+                errors, (*here, "options", j, "label"), str(option.get("label") or ""), 1, 100
+            )
+            bad_length(
+                errors, (*here, "options", j, "value"), str(option.get("value") or ""), 1, 100
+            )
+            max_length(
+                errors,
+                (*here, "options", j, "description"),
+                str(option.get("description") or ""),
+                100,
+            )
     low, high = int(select.get("min_values", 1)), int(select.get("max_values", 1))
     if not 0 <= low <= 25 or not 1 <= high <= 25 or low > high:
-        errors.add(here, "SELECT_COMPONENT_VALUES_INVALID", "min_values/max_values must satisfy 0 <= min <= max <= 25.")
+        errors.add(
+            here,
+            "SELECT_COMPONENT_VALUES_INVALID",
+            "min_values/max_values must satisfy 0 <= min <= max <= 25.",
+        )
     if select.get("type") == 3 and high > len(options):
-        errors.add((*here, "max_values"), "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE", "max_values exceeds the number of options.")
+        errors.add(
+            (*here, "max_values"),
+            "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
+            "max_values exceeds the number of options.",
+        )
 
 
 def check_components(errors: FormErrors, components: Any, flags: int) -> None:
@@ -234,14 +317,26 @@ def check_components(errors: FormErrors, components: Any, flags: int) -> None:
         max_length(errors, ("components",), components, ROWS_MAX)
         for i, row in enumerate(components):
             if not isinstance(row, dict) or row.get("type") != 1:
-                errors.add(("components", i, "type"), "UNION_TYPE_CHOICES", "Top-level components must be action rows.")
+                errors.add(
+                    ("components", i, "type"),
+                    "UNION_TYPE_CHOICES",
+                    "Top-level components must be action rows.",
+                )
                 continue
             children = row.get("components") or []
             kinds = {c.get("type") for c in children}
             if kinds & SELECT_TYPES and len(children) != 1:
-                errors.add(("components", i, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "A select menu fills a whole row.")
+                errors.add(
+                    ("components", i, "components"),
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "A select menu fills a whole row.",
+                )
             elif not 1 <= len(children) <= ROW_BUTTONS_MAX:
-                errors.add(("components", i, "components"), "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {ROW_BUTTONS_MAX} in length.")
+                errors.add(
+                    ("components", i, "components"),
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be between 1 and {ROW_BUTTONS_MAX} in length.",
+                )
     seen: set[str] = set()
     for n, comp in enumerate(everything):
         here: Path = ("components", "#", n)
@@ -249,7 +344,11 @@ def check_components(errors: FormErrors, components: Any, flags: int) -> None:
         if custom_id is not None:
             bad_length(errors, (*here, "custom_id"), str(custom_id), 1, CUSTOM_ID_MAX)
             if custom_id in seen:
-                errors.add((*here, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+                errors.add(
+                    (*here, "custom_id"),
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    "Component custom id cannot be duplicated",
+                )
             seen.add(str(custom_id))
         if comp.get("type") == 2:
             _check_button(errors, here, comp)
@@ -264,8 +363,12 @@ def check_message(
     creating: bool,
     size_limit: int = DEFAULT_ATTACHMENT_LIMIT,
     keeps_attachments: int = 0,
+    prefix: Path = (),
 ) -> None:
-    """Raises an :class:`ApiError` for any message limit the payload breaks."""
+    """Raises an :class:`ApiError` for any message limit the payload breaks.
+
+    ``prefix`` roots the error paths (``("data",)`` for an interaction callback).
+    """
     for name, data in files:
         if len(data) > size_limit:
             raise ApiError(
@@ -275,13 +378,17 @@ def check_message(
                 kind="attachment_too_large",
                 details=[f"{name}: {len(data)} bytes > {size_limit}"],
             )
-    errors = FormErrors()
+    errors = FormErrors(prefix)
     flags = int(payload.get("flags") or 0)
     content = payload.get("content")
     if content is not None:
         max_length(errors, ("content",), str(content), CONTENT_MAX)
         if flags & COMPONENTS_V2 and content:
-            errors.add(("content",), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "Content cannot be used with components v2.")
+            errors.add(
+                ("content",),
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "Content cannot be used with components v2.",
+            )
     if payload.get("embeds") is not None:
         check_embeds(errors, payload["embeds"])
     if payload.get("components") is not None:
@@ -289,7 +396,11 @@ def check_message(
     attachments = payload.get("attachments") or []
     count = max(len(attachments), len(files) + keeps_attachments)
     if count > ATTACHMENTS_MAX:
-        errors.add(("attachments",), "BASE_TYPE_MAX_LENGTH", f"Must be {ATTACHMENTS_MAX} or fewer in length.")
+        errors.add(
+            ("attachments",),
+            "BASE_TYPE_MAX_LENGTH",
+            f"Must be {ATTACHMENTS_MAX} or fewer in length.",
+        )
     for i, att in enumerate(attachments):
         if isinstance(att, dict) and att.get("description") is not None:
             max_length(errors, ("attachments", i, "description"), str(att["description"]), 1024)
@@ -298,11 +409,20 @@ def check_message(
         parse = mentions.get("parse") or []
         for kind in ("users", "roles"):
             if kind in parse and mentions.get(kind):
-                errors.add(("allowed_mentions",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE", f"parse:[\"{kind}\"] and {kind}: [ids] are mutually exclusive.")
+                errors.add(
+                    ("allowed_mentions",),
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+                )
     errors.raise_if_any("message")
     if creating and not (
-        content or payload.get("embeds") or payload.get("components") or files or keeps_attachments
-        or payload.get("sticker_ids") or payload.get("poll")
+        content
+        or payload.get("embeds")
+        or payload.get("components")
+        or files
+        or keeps_attachments
+        or payload.get("sticker_ids")
+        or payload.get("poll")
     ):
         raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message", kind="empty_message")
 
@@ -322,7 +442,9 @@ def check_choices(choices: Any, option_type: int) -> None:
                 errors.add(("choices", i, "value"), "BASE_TYPE_STRING", "Must be a string.")
             else:
                 max_length(errors, ("choices", i, "value"), value, 100)
-        elif option_type in (4, 10) and (isinstance(value, bool) or not isinstance(value, int | float)):
+        elif option_type in (4, 10) and (
+            isinstance(value, bool) or not isinstance(value, int | float)
+        ):
             errors.add(("choices", i, "value"), "NUMBER_TYPE_COERCE", "Value is not a number.")
     errors.raise_if_any("autocomplete")
 
@@ -339,7 +461,13 @@ def check_modal(data: Any) -> None:
     bad_length(errors, ("components",), components, 1, 5)
     for n, comp in enumerate(walk_components(components)):
         if comp.get("custom_id") is not None:
-            bad_length(errors, ("components", "#", n, "custom_id"), str(comp["custom_id"]), 1, CUSTOM_ID_MAX)
+            bad_length(
+                errors,
+                ("components", "#", n, "custom_id"),
+                str(comp["custom_id"]),
+                1,
+                CUSTOM_ID_MAX,
+            )
         if comp.get("type") == 4:
             max_length(errors, ("components", "#", n, "label"), str(comp.get("label") or ""), 45)
     errors.raise_if_any("modal")

@@ -14,7 +14,7 @@ from .errors import (
     ApiError,
     FormErrors,
 )
-from .httpio import json_response, no_content, read_body, snowflake
+from .httpio import INTERACTION, json_response, no_content, read_body, snowflake
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -50,7 +50,12 @@ ALLOWED_CALLBACKS = {
         MODAL,
     },
     AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
-    MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE},
+    MODAL_SUBMIT: {
+        CHANNEL_MESSAGE,
+        DEFERRED_CHANNEL_MESSAGE,
+        DEFERRED_UPDATE_MESSAGE,
+        UPDATE_MESSAGE,
+    },
 }
 
 
@@ -76,7 +81,9 @@ class InteractionRoutes:
     # -- command sync ---------------------------------------------------------------------
     def _scope(self, request: web.Request) -> int | None:
         if snowflake(request, "app") != self.world.application_id:
-            raise ApiError(404, UNKNOWN_APPLICATION, "Unknown Application", kind="unknown_application")
+            raise ApiError(
+                404, UNKNOWN_APPLICATION, "Unknown Application", kind="unknown_application"
+            )
         if "guild" not in request.match_info:
             return None
         guild_id = snowflake(request, "guild")
@@ -99,8 +106,10 @@ class InteractionRoutes:
         world = self.world
         record = world.interactions.get(snowflake(request, "interaction"))
         if record is None or record.token != request.match_info["token"]:
-            raise ApiError(404, UNKNOWN_INTERACTION, "Unknown interaction", kind="unknown_interaction")
-        request["interaction"] = record
+            raise ApiError(
+                404, UNKNOWN_INTERACTION, "Unknown interaction", kind="unknown_interaction"
+            )
+        request[INTERACTION] = record
         if record.acknowledged:
             raise ApiError(
                 400,
@@ -124,7 +133,9 @@ class InteractionRoutes:
         if kind not in ALLOWED_CALLBACKS[record.type]:
             errors = FormErrors()
             allowed = sorted(ALLOWED_CALLBACKS[record.type])
-            errors.add(("type",), "INTERACTION_RESPONSE_TYPE_INVALID", f"Value must be one of {allowed}.")
+            errors.add(
+                ("type",), "INTERACTION_RESPONSE_TYPE_INVALID", f"Value must be one of {allowed}."
+            )
             errors.raise_if_any("callback_type")
         assert isinstance(kind, int)
         message: Message | None = None
@@ -140,7 +151,7 @@ class InteractionRoutes:
             check_modal(data)
             modal = data
         elif kind == CHANNEL_MESSAGE:
-            check_message(data, files, creating=True)
+            check_message(data, files, creating=True, prefix=("data",))
             flags = int(data.get("flags") or 0) & (SETTABLE_FLAGS | EPHEMERAL)
             message = world.create_message(
                 record.channel,
@@ -167,7 +178,7 @@ class InteractionRoutes:
             record.first_followup_edits_original = True
         elif kind == UPDATE_MESSAGE:
             assert record.message is not None
-            check_message(data, files, creating=False)
+            check_message(data, files, creating=False, prefix=("data",))
             message = world.edit_message(record.message, data, uploads)
         record.callback_type = kind
         record.add(ResponseRecord.of("callback", message, callback_type=kind, modal=modal))
@@ -178,7 +189,7 @@ class InteractionRoutes:
         record = self.world.by_token.get(request.match_info["token"])
         if record is None or request.match_info["app"] != str(self.world.application_id):
             raise ApiError(404, UNKNOWN_WEBHOOK, "Unknown Webhook", kind="unknown_webhook")
-        request["interaction"] = record
+        request[INTERACTION] = record
         age = self.world.clock.now() - record.created_at
         if age > TOKEN_SECONDS:
             raise ApiError(
@@ -207,7 +218,9 @@ class InteractionRoutes:
             ours = found is not None and (found.interaction_meta or {}).get("id") == str(record.id)
             message = found if ours or found is record.original else None
         if message is None or message.deleted:
-            raise ApiError(404, UNKNOWN_MESSAGE, "Unknown Message", kind="unknown_message", violation=False)
+            raise ApiError(
+                404, UNKNOWN_MESSAGE, "Unknown Message", kind="unknown_message", violation=False
+            )
         return message
 
     async def followup(self, request: web.Request) -> web.Response:

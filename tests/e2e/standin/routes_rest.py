@@ -27,9 +27,8 @@ THREAD_EXISTS = 160004
 
 
 class RestRoutes:
-    def __init__(self, world: World, gateway_url: str) -> None:
+    def __init__(self, world: World) -> None:
         self.world = world
-        self.gateway_url = gateway_url
 
     def register(self, app: web.Application, api: str) -> None:
         r = app.router
@@ -56,13 +55,22 @@ class RestRoutes:
     def _channel(self, request: web.Request) -> Channel:
         channel = self.world.channels.get(snowflake(request, "channel"))
         if channel is None:
-            raise ApiError(404, UNKNOWN_CHANNEL, "Unknown Channel", kind="unknown_channel", violation=False)
+            raise ApiError(
+                404, UNKNOWN_CHANNEL, "Unknown Channel", kind="unknown_channel", violation=False
+            )
         return channel
 
     def _message(self, request: web.Request, channel: Channel) -> Message:
         message = self.world.messages.get(snowflake(request, "message"))
-        if message is None or message.channel is not channel or message.deleted or message.ephemeral:
-            raise ApiError(404, UNKNOWN_MESSAGE, "Unknown Message", kind="unknown_message", violation=False)
+        if (
+            message is None
+            or message.channel is not channel
+            or message.deleted
+            or message.ephemeral
+        ):
+            raise ApiError(
+                404, UNKNOWN_MESSAGE, "Unknown Message", kind="unknown_message", violation=False
+            )
         return message
 
     # -- login and identity -----------------------------------------------------------------
@@ -93,7 +101,9 @@ class RestRoutes:
 
     async def gateway(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response(
+            {"url": self.world.gateway_url, "shards": 1, "session_start_limit": limit}
+        )
 
     async def get_user(self, request: web.Request) -> web.Response:
         user = self.world.users.get(snowflake(request, "user"))
@@ -104,17 +114,27 @@ class RestRoutes:
     async def get_member(self, request: web.Request) -> web.Response:
         guild = self.world.guilds.get(snowflake(request, "guild"))
         if guild is None:
-            raise ApiError(404, UNKNOWN_GUILD, "Unknown Guild", kind="unknown_guild", violation=False)
+            raise ApiError(
+                404, UNKNOWN_GUILD, "Unknown Guild", kind="unknown_guild", violation=False
+            )
         member = guild.members.get(snowflake(request, "user"))
         if member is None:
-            raise ApiError(404, UNKNOWN_MEMBER, "Unknown Member", kind="unknown_member", violation=False)
+            raise ApiError(
+                404, UNKNOWN_MEMBER, "Unknown Member", kind="unknown_member", violation=False
+            )
         return json_response(member.to_json())
 
     async def create_dm(self, request: web.Request) -> web.Response:
         body = clean_payload((await read_body(request))[0])
         user = self.world.users.get(int(str(body.get("recipient_id") or 0)))
         if user is None or user.bot:
-            raise ApiError(400, INVALID_RECIPIENT, "Invalid Recipient(s)", kind="invalid_recipient", violation=False)
+            raise ApiError(
+                400,
+                INVALID_RECIPIENT,
+                "Invalid Recipient(s)",
+                kind="invalid_recipient",
+                violation=False,
+            )
         return json_response(self.world.dm_channel(user).to_json())
 
     # -- channels and messages --------------------------------------------------------------
@@ -125,7 +145,11 @@ class RestRoutes:
         channel = self._channel(request)
         if channel.type == DM and channel.recipient is not None and not channel.recipient.dms_open:
             raise ApiError(
-                403, CANNOT_DM_USER, "Cannot send messages to this user", kind="dm_closed", violation=False
+                403,
+                CANNOT_DM_USER,
+                "Cannot send messages to this user",
+                kind="dm_closed",
+                violation=False,
             )
         raw, uploads = await read_body(request)
         payload = clean_payload(raw)
@@ -151,7 +175,10 @@ class RestRoutes:
         message = self._message(request, channel)
         if message.author is not self.world.bot:
             raise ApiError(
-                403, CANNOT_EDIT_OTHERS, "Cannot edit a message authored by another user", kind="edit_others"
+                403,
+                CANNOT_EDIT_OTHERS,
+                "Cannot edit a message authored by another user",
+                kind="edit_others",
             )
         raw, uploads = await read_body(request)
         payload = clean_payload(raw)
@@ -178,7 +205,9 @@ class RestRoutes:
         kind = int(str(payload.get("type") or PRIVATE_THREAD))
         if kind not in (PUBLIC_THREAD, PRIVATE_THREAD) or parent.guild is None or parent.is_thread:
             errors = FormErrors()
-            errors.add(("type",), "THREAD_TYPE_INVALID", "Threads need a text channel and type 11 or 12.")
+            errors.add(
+                ("type",), "THREAD_TYPE_INVALID", "Threads need a text channel and type 11 or 12."
+            )
             errors.raise_if_any("thread")
         thread = self.world.add_thread(parent, name, kind, self.world.bot, self.world.ids.next())
         return json_response(thread.to_json())
@@ -190,7 +219,10 @@ class RestRoutes:
         name = self._thread_name(payload)
         if message.thread is not None:
             raise ApiError(
-                400, THREAD_EXISTS, "A thread has already been created for this message", kind="thread"
+                400,
+                THREAD_EXISTS,
+                "A thread has already been created for this message",
+                kind="thread",
             )
         thread = self.world.add_thread(parent, name, PUBLIC_THREAD, self.world.bot, message.id)
         message.thread = thread

@@ -11,7 +11,7 @@ from aiohttp import web
 from .clock import Clock
 from .errors import ApiError
 from .gateway import Gateway
-from .httpio import json_response
+from .httpio import INTERACTION, json_response
 from .routes_interactions import InteractionRoutes
 from .routes_rest import RestRoutes
 from .state import UnhandledRoute, World
@@ -58,26 +58,30 @@ def _is_interaction_route(path: str) -> bool:
     return path.startswith((f"{API}/interactions/", f"{API}/webhooks/"))
 
 
-def build_app(world: World, gateway: Gateway, limiter: RateLimiter, gateway_url: str) -> web.Application:
+def build_app(world: World, gateway: Gateway, limiter: RateLimiter) -> web.Application:
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         route = f"{request.method} {request.path}"
         if request.match_info.http_exception is not None:
-            world.unhandled.append(UnhandledRoute(request.method, request.path, request.query_string))
+            world.unhandled.append(
+                UnhandledRoute(request.method, request.path, request.query_string)
+            )
             world.notifier.notify()
             return json_response({"message": "404: Not Found", "code": 0}, status=404)
         try:
             if request.path.startswith(API) and not _is_interaction_route(request.path):
                 if request.headers.get("Authorization") != f"Bot {world.token}":
-                    raise ApiError(401, 0, "401: Unauthorized", kind="unauthorized", violation=False)
+                    raise ApiError(
+                        401, 0, "401: Unauthorized", kind="unauthorized", violation=False
+                    )
                 limiter.check()
             return await handler(request)
         except ApiError as error:
-            world.record_error(error, route, request.get("interaction"))
+            world.record_error(error, route, request.get(INTERACTION))
             return json_response(error.body(), status=error.status, headers=error.headers)
 
     app = web.Application(middlewares=[middleware], client_max_size=64 * 1024 * 1024)
-    RestRoutes(world, gateway_url).register(app, API)
+    RestRoutes(world).register(app, API)
     InteractionRoutes(world).register(app, API)
     app.router.add_get("/", gateway.handle)
     app.router.add_get("/resume", gateway.handle)

@@ -118,6 +118,7 @@ class World:
         self.error_responses: list[ErrorResponse] = []
         self.unhandled: list[UnhandledRoute] = []
         self.http_base = ""
+        self.gateway_url = ""
         self.dispatcher: Dispatcher | None = None
 
     # -- events ---------------------------------------------------------------------------
@@ -126,7 +127,9 @@ class World:
             self.dispatcher(event, data, intent)
         self.notifier.notify()
 
-    def record_error(self, error: ApiError, route: str, interaction: InteractionRecord | None) -> None:
+    def record_error(
+        self, error: ApiError, route: str, interaction: InteractionRecord | None
+    ) -> None:
         self.error_responses.append(ErrorResponse(route, error.status, error.code, error.message))
         if error.violation:
             self.violations.append(
@@ -167,7 +170,13 @@ class World:
         return channel
 
     def add_member(
-        self, guild: Guild, who: str | User, *, dms_open: bool, manage_guild: bool, roles: list[Role]
+        self,
+        guild: Guild,
+        who: str | User,
+        *,
+        dms_open: bool,
+        manage_guild: bool,
+        roles: list[Role],
     ) -> Member:
         if isinstance(who, User):
             user = who
@@ -176,7 +185,9 @@ class World:
             self.users[user.id] = user
         role_ids = [r.id for r in roles]
         if manage_guild:
-            managers = guild.role_named("Managers") or self.add_role(guild, "Managers", MANAGE_GUILD)
+            managers = guild.role_named("Managers") or self.add_role(
+                guild, "Managers", MANAGE_GUILD
+            )
             role_ids.append(managers.id)
         member = Member(user, guild, role_ids)
         guild.members[user.id] = member
@@ -190,9 +201,13 @@ class World:
             self.channels[channel.id] = channel
         return channel
 
-    def add_thread(self, parent: Channel, name: str, kind: int, owner: User, thread_id: int) -> Channel:
+    def add_thread(
+        self, parent: Channel, name: str, kind: int, owner: User, thread_id: int
+    ) -> Channel:
         assert parent.guild is not None
-        thread = Channel(thread_id, kind, name, parent.guild, parent_id=parent.id, owner_id=owner.id)
+        thread = Channel(
+            thread_id, kind, name, parent.guild, parent_id=parent.id, owner_id=owner.id
+        )
         parent.guild.threads.append(thread)
         self.channels[thread.id] = thread
         self.dispatch("THREAD_CREATE", {**thread.to_json(), "newly_created": True}, GUILDS_INTENT)
@@ -228,7 +243,9 @@ class World:
             )
         return out
 
-    def _apply(self, message: Message, payload: JSON, uploads: list[Upload], creating: bool) -> None:
+    def _apply(
+        self, message: Message, payload: JSON, uploads: list[Upload], creating: bool
+    ) -> None:
         if "content" in payload:
             message.content = str(payload["content"] or "")
         if "embeds" in payload:
@@ -354,7 +371,9 @@ class World:
                 context=0,
             )
         else:
-            payload.update(user=user.to_json(), authorizing_integration_owners={"0": "0"}, context=1)
+            payload.update(
+                user=user.to_json(), authorizing_integration_owners={"0": "0"}, context=1
+            )
         if message is not None:
             payload["message"] = message.to_json()
         record = InteractionRecord(

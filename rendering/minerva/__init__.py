@@ -1,0 +1,33 @@
+"""Minerva pictures: ``render(view)`` draws the market, the players and every city in one
+image; ``render_city(view, seat)`` draws one city (with the pending activation's lines when
+that seat is deciding); ``alt_text(view)`` describes the same view in words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image
+
+from rendering.minerva.board import render_board
+from rendering.minerva.city import city_image
+from rules.minerva.views import describe
+
+__all__ = ["alt_text", "render", "render_city"]
+
+
+def render(view: Mapping[str, Any]) -> Image.Image:
+    return render_board(view)
+
+
+def render_city(view: Mapping[str, Any], seat: int, size: int = 76) -> Image.Image:
+    player = view["seats"][seat]
+    pending = view.get("pending") or {}
+    highlight = pending if pending.get("seat") == seat and "at" in pending else None
+    return city_image(player, size, highlight)
+
+
+def alt_text(view: Mapping[str, Any]) -> str:
+    return describe(view).replace("{p", "Player {p").format_map(
+        {f"p{i}": i + 1 for i in range(int(view["players"]))}
+    )

@@ -1,0 +1,126 @@
+"""One player's city as a picture: tiles with name, type letter and colour, residences,
+assistants, the free cells where a tile may go (with their coordinates) and, for a pending
+activation, the lines each direction would reach."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rendering.common import INK, MUTED, PAPER, PLAYER_MARKS, WHITE, font, player_colour
+from rendering.minerva.cards import badge
+from rendering.minerva.style import category_colour, tint, wrap
+
+HEADER = 30
+AXIS = 22
+_DIR_STEP = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
+
+
+@lru_cache(maxsize=1024)
+def _cell(name: str, category: str, size: int, assistant: bool, seat: int) -> Image.Image:
+    image = Image.new("RGB", (size, size), PAPER)
+    draw = ImageDraw.Draw(image)
+    colour = category_colour(category)
+    draw.rounded_rectangle((1, 1, size - 2, size - 2), radius=5, fill=tint(colour, 0.6),
+                           outline=colour, width=2)
+    bsize = max(12, size // 4)
+    badge(draw, 4, 4, category, bsize)
+    if category == "residential":
+        # A house outline, so residences read as such without colour.
+        m = size // 2
+        roof = [(m - size // 4, m + 2), (m, m - size // 6), (m + size // 4, m + 2)]
+        draw.polygon(roof, outline=INK, fill=(225, 225, 225))
+        draw.rectangle((m - size // 5, m + 2, m + size // 5, size - 8), outline=INK,
+                       fill=(225, 225, 225))
+        if assistant:
+            r = max(7, size // 7)
+            cx, cy = size - r - 5, r + 5
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=player_colour(seat), outline=INK)
+            draw.text((cx, cy), PLAYER_MARKS[seat % len(PLAYER_MARKS)],
+                      font=font(max(9, r + 2), bold=True), fill=WHITE, anchor="mm")
+        return image
+    fsize = 11 if size >= 64 else 9
+    lines = wrap(name, fsize, size - 8, bold=True, max_lines=3)
+    y = bsize + 7
+    for text in lines:
+        draw.text((size / 2, y), text, font=font(fsize, bold=True), fill=INK, anchor="ma")
+        y += fsize + 2
+    return image
+
+
+def city_image(
+    player: Mapping[str, Any], size: int, highlight: Mapping[str, Any] | None = None,
+    score: str = "",
+) -> Image.Image:
+    """The city of one seat; ``highlight`` is the view's pending entry when it is this seat's."""
+    seat = int(player["seat"])
+    cells = {(c["x"], c["y"]): c for c in player["city"]}
+    free = {
+        (x + dx, y + dy)
+        for x, y in cells for dx, dy in _DIR_STEP.values()
+        if (x + dx, y + dy) not in cells
+    }
+    xs = [x for x, _ in (*cells, *free)]
+    ys = [y for _, y in (*cells, *free)]
+    x0, y0 = min(xs), min(ys)
+    cols, rows = max(xs) - x0 + 1, max(ys) - y0 + 1
+    title = f"Player {seat + 1}'s city" + (f"  —  {score}" if score else "")
+    width = max(AXIS + cols * size + 8, int(font(14, bold=True).getlength(title)) + 44)
+    height = HEADER + AXIS + rows * size + 8
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    colour = player_colour(seat)
+    draw.rectangle((0, 0, width - 1, HEADER - 4), fill=tint(colour, 0.5))
+    draw.ellipse((6, 4, 26, 24), fill=colour, outline=INK)
+    draw.text((16, 14), PLAYER_MARKS[seat % len(PLAYER_MARKS)], font=font(12, bold=True),
+              fill=WHITE, anchor="mm")
+    draw.text((32, 6), title, font=font(14, bold=True), fill=INK)
+
+    def origin(cell: tuple[int, int]) -> tuple[int, int]:
+        return AXIS + (cell[0] - x0) * size, HEADER + AXIS + (cell[1] - y0) * size
+
+    for i in range(cols):
+        draw.text((AXIS + i * size + size / 2, HEADER + AXIS / 2), str(x0 + i),
+                  font=font(11), fill=MUTED, anchor="mm")
+    for j in range(rows):
+        draw.text((AXIS / 2, HEADER + AXIS + j * size + size / 2), str(y0 + j),
+                  font=font(11), fill=MUTED, anchor="mm")
+    for cell in sorted(free):
+        x, y = origin(cell)
+        draw.rectangle((x + 3, y + 3, x + size - 4, y + size - 4), outline=(205, 200, 190))
+        draw.text((x + size / 2, y + size / 2), f"{cell[0]},{cell[1]}",
+                  font=font(10 if size >= 56 else 8), fill=(170, 165, 155), anchor="mm")
+    for cell, info in cells.items():
+        image.paste(
+            _cell(info["name"], info["category"], size, bool(info["assistant"]), seat),
+            origin(cell),
+        )
+    if highlight:
+        _draw_highlight(draw, highlight, origin, size)
+    return image
+
+
+def _draw_highlight(
+    draw: ImageDraw.ImageDraw, pending: Mapping[str, Any], origin: Any, size: int
+) -> None:
+    at = pending.get("at")
+    if at is None:
+        return
+    ax, ay = origin(tuple(at))
+    draw.rectangle((ax, ay, ax + size - 1, ay + size - 1), outline=INK, width=3)
+    lines: Mapping[str, Sequence[Sequence[int]]] = pending.get("lines") or {}
+    for direction, cells in lines.items():
+        dx, dy = _DIR_STEP[direction]
+        # The direction letter on the residence's edge, then the reached tiles outlined.
+        lx = ax + size / 2 + dx * (size / 2 - 9)
+        ly = ay + size / 2 + dy * (size / 2 - 9)
+        draw.ellipse((lx - 8, ly - 8, lx + 8, ly + 8), fill=INK)
+        draw.text((lx, ly), direction.upper(), font=font(10, bold=True), fill=WHITE, anchor="mm")
+        for cell in cells:
+            x, y = origin(tuple(cell))
+            draw.rectangle((x + 2, y + 2, x + size - 3, y + size - 3), outline=INK, width=3)
+            draw.text((x + size - 6, y + size - 5), direction.upper(), font=font(10, bold=True),
+                      fill=INK, anchor="rd")

@@ -1,0 +1,178 @@
+"""Views (what each seat may see) and the plain-text account of a view.
+
+The sheets are public, as at the table; what stays hidden is each player's Player-card deck
+order, the two cards drawn this Year and the Path chosen among them until everyone has chosen,
+the Fate draw pile and the Neutral deck order. A seat's own view adds its drawn cards, its
+choice and the (sorted) cards left in its deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.hadrians_wall.actions import active
+from rules.hadrians_wall.components import (
+    ATTACK_CARDS,
+    ATTRIBUTES,
+    CITIZENS,
+    FATE_CARDS,
+    GLADIATORS,
+    GREY_FLAG,
+    PLAYER_CARDS,
+    YEARS,
+)
+from rules.hadrians_wall.rewards import final_disdain, granary_level, infrastructure
+from rules.hadrians_wall.right import is_dead
+from rules.hadrians_wall.scoring import breakdown, outcome
+from rules.hadrians_wall.state import Sheet, State, clone
+from rules.hadrians_wall.year import temple_favours
+
+PUBLIC_KEYS = (
+    "hand", "cohorts", "mining", "guard", "fort", "wall", "cippi", "production", "training",
+    "forum", "landmarks", "attributes", "disdain", "disdain_removed", "citizens", "built",
+    "market", "theatre", "temple_boxes", "baths", "courthouse", "diplomats", "scouts", "map",
+    "paths", "prospects", "passed", "road_pending", "decided", "ignored",
+)
+
+
+def fate_card_view(card_id: str) -> dict[str, Any]:
+    c = FATE_CARDS[card_id]
+    return {"id": c.id, "attack": c.attack, "gladiator_damage": c.gladiator_damage,
+            "trade_good": c.trade_good, "gains": dict(c.gains)}
+
+
+def player_card_view(card_id: str) -> dict[str, Any]:
+    c = PLAYER_CARDS[card_id]
+    return {"id": c.id, "pattern": c.pattern, "trade_good": c.trade_good,
+            "prospect_gain": dict(c.prospect_gain)}
+
+
+def _status(st: State, sheet: Sheet) -> str:
+    if st.phase == "choose":
+        return "chosen" if sheet["chosen"] else "choosing"
+    if st.phase == "actions":
+        return "passed" if sheet["passed"] else "acting"
+    if st.phase == "attack":
+        return "resolved" if sheet["decided"] else "using favours"
+    return "finished"
+
+
+def sheet_view(st: State, seat: int) -> dict[str, Any]:
+    sheet = st.sheets[seat]
+    out: dict[str, Any] = {k: clone(sheet[k]) for k in PUBLIC_KEYS}
+    out["seat"] = seat
+    out["status"] = _status(st, sheet)
+    out["granary"] = granary_level(sheet)
+    out["infrastructure"] = infrastructure(sheet)
+    out["final_disdain"] = final_disdain(sheet)
+    out["gladiators"] = [
+        {"name": GLADIATORS[i], **clone(g), "dead": is_dead(g)}
+        for i, g in enumerate(sheet["gladiators"])
+    ]
+    out["temple_favours"] = temple_favours(sheet)
+    out["temple_favours_gained"] = int(sheet["favours"])
+    current = st.phase != "choose" and sheet["prospects"]
+    out["prospect"] = sheet["prospects"][-1] if current else None
+    out["deck_left"] = len(sheet["deck"])
+    out["score"] = breakdown(sheet, st.options)
+    return out
+
+
+def _progress(st: State) -> dict[str, Any]:
+    total = st.players
+    done = total - len(active(st))
+    verb = {"choose": "chosen", "actions": "done", "attack": "resolved"}.get(st.phase, "done")
+    return {"done": done, "total": total, "label": f"{done} of {total} {verb}"}
+
+
+def _attack_view(st: State) -> dict[str, Any] | None:
+    last = st.last_attack
+    if last is None:
+        return None
+    return {
+        "year": last["year"],
+        "grey_flag": last["grey_flag"],
+        "cards": [fate_card_view(c) for c in last["cards"]],
+        "extra": [[fate_card_view(c) for c in e] for e in last["extra"]],
+        "results": clone(last["results"]),
+        "resolving": st.phase == "attack",
+    }
+
+
+def view(st: State, seat: int | None) -> dict[str, Any]:
+    year_index = max(1, min(st.year, YEARS)) - 1
+    out: dict[str, Any] = {
+        "game": "hadrians-wall",
+        "seat": seat,
+        "players": st.players,
+        "year": st.year,
+        "years": YEARS,
+        "phase": st.phase,
+        "difficulty": st.options["difficulty"],
+        "grey_flag": GREY_FLAG[year_index],
+        "attack_count": ATTACK_CARDS[str(st.options["difficulty"])][year_index],
+        "fate_card": fate_card_view(st.year_card) if st.year_card else None,
+        "fate_deck": {"draw": len(st.fate_draw), "discard": len(st.fate_discard)},
+        "neutral": [
+            {**player_card_view(n["card"]), "resources": n["resources"], "soldiers": n["soldiers"]}
+            for n in st.neutral
+        ],
+        "neutral_deck": len(st.neutral_deck),
+        "attack": _attack_view(st),
+        "sheets": [sheet_view(st, s) for s in range(st.players)],
+        "progress": _progress(st),
+        "active": sorted(active(st)),
+        "options": {k: v for k, v in st.options.items() if not isinstance(v, list | dict)},
+    }
+    if seat is not None:
+        sheet = st.sheets[seat]
+        out["private"] = {
+            "drawn": [player_card_view(c) for c in sheet["drawn"]],
+            "chosen": sheet["chosen"],
+            "deck": sorted(sheet["deck"]),
+        }
+    if st.phase == "over":
+        out["outcome"] = outcome(st.sheets, st.options).to_json()
+    return out
+
+
+def describe(v: Mapping[str, Any]) -> str:
+    """A plain-text account of a view: the Year, the Fate card, each player's state."""
+    lines = [f"Hadrian's Wall - Year {v['year']} of {v['years']} ({v['difficulty']}), "
+             f"{v['phase']}: {v['progress']['label']}."]
+    card = v.get("fate_card")
+    if card:
+        gains = ", ".join(f"{n} {g}" for g, n in card["gains"].items() if n)
+        lines.append(f"Fate card {card['id']}: attack {card['attack']}, gains {gains}.")
+    for n in v.get("neutral", []):
+        lines.append(f"Neutral card {n['id']}: trade good {n['trade_good']}, pattern "
+                     f"{n['pattern']}, {n['resources']} resource(s), {n['soldiers']} soldier(s).")
+    for s in v["sheets"]:
+        hand = ", ".join(f"{n} {g}" for g, n in s["hand"].items() if n) or "nothing"
+        attrs = " ".join(f"{a[:3]} {s['attributes'][a]}" for a in ATTRIBUTES)
+        cits = " ".join(f"{c[:4]} {s['citizens'][c]}" for c in CITIZENS)
+        lines.append(
+            f"{{p{s['seat']}}} ({s['status']}): score {s['score']['total']}; {attrs}; "
+            f"disdain {s['final_disdain']}; cohorts {'/'.join(str(c) for c in s['cohorts'])}; "
+            f"fort {s['fort']} wall {s['wall']} guard {s['guard']}; {cits}; hand: {hand}."
+        )
+    attack = v.get("attack")
+    if attack:
+        arrows = ", ".join(c["attack"] for c in attack["cards"]) or "none"
+        lines.append(f"Year {attack['year']} attack: {arrows}.")
+        for seat, res in enumerate(attack["results"]):
+            if res:
+                lines.append(f"{{p{seat}}}: {res['through']} through, +{res['valour']} valour, "
+                             f"+{res['disdain']} disdain.")
+    private = v.get("private")
+    if private and private["drawn"]:
+        names = " and ".join(c["id"] for c in private["drawn"])
+        chosen = private["chosen"]
+        lines.append(f"Your cards: {names}" + (f"; Path chosen: {chosen}." if chosen else "."))
+    outcome_ = v.get("outcome")
+    if outcome_:
+        lines.append("Final scores: " + ", ".join(
+            f"{{p{i}}} {sc}" for i, sc in enumerate(outcome_["scores"])) + ".")
+        lines.extend(outcome_["notes"])
+    return "\n".join(lines)

@@ -1,0 +1,87 @@
+"""Minerva pictures: golden images of an early, a middle and a final position, plus size checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rendering import alt_text, render, render_png
+from rendering.minerva import render_city
+from rules.core import Action, Rng
+from rules.minerva import GAME
+from rules.minerva.state import MinervaState
+from tests.rendering.golden import assert_matches_golden
+
+
+def _pick(rng: Rng, legal: list[Action]) -> Action:
+    """Mostly builds, some activations, a pass now and then, so that rounds go by."""
+    kinds: dict[str, list[Action]] = {}
+    for action in legal:
+        kinds.setdefault(action["type"], []).append(action)
+    roll = rng.randbelow(16)
+    if "pass" in kinds and roll < 1:
+        wanted = ["pass"]
+    elif roll < 5:
+        wanted = ["residence", "assistant"]
+    else:
+        wanted = ["build"]
+    pool = [a for kind in wanted for a in kinds.get(kind, [])]
+    if not pool:
+        pool = [a for a in legal if a["type"] not in ("sell", "pass")] or legal
+    return pool[rng.randbelow(len(pool))]
+
+
+def played(players: int, steps: int, seed: str = "pic", until_direction: bool = False) -> Any:
+    """A seeded game played by a building-minded random player for some steps."""
+    state: MinervaState = GAME.setup(players, seed, {"start_seat": 0})
+    rng = Rng(seed + "-moves")
+    for step in range(2000):  # bounded
+        active = GAME.active_seats(state)
+        if not active:
+            break
+        pending = state.stack and state.stack[-1]["k"] == "dir"
+        if step >= steps and (not until_direction or pending):
+            break
+        seat = min(active)
+        state = GAME.apply(state, seat, _pick(rng, GAME.legal_actions(state, seat))).state
+    return state
+
+
+def _check_size(view: dict[str, Any]) -> None:
+    image = render("minerva", view)
+    assert 1200 <= image.width <= 1600
+    assert len(render_png("minerva", view)) < 1_000_000
+
+
+def test_early_game_picture() -> None:
+    view = GAME.view(played(4, 3), None)
+    _check_size(view)
+    assert_matches_golden(render("minerva", view), "minerva_early")
+
+
+def test_mid_game_picture_shows_the_activation_preview() -> None:
+    state = played(3, 60, until_direction=True)
+    view = GAME.view(state, state.current)
+    assert view["pending"]["kind"] == "direction"
+    _check_size(view)
+    assert_matches_golden(render("minerva", view), "minerva_mid")
+    city = render_city(view, state.current)
+    assert city.width >= 300 and city.height >= 200
+
+
+def test_end_of_game_picture_shows_the_scores() -> None:
+    state = played(4, 10_000)
+    view = GAME.view(state, None)
+    assert view["outcome"] is not None
+    _check_size(view)
+    assert_matches_golden(render("minerva", view), "minerva_end")
+
+
+def test_solitaire_picture_shows_pairs() -> None:
+    view = GAME.view(played(1, 4, seed="solo"), None)
+    _check_size(view)
+    assert_matches_golden(render("minerva", view), "minerva_solo")
+
+
+def test_alt_text_names_players_and_round() -> None:
+    text = alt_text("minerva", GAME.view(played(2, 5), None))
+    assert "round 1 of 6" in text and "Player 1" in text and "{p" not in text

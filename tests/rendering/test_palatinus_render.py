@@ -1,0 +1,93 @@
+"""Palatinus images: golden images for each phase, size limits, and no leak of hidden types."""
+
+from __future__ import annotations
+
+from rendering import alt_text, render, render_png
+from rules.palatinus import GAME
+from rules.palatinus.components import is_wolf
+from rules.palatinus.state import PalatinusState
+from tests.rendering.golden import assert_matches_golden
+from tests.rules.test_palatinus_helpers import board_state, pinned, play_randomly
+
+MAX_PNG = 1_000_000
+
+
+def laying() -> PalatinusState:
+    state = GAME.setup(3, "golden", pinned(start_seat=1))
+    for position in (4, 6):
+        action = {"type": "lay", "position": position, "rotation": 1}
+        state = GAME.apply(state, state.turn, action).state
+    return state
+
+
+def mid_game() -> PalatinusState:
+    return play_randomly(board_state(), "golden-mid", stop=17)
+
+
+def finished() -> PalatinusState:
+    return play_randomly(board_state(), "golden-end")
+
+
+def png_size(view: dict[str, object]) -> int:
+    return len(render_png("palatinus", view))
+
+
+def test_laying_phase_golden() -> None:
+    view = GAME.view(laying(), None)
+    image = render("palatinus", view)
+    assert image.width == 1200
+    assert png_size(view) < MAX_PNG
+    assert_matches_golden(image, "palatinus_laying")
+
+
+def test_first_outer_tile_shows_all_twelve_positions() -> None:
+    view = GAME.view(GAME.setup(4, "golden", pinned()), None)
+    assert [p["number"] for p in view["laying"]["positions"]] == list(range(1, 13))
+    assert png_size(view) < MAX_PNG
+
+
+def test_mid_game_public_golden() -> None:
+    view = GAME.view(mid_game(), None)
+    assert png_size(view) < MAX_PNG
+    assert_matches_golden(render("palatinus", view), "palatinus_midgame_public")
+
+
+def test_mid_game_private_golden_shows_own_wolves() -> None:
+    state = mid_game()
+    assert any(is_wolf(p.kind) and p.owner == 0 for p in state.pieces)
+    view = GAME.view(state, 0)
+    assert png_size(view) < MAX_PNG
+    private = render("palatinus", view)
+    assert private.tobytes() != render("palatinus", GAME.view(state, None)).tobytes()
+    assert_matches_golden(private, "palatinus_midgame_private")
+
+
+def test_final_scoring_golden() -> None:
+    state = finished()
+    view = GAME.view(state, None)
+    assert "scoring" in view and "outcome" in view
+    image = render("palatinus", view)
+    assert 1000 <= image.width <= 1300
+    assert png_size(view) < MAX_PNG
+    assert_matches_golden(image, "palatinus_final_scoring")
+    assert "Ranking" in alt_text("palatinus", view)
+
+
+def test_public_image_does_not_depend_on_hidden_types() -> None:
+    # A re-deal of everything the public cannot see draws the same public image.
+    state = mid_game()
+    base = render("palatinus", GAME.view(state, None)).tobytes()
+    for n in range(3):
+        other = GAME.determinize(state, None, f"r{n}")
+        assert render("palatinus", GAME.view(other, None)).tobytes() == base
+
+
+def test_public_alt_text_names_no_hidden_type() -> None:
+    state = mid_game()
+    text = alt_text("palatinus", GAME.view(state, None))
+    assert len(text) < 1000
+    for piece in state.pieces:
+        if is_wolf(piece.kind):
+            assert f"{piece.field} P{piece.owner + 1} wolf" in text
+        else:
+            assert f"{piece.field} P{piece.owner + 1} {piece.kind}" in text
