@@ -4,6 +4,7 @@ that seat is deciding); ``alt_text(view)`` describes the same view in words."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,6 +29,4 @@ def render_city(view: Mapping[str, Any], seat: int, size: int = 76) -> Image.Ima
 
 
 def alt_text(view: Mapping[str, Any]) -> str:
-    return describe(view).replace("{p", "Player {p").format_map(
-        {f"p{i}": i + 1 for i in range(int(view["players"]))}
-    )
+    return re.sub(r"\{p(\d+)\}", lambda m: f"Player {int(m[1]) + 1}", describe(view))

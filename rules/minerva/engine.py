@@ -17,6 +17,7 @@ from rules.core import (
     find_legal,
 )
 from rules.minerva import notation, views
+from rules.minerva.actions import FIELDS, well_formed
 from rules.minerva.city import frontier
 from rules.minerva.components import Catalogue, catalogue
 from rules.minerva.economy import can_pay, sell
@@ -86,6 +87,8 @@ class MinervaGame:
         kind = action["type"]
         if kind not in ALL_TYPES:
             raise InvalidAction(f"Unknown action {kind!r}. Try: {notation.VERBS}.")
+        if not well_formed(action):
+            raise InvalidAction(f"A {kind} action needs: {', '.join(FIELDS[kind]) or 'no fields'}.")
         placing = kind in ("build", "residence", "assistant")
         if placing and not state.stack and state.phase == "main":
             if self._main_action_ok(state, seat, action):

@@ -9,10 +9,8 @@ from rules.minerva.city import format_cell, frontier
 from rules.minerva.components import RESOURCES, Catalogue, Cost
 from rules.minerva.economy import can_pay, pay, raise_money
 from rules.minerva.effects import advance, culture_check, tile_name
-from rules.minerva.rounds import end_main_phase
+from rules.minerva.rounds import ROUND_TILE, end_main_phase
 from rules.minerva.state import Cell, MinervaState, PlayerState
-
-ROUND_TILE = "R"
 
 
 def fee_due(cat: Catalogue, s: MinervaState) -> int:

@@ -10,7 +10,8 @@ from rules.core import Action, Outcome
 from rules.minerva.city import DIRECTION_NAMES, format_cell, frontier, line
 from rules.minerva.components import CULTURE, RESOURCES, Catalogue
 from rules.minerva.economy import can_pay
-from rules.minerva.effects import category_of, tile_name
+from rules.minerva.effects import category_of, decisions, tile_name
+from rules.minerva.notation import format_action
 from rules.minerva.rounds import ROUND_TILE, assistant_price
 from rules.minerva.state import MinervaState, PlayerState
 from rules.minerva.texts import clause_text, cost_text, effect_text, temple_text
@@ -159,54 +160,56 @@ def public_view(cat: Catalogue, s: MinervaState, result: Outcome | None) -> dict
 
 
 def describe(view: Mapping[str, Any]) -> str:
+    """Players and scores first, then the market: the start is what matters most."""
     lines = [f"Minerva, round {view['round']} of {view['rounds']} ({view['phase']})."]
     pending = view.get("pending")
     if pending:
         lines.append(f"{{p{pending['seat']}}} {pending['text']}.")
-    if view["offer"]:
-        lines.append("Offer: " + "; ".join(
-            f"{t['name']}{' x' + str(t['count']) if t['count'] > 1 else ''} ({t['cost']})"
-            for t in view["offer"]
-        ))
-    for a, b in view.get("pairs", []):
-        other = f"round tile with {b['coins']} denarii" if b.get("round") else b["name"]
-        lines.append(f"Pair: {a['name']} ({a['cost']}) or {other}")
-    lines.append("Temples: " + "; ".join(
-        f"{t['name']} ({t['cost']}; {t['effect']})" for t in view["temples"]
-    ))
-    lines.append("Culture tops: " + ", ".join(
-        f"{c} {tiles[0]['req']} marks -> {tiles[0]['vp']} VP" if tiles else f"{c} empty"
-        for c, tiles in view["culture"].items()
-    ))
-    lines.append("Glory tiles this round: " + ", ".join(
-        f"#{g['rank']} {g['vp']} VP" for g in view["glory_tiles"]
-    ))
+    result = view.get("outcome")
+    if result:
+        lines.append("Scores: " + ", ".join(
+            f"{{p{seat}}} {score}" for seat, score in enumerate(result["scores"])
+        ) + ".")
+        lines.extend(result["notes"])
     for seat in view["seats"]:
         res = ", ".join(f"{n} {r}" for r, n in seat["resources"].items() if n) or "no resources"
-        order = f", order {seat['order']}" if seat["order"] else ""
+        order = f", order tile {seat['order']}" if seat["order"] else ""
         lines.append(
             f"{{p{seat['seat']}}}: {seat['money']} denarii, {res}, {seat['glory']} glory, "
             f"{seat['assistants']} assistants, {seat['residences']} residences left{order}; "
             f"city of {len(seat['city'])} tiles."
         )
-    result = view.get("outcome")
-    if result:
-        lines.append("Scores: " + ", ".join(
-            f"{{p{seat}}} {score}" for seat, score in enumerate(result["scores"])
-        ))
-        lines.extend(result["notes"])
+    lines.append("Culture tops: " + ", ".join(
+        f"{c} needs {tiles[0]['req']} for {tiles[0]['vp']} VP" if tiles else f"{c} empty"
+        for c, tiles in view["culture"].items()
+    ) + ".")
+    lines.append("Glory tiles this round: " + ", ".join(
+        f"#{g['rank']} {g['vp']} VP" for g in view["glory_tiles"]
+    ) + ".")
+    lines.append("Temples: " + "; ".join(
+        f"{t['name']} ({t['cost']}; {t['effect']})" for t in view["temples"]
+    ) + ".")
+    for a, b in view.get("pairs", []):
+        other = f"round tile with {b['coins']} denarii" if b.get("round") else b["name"]
+        lines.append(f"Pair: {a['name']} ({a['cost']}) or {other}.")
+    if view["offer"]:
+        lines.append("Offer: " + "; ".join(
+            f"{t['name']}{' x' + str(t['count']) if t['count'] > 1 else ''} ({t['cost']})"
+            for t in view["offer"]
+        ) + ".")
     return "\n".join(lines)
 
 
 def refusal(cat: Catalogue, s: MinervaState, seat: int, action: Action) -> str:
     """Why an action is not legal now, written for the player."""
-    pending = _pending(cat, s)
     kind = action["type"]
+    if kind == "sell":
+        return "You have none of that resource to sell."
     if s.phase == "hire":
         return "Now hire an assistant (hire denarii or hire glory), or done to hire nobody."
     if s.stack:
-        assert pending is not None
-        return f"Finish the current step first: {pending['text']}."
+        options = ", ".join(format_action(cat, s, a) for a in decisions(cat, s)[:8])
+        return f"Finish the current step first. Options: {options}."
     p = s.players[seat]
     fee = fee_due(cat, s)
     cell = (action.get("x"), action.get("y"))
@@ -231,6 +234,4 @@ def refusal(cat: Catalogue, s: MinervaState, seat: int, action: Action) -> str:
         return "Place an assistant on one of your residences that has none."
     if kind == "coins":
         return "No pair with a round tile holds that tile."
-    if kind == "sell":
-        return "You have none of that resource to sell."
     return "That move is not possible now: build, residence, assistant, sell or pass."

@@ -18,6 +18,7 @@ async def standin() -> AsyncIterator[StandIn]:
         yield server
     finally:
         await server.stop()
+    assert server.internal_errors == [], "\n".join(server.internal_errors)
 
 
 @pytest.fixture

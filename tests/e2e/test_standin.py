@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from tests.e2e.standin import Channel, Member, Message, StandIn
+from tests.e2e.standin import Channel, Member, Message, StandIn, UsageError
 from tests.e2e.standin.discord_setup import running
 
 pytestmark = pytest.mark.timeout(60)
@@ -67,6 +67,26 @@ class GameView(discord.ui.View):
     @discord.ui.button(label="Join", custom_id="game:join", style=discord.ButtonStyle.primary)
     async def join(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
         await interaction.response.send_message(f"{interaction.user.name} joined", ephemeral=True)
+
+    @discord.ui.select(
+        custom_id="game:colour",
+        options=[discord.SelectOption(label=c.title(), value=c) for c in ("blue", "orange")],
+    )
+    async def colour(
+        self, interaction: discord.Interaction, select: discord.ui.Select[Any]
+    ) -> None:
+        await interaction.response.send_message(
+            f"{interaction.user.name} plays {select.values[0]}", ephemeral=True
+        )
+
+
+class RenameModal(discord.ui.Modal, title="Rename the game"):
+    name: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="New name", custom_id="rename:name"
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"Renamed to {self.name.value}")
 
 
 def make_bot(probe: Probe) -> commands.Bot:
@@ -135,6 +155,11 @@ def make_bot(probe: Probe) -> commands.Bot:
         except discord.HTTPException as exc:
             probe.reply_errors.append(exc)
 
+    @bot.tree.command(name="rename", description="Rename the game (opens a form)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def rename(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(RenameModal())
+
     @bot.tree.command(name="shout", description="Tries a message that is too long")
     async def shout(interaction: discord.Interaction) -> None:
         try:
@@ -175,6 +200,7 @@ async def live(standin: StandIn) -> AsyncIterator[Live]:
             "invite",
             "late",
             "later",
+            "rename",
             "shout",
         ]
         yield Live(standin, bot, probe, channel, alice, bob, carol)
@@ -197,7 +223,7 @@ async def test_login_ready_and_guild_cache(live: Live) -> None:
     assert bob is not None and not bob.guild_permissions.manage_guild
     assert guild.default_role.permissions.send_messages
     assert standin.gateway.log[:4] == ["connect /", "IDENTIFY", "READY", "GUILDS_SENT"]
-    assert standin.gateway.heartbeats >= 1
+    assert standin.gateway.heartbeats >= 1 and standin.gateway.zlib_connections == 1
     assert standin.violations == [] and standin.unhandled == []
 
 
@@ -216,12 +242,29 @@ async def test_slash_subcommand_then_buttons(live: Live) -> None:
     assert reply.kind == "callback" and reply.callback_type == 4
     assert reply.content == "New palatinus for 4" and not reply.ephemeral
     board = reply.message
-    assert board is not None and board.custom_ids() == ["game:join", "seat:1", "seat:2"]
+    assert board is not None and board.custom_ids() == [
+        "game:join",
+        "seat:1",
+        "seat:2",
+        "game:colour",
+    ]
 
     joined = await standin.click(live.bob, board, "game:join")
     answer = await joined.wait_reply(WAIT)
     assert answer.content == "bob joined" and answer.ephemeral
     assert standin.channel_messages(live.channel, visible_to=live.alice) == [board]
+
+    picked = await standin.select(live.alice, board, "game:colour", ["orange"])
+    assert picked.payload["data"] == {
+        "custom_id": "game:colour",
+        "component_type": 3,
+        "values": ["orange"],
+    }
+    assert (await picked.wait_reply(WAIT)).content == "alice plays orange"
+    with pytest.raises(UsageError):
+        await standin.select(live.alice, board, "game:colour", ["green"])
+    with pytest.raises(UsageError):
+        await standin.click(live.alice, board, "game:leave")
 
     seat = await standin.click(live.bob, board, "seat:2")
     update = await seat.wait_reply(WAIT)
@@ -386,3 +429,28 @@ async def test_clean_close(standin: StandIn) -> None:
     await standin.wait_until(lambda: not standin.gateway.connections, WAIT, "the socket to close")
     assert standin.gateway.log[-1].startswith("client close")
     assert standin.violations == [] and standin.unhandled == []
+
+
+async def test_modal_for_managers_only(live: Live) -> None:
+    standin = live.standin
+    with pytest.raises(UsageError, match="lacks the permissions"):
+        await standin.slash(live.bob, live.channel, "rename")
+    shown = await standin.slash(live.alice, live.channel, "rename")
+    callback = await shown.wait_callback(WAIT)
+    assert callback.callback_type == 9 and callback.modal is not None
+    assert callback.modal["title"] == "Rename the game"
+    submitted = await standin.submit_modal(live.alice, shown, {"rename:name": "Friday game"})
+    assert (await submitted.wait_reply(WAIT)).content == "Renamed to Friday game"
+    assert standin.violations == []
+
+
+async def test_command_used_in_dms(live: Live) -> None:
+    standin = live.standin
+    dm = standin.dm_channel(live.bob)
+    r = await standin.slash(live.bob, dm, "game new", {"game": "minerva", "players": 2})
+    assert "member" not in r.payload and r.payload["user"]["username"] == "bob"
+    assert r.payload["context"] == 1 and r.payload["channel"]["type"] == 1
+    reply = await r.wait_reply(WAIT)
+    assert reply.content == "New minerva for 2"
+    assert standin.dms(live.bob) == [reply.message]
+    assert standin.violations == []

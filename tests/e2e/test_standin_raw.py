@@ -155,6 +155,11 @@ async def test_gateway_plain_frames_bad_token_and_stale_resume(world: World) -> 
     await stale.recv()
     await stale.send(6, {"token": world.standin.token, "session_id": "nope", "seq": 3})
     assert (await stale.recv()) == {"op": 9, "d": False, "s": None, "t": None}
+    garbled = await world.gateway(compress=False)
+    await garbled.recv()
+    await garbled.ws.send_str("not json")
+    msg = await garbled.ws.receive(timeout=WAIT)
+    assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4002
 
 
 async def test_json_content_type_auth_and_unhandled_routes(world: World) -> None:
@@ -390,7 +395,7 @@ async def test_threads_dispatch_thread_create(world: World) -> None:
     status, posted, _ = await world.call(
         "POST", f"/channels/{thread['id']}/messages", json={"content": "turn 1"}
     )
-    assert status == 200
+    assert status == 200 and posted["channel_id"] == thread["id"]
     status, from_message, _ = await world.call(
         "POST", f"/channels/{world.channel.id}/messages", json={"content": "root"}
     )
@@ -455,6 +460,7 @@ async def test_interaction_callbacks_webhooks_and_autocomplete(world: World) -> 
         standin.autocomplete(world.alice, world.channel, "game move", {"action": "C"}, "action")
     )
     ac = (await gw.recv_event("INTERACTION_CREATE"))["d"]
+    too_many_id = ac["id"]
     too_many = [{"name": f"n{i}", "value": f"v{i}"} for i in range(26)]
     url = f"/interactions/{ac['id']}/{ac['token']}/callback"
     status, body, _ = await world.call("POST", url, json={"type": 8, "data": {"choices": too_many}})
@@ -475,4 +481,46 @@ async def test_interaction_callbacks_webhooks_and_autocomplete(world: World) -> 
     assert (status, body["code"]) == (404, 10062)
     with pytest.raises(RefusedAnswer):
         await late
-    assert standin.violations[-1].kind == "interaction_deadline"
+    assert [(v.kind, v.interaction_id) for v in standin.violations] == [
+        ("autocomplete", int(too_many_id)),
+        ("interaction_deadline", int(ac["id"])),
+        ("unanswered_interaction", int(too_many_id)),  # its only answer was refused
+    ]
+
+
+async def test_lookups_edits_replies_and_unanswered(world: World) -> None:
+    standin = world.standin
+    guild = world.channel.guild
+    assert guild is not None
+    status, member, _ = await world.call("GET", f"/guilds/{guild.id}/members/{world.alice.id}")
+    assert status == 200 and member["user"]["username"] == "alice"
+    status, body, _ = await world.call("GET", f"/guilds/{guild.id}/members/1")
+    assert (status, body["code"]) == (404, 10007)
+    assert (await world.call("GET", f"/users/{world.carol.id}"))[1]["username"] == "carol"
+
+    said = await standin.say(world.alice, world.channel, "my turn?")
+    path = f"/channels/{world.channel.id}/messages"
+    status, body, _ = await world.call("PATCH", f"{path}/{said.id}", json={"content": "x"})
+    assert (status, body["code"]) == (403, 50005)
+    reply = {"content": "yes", "message_reference": {"message_id": str(said.id)}}
+    status, quiet, _ = await world.call(
+        "POST", path, json={**reply, "allowed_mentions": {"parse": [], "replied_user": False}}
+    )
+    assert status == 200 and quiet["type"] == 19 and quiet["mentions"] == []
+    status, loud, _ = await world.call("POST", path, json=reply)
+    assert [u["username"] for u in loud["mentions"]] == ["alice"]
+    status, edited, _ = await world.call("PATCH", f"{path}/{loud['id']}", json={"content": "y"})
+    assert status == 200 and edited["edited_timestamp"]
+    assert (await world.call("DELETE", f"{path}/{loud['id']}"))[0] == 204
+    assert (await world.call("GET", f"{path}/{loud['id']}"))[0] == 404
+
+    gw = await world.gateway()
+    await gw.identify(standin.token)
+    await world.call("PUT", f"/applications/{standin.application_id}/commands", json=GAME_TREE)
+    ignored = await standin.slash(world.alice, world.channel, "game move", {"action": "C"})
+    assert (await gw.recv_event("INTERACTION_CREATE"))["d"]["id"] == str(ignored.id)
+    assert [v.kind for v in standin.violations] == ["edit_others"]
+    standin.advance_time(3.1)
+    assert [(v.kind, v.interaction_id) for v in standin.violations][1:] == [
+        ("unanswered_interaction", ignored.id)
+    ]

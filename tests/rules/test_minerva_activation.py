@@ -309,3 +309,19 @@ def test_apply_leaves_its_input_unchanged() -> None:
     dumped = GAME.dump(s)
     GAME.apply(s, 0, {"type": "residence", "x": 1, "y": 0})
     assert GAME.dump(s) == dumped
+
+
+def test_building_a_temple_refills_the_row_and_cannot_be_undone() -> None:
+    # §9.2 step 5: the row is refilled from the stack; the reveal makes the move irreversible.
+    s = fresh()
+    temple = s.temples[0]
+    key = GAME.cat.temples[temple].key
+    next_up = s.temple_stack[0]
+    set_player(s, 0, res={"grain": 2, "wood": 2, "stone": 3, "ore": 1})
+    action = GAME.parse_action(s, 0, f"build {key} 1,0")
+    result = GAME.apply(s, 0, action)
+    after = result.state
+    assert result.irreversible
+    assert after.players[0].city[(1, 0)] == temple
+    assert temple not in after.temples and after.temples[-1] == next_up
+    assert len(after.temples) == 5 and len(after.temple_stack) == len(s.temple_stack) - 1

@@ -70,6 +70,10 @@ def test_illegal_moves_say_what_is_allowed() -> None:
         GAME.apply(s, 0, {"type": "teleport"})
     with pytest.raises(InvalidAction):
         GAME.apply(s, 0, {"kind": "pass"})
+    with pytest.raises(InvalidAction, match="needs"):
+        GAME.apply(s, 0, {"type": "direction", "dir": "n", "extra": 1})
+    with pytest.raises(InvalidAction, match="needs"):
+        GAME.apply(s, 0, {"type": "sell"})
 
 
 def test_describe_and_rules_summary_are_plain_text() -> None:

@@ -215,7 +215,8 @@ def test_temple_of_each_area_kind_scores() -> None:
     mercury = CAT.temples[code_of("temple_of_mercury")]
     assert temple_score(CAT, p, (1, 1), mercury) == 9
     minerva = CAT.temples[code_of("temple_of_minerva")]
-    assert temple_score(CAT, p, (1, 1), minerva) == 2 * 4  # production, trade, residential, military
+    # production, trade, residential and military around it
+    assert temple_score(CAT, p, (1, 1), minerva) == 2 * 4
     set_city(s, 1, {
         (0, 1): "temple_of_fortuna", (0, -2): "markets", (1, 1): "R", (3, 1): "blacksmith",
         (0, 3): "foundry", (2, 2): "markets",

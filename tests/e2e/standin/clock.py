@@ -45,7 +45,7 @@ class Notifier:
         self._event.set()
         self._event = asyncio.Event()
 
-    async def wait_until(self, predicate: Callable[[], T], timeout: float, what: str) -> T:
+    async def wait_until(self, predicate: Callable[[], T | None], timeout: float, what: str) -> T:
         """Return the first truthy value of ``predicate()``, re-checked after each change.
 
         The loop is bounded by ``timeout``; running out raises :class:`StandInTimeout`.

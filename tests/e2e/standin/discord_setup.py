@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
+from typing import Any
 
 import discord
 import discord.gateway
@@ -28,6 +29,20 @@ def pointed_at(standin: StandIn) -> Iterator[None]:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
 
 
+async def _unless_stopped(task: asyncio.Task[None], step: Awaitable[Any], timeout: float) -> None:
+    """Awaits ``step``, but fails at once with the client's error if the client stops."""
+    waiter = asyncio.ensure_future(step)
+    done, _ = await asyncio.wait({waiter, task}, timeout=timeout, return_when="FIRST_COMPLETED")
+    if waiter in done:
+        waiter.result()
+        return
+    waiter.cancel()
+    if task in done:
+        task.result()  # raises the client's start-up error, if any
+        raise RuntimeError("the client stopped before it was ready")
+    raise TimeoutError(f"the client was not ready after {timeout:g} s")
+
+
 @contextlib.asynccontextmanager
 async def running(
     client: discord.Client, standin: StandIn, timeout: float = 15.0
@@ -39,18 +54,8 @@ async def running(
     with pointed_at(standin):
         task = asyncio.create_task(client.start(standin.token), name="standin-client")
         try:
-            await standin.wait_ready(timeout)
-            ready = asyncio.create_task(client.wait_until_ready())
-            done, _ = await asyncio.wait(
-                {ready, task}, timeout=timeout, return_when="FIRST_COMPLETED"
-            )
-            if task in done:
-                ready.cancel()
-                task.result()  # raises the client's start-up error
-                raise RuntimeError("the client stopped before it was ready")
-            if ready not in done:
-                ready.cancel()
-                raise TimeoutError(f"the client was not ready after {timeout:g} s")
+            await _unless_stopped(task, standin.wait_ready(timeout), timeout + 1)
+            await _unless_stopped(task, client.wait_until_ready(), timeout)
             yield client
         finally:
             await asyncio.wait_for(client.close(), timeout)

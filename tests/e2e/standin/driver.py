@@ -384,6 +384,9 @@ class StandIn:
 
     @property
     def violations(self) -> list[Violation]:
+        """Limits the bot broke, including interactions left unanswered past 3 s (by the
+        stand-in's clock) at the time of reading."""
+        self.world.sweep_deadlines()
         return self.world.violations
 
     @property
@@ -393,3 +396,8 @@ class StandIn:
     @property
     def unhandled(self) -> list[UnhandledRoute]:
         return self.world.unhandled
+
+    @property
+    def internal_errors(self) -> list[str]:
+        """Tracebacks of faults inside the stand-in (answered 503); should stay empty."""
+        return self.world.internal_errors

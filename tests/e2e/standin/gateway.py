@@ -95,6 +95,7 @@ class Gateway:
         self.connections: list[Connection] = []
         self.log: list[str] = []  # e.g. "connect /", "IDENTIFY", "READY", "RESUME", "close 1000"
         self.heartbeats = 0
+        self.zlib_connections = 0
         self.resume_url = ""
         world.dispatcher = self.dispatch
 
@@ -139,7 +140,9 @@ class Gateway:
             )
             await ws.close(code=4012 if query.get("v") != "10" else 4002)
             return ws
-        conn = Connection(ws, query.get("compress") == "zlib-stream", request.path)
+        compress = query.get("compress") == "zlib-stream"
+        self.zlib_connections += compress
+        conn = Connection(ws, compress, request.path)
         self.connections.append(conn)
         self._note(f"connect {request.path}")
         conn.send_op(
@@ -153,7 +156,15 @@ class Gateway:
                 if msg.type != WSMsgType.TEXT:
                     by_client = msg.type == WSMsgType.CLOSE
                     break
-                session = await self._on_frame(conn, json.loads(msg.data), session)
+                try:
+                    frame = json.loads(msg.data)
+                except ValueError:
+                    frame = None
+                if not isinstance(frame, dict):
+                    self.world.unhandled.append(UnhandledRoute("GATEWAY", "undecodable frame"))
+                    await ws.close(code=4002, message=b"Error while decoding payload.")
+                    break
+                session = await self._on_frame(conn, frame, session)
         finally:
             await conn.stop()
             self.connections.remove(conn)

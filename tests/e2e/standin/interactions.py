@@ -97,6 +97,7 @@ class InteractionRecord:
     callback_type: int | None = None
     original: Message | None = None
     first_followup_edits_original: bool = False
+    deadline_flagged: bool = False
     responses: list[ResponseRecord] = field(default_factory=list)
     errors: list[ApiError] = field(default_factory=list)
     choices: list[Choice] | None = None

@@ -182,6 +182,9 @@ def check_command_list(commands: Any) -> FormErrors:
             errors.add((i,), "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
             continue
         kind = command.get("type", CHAT_INPUT)
+        if kind not in (1, 2, 3, 4):
+            errors.add((i, "type"), "BASE_TYPE_CHOICES", "Value must be one of (1, 2, 3, 4).")
+            continue
         chat_input = kind == CHAT_INPUT
         _check_name(errors, (i, "name"), command.get("name"), chat_input)
         key = (int(kind), str(command.get("name")))

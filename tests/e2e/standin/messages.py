@@ -88,6 +88,7 @@ class Message:
     application_id: int | None = None
     visible_to: User | None = None
     thread: Channel | None = None
+    reply_to: Message | None = None
     deleted: bool = False
 
     @property
@@ -137,6 +138,12 @@ class Message:
             out["interaction_metadata"] = self.interaction_meta
         if self.thread is not None:
             out["thread"] = self.thread.to_json()
+        if self.reply_to is not None:
+            out["message_reference"] = {
+                "type": 0,
+                "message_id": str(self.reply_to.id),
+                "channel_id": str(self.reply_to.channel.id),
+            }
         return out
 
     def event_json(self) -> JSON:

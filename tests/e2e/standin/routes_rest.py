@@ -163,6 +163,7 @@ class RestRoutes:
             uploads,
             flags=int(payload.get("flags") or 0) & SETTABLE_FLAGS,
             message_type=19 if replied else 0,
+            reply_to=replied if replied and not replied.deleted else None,
         )
         return json_response(message.to_json())
 

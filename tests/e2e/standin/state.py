@@ -14,7 +14,7 @@ from typing import Any
 from .clock import Clock, Notifier
 from .commands import CommandStore
 from .errors import ApiError
-from .interactions import InteractionRecord
+from .interactions import DEADLINE_SECONDS, InteractionRecord
 from .messages import (
     COMPONENTS_V2,
     EPHEMERAL,
@@ -117,6 +117,7 @@ class World:
         self.violations: list[Violation] = []
         self.error_responses: list[ErrorResponse] = []
         self.unhandled: list[UnhandledRoute] = []
+        self.internal_errors: list[str] = []
         self.http_base = ""
         self.gateway_url = ""
         self.dispatcher: Dispatcher | None = None
@@ -126,6 +127,26 @@ class World:
         if self.dispatcher is not None:
             self.dispatcher(event, data, intent)
         self.notifier.notify()
+
+    def sweep_deadlines(self) -> None:
+        """Files a violation for each interaction left unanswered past the 3 s deadline."""
+        now = self.clock.now()
+        for record in self.interactions.values():
+            if record.acknowledged or record.deadline_flagged:
+                continue
+            if now - record.created_at > DEADLINE_SECONDS:
+                record.deadline_flagged = True
+                self.violations.append(
+                    Violation(
+                        kind="unanswered_interaction",
+                        status=404,
+                        code=10062,
+                        message="Unknown interaction",
+                        route=f"INTERACTION {record.id}",
+                        details=[f"no accepted answer within {DEADLINE_SECONDS:g} s"],
+                        interaction_id=record.id,
+                    )
+                )
 
     def record_error(
         self, error: ApiError, route: str, interaction: InteractionRecord | None
@@ -145,6 +166,8 @@ class World:
             )
         if interaction is not None:
             interaction.errors.append(error)
+            if error.kind == "interaction_deadline":
+                interaction.deadline_flagged = True
         self.notifier.notify()
 
     # -- entities -------------------------------------------------------------------------
@@ -265,6 +288,7 @@ class World:
             payload.get("allowed_mentions"),
             self.users,
             message.channel.guild,
+            replied_user=message.reply_to.author if message.reply_to else None,
         )
         message.mentions = mentions.users
         message.mention_roles = mentions.roles
@@ -280,9 +304,11 @@ class World:
         flags: int = 0,
         interaction: InteractionRecord | None = None,
         message_type: int = 0,
+        reply_to: Message | None = None,
     ) -> Message:
         """Stores a message; ``flags`` are the final flags (callers strip what they may not set)."""
         message = Message(self.ids.next(), channel, author, flags=flags, type=message_type)
+        message.reply_to = reply_to
         if interaction is not None:
             message.webhook_id = self.application_id
             message.application_id = self.application_id
