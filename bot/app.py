@@ -27,7 +27,9 @@ EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info")
 
 
 class TabulaBot(commands.Bot):
-    def __init__(self, settings: Settings, render_workers: int = 2) -> None:
+    def __init__(
+        self, settings: Settings, render_workers: int = 2, guild_ready_timeout: float = 2.0
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; nothing privileged
         super().__init__(
@@ -35,6 +37,7 @@ class TabulaBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            guild_ready_timeout=guild_ready_timeout,
         )
         self.settings = settings
         self.render_workers = render_workers
@@ -115,9 +118,14 @@ def point_at(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-def create_bot(settings: Settings, render_workers: int = 2) -> TabulaBot:
+def create_bot(
+    settings: Settings, render_workers: int = 2, guild_ready_timeout: float = 2.0
+) -> TabulaBot:
+    """The bot, pointed at ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` when they are set.
+
+    ``render_workers=0`` renders in a thread instead of worker processes (tests)."""
     point_at(settings)
-    return TabulaBot(settings, render_workers)
+    return TabulaBot(settings, render_workers, guild_ready_timeout)
 
 
 def run_bot(settings: Settings) -> int:

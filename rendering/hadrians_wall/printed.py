@@ -1,0 +1,298 @@
+"""The printed (static) layer of a player's two sheets, drawn once and cached."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PIL import Image, ImageDraw
+
+from rendering.common import INK, PAPER, font
+from rendering.hadrians_wall.layout import (
+    ATTR_STEP,
+    ATTR_TOP,
+    CITIZEN_STEP,
+    CITIZEN_TOP,
+    COLUMNS,
+    FAINT,
+    FLAG,
+    HEAD,
+    HEIGHT,
+    LEFT_X,
+    LINE,
+    PAPER_SHEET,
+    RIGHT_X,
+    SHEET_TOP,
+    TRACK_ROWS,
+    WIDTH,
+    Rect,
+    boxes,
+    centre,
+    icon,
+    icons_in,
+)
+from rules.hadrians_wall import components as c
+
+SHORT = {"soldier": "Sd", "builder": "Bd", "servant": "Sv", "civilian": "Cv", "resource": "Rs"}
+BUILDING_TEXT = {
+    "granary_medium": "Medium granary", "granary_large": "Large granary",
+    "hotel_small": "Small hotel", "hotel_large": "Large hotel",
+    "workshop_small": "Small workshop", "workshop_large": "Large workshop",
+    "road_small": "Small road", "road_large": "Large road",
+    "precinct_small": "Precinct S", "precinct_medium": "Precinct M",
+    "precinct_large": "Precinct L", "market": "Market", "theatre": "Theatre",
+    "ludus": "Ludus", "temple_small": "Temple S", "temple_medium": "Temple M",
+    "temple_large": "Temple L", "gardens_small": "Gardens S", "gardens_large": "Gardens L",
+    "baths": "Baths", "courthouse": "Courthouse",
+}
+
+
+def cost_short(cost: dict[str, int]) -> str:
+    return " ".join(f"{n}{SHORT[k]}" for k, n in cost.items())
+
+
+def _label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int = 14,
+           bold: bool = True, fill: tuple[int, int, int] = INK, anchor: str = "lm") -> None:
+    draw.text(xy, text, font=font(size, bold=bold), fill=fill, anchor=anchor)
+
+
+def _box(draw: ImageDraw.ImageDraw, rect: Rect, width: int = 2) -> None:
+    draw.rectangle(rect, fill=(255, 255, 255), outline=LINE, width=width)
+
+
+def _panel(draw: ImageDraw.ImageDraw, x: int, title: str) -> None:
+    draw.rounded_rectangle((x, SHEET_TOP, x + 888, HEIGHT - 8), radius=10, fill=PAPER_SHEET,
+                           outline=HEAD, width=3)
+    _label(draw, (x + 12, SHEET_TOP + 14), title, 15, fill=HEAD)
+
+
+def _left(draw: ImageDraw.ImageDraw) -> None:
+    g = boxes()
+    _panel(draw, LEFT_X, "LEFT SHEET")
+    for i, name in enumerate(c.COHORTS):
+        x0, x1 = COLUMNS[i]
+        _label(draw, ((x0 + x1) / 2, 90), f"{name} cohort", 12, anchor="mm")
+        for b in range(1, 7):
+            rect = g[("cohort", i, b)]
+            _box(draw, rect)
+            icons_in(draw, c.COHORT_REWARDS[b], rect, 18)
+    _label(draw, (16, 114), "Cohorts")
+    for i, (x0, x1) in enumerate(COLUMNS):
+        name = ("Small", "Medium", "Large")[i]
+        draw.rectangle((x0 + 2, 140, x1 - 2, 155), fill=(235, 225, 200))
+        _label(draw, ((x0 + x1) / 2, 147), f"{name} granary column", 11, anchor="mm")
+        if i:
+            draw.line((x0, 140, x0, 352), fill=HEAD, width=3)
+    labels = {"mining": "Mining (1 Sv)", "guard": "Wall Guard (1 Sd)", "cippi": "Cippi (1 Rs)",
+              "wall": "Wall (1 Rs)", "fort": "Fort (1 Bd/Sd)"}
+    for key, y in TRACK_ROWS.items():
+        _label(draw, (16, y + 14), labels[key], 13)
+    for key, track in c.TRACKS.items():
+        for b in range(1, track.length + 1):
+            rect = g[(key, b)]
+            _box(draw, rect)
+            icons_in(draw, track.rewards[b], rect)
+    for i in range(1, 8):
+        x0, _y0, x1, y1 = g[("cippi", i)]
+        draw.text((x1 + 2, y1 - 2), f"F{c.CIPPI_LINKS[i]}", font=font(9), fill=FAINT,
+                  anchor="ls")
+    for b in range(1, 22):
+        wx = (g[("wall", b)][0] + g[("wall", b)][2]) / 2
+        draw.line((wx, g[("wall", b)][3], wx, g[("fort", b)][1]), fill=FAINT, width=2)
+        if b in c.FORT_INFRA:
+            x0, _, x1, y1 = g[("fort", b)]
+            draw.polygon([(x0 + 4, y1 + 2), (x1 - 4, y1 + 2), ((x0 + x1) / 2, y1 + 14)],
+                         fill=FLAG)
+            draw.text(((x0 + x1) / 2, y1 + 6), str(c.FORT_INFRA[b]), font=font(9, bold=True),
+                      fill=(255, 255, 255), anchor="mm")
+    _label(draw, (16, 398), "Production", 13)
+    for i in range(1, 10):
+        draw.ellipse(g[("production", i)], fill=(255, 255, 255), outline=LINE, width=2)
+        icon(draw, "resource", *centre(g[("production", i)]), 12)
+    _label(draw, (480, 398), "Training (1 Bd)", 13)
+    for i in range(1, 6):
+        rect = g[("training", i)]
+        _box(draw, rect)
+        _label(draw, (rect[0] + 14, rect[1] + 14), "Sw", 10, fill=FAINT, anchor="mm")
+        _label(draw, (rect[2] - 12, rect[1] + 14), "#", 12, fill=FAINT, anchor="mm")
+    _label(draw, (16, 426), "Buildings (need Infrastructure)", 12, fill=HEAD)
+    for name in ("granary_medium", "granary_large", "hotel_small", "hotel_large",
+                 "workshop_small", "workshop_large", "road_small", "road_large"):
+        building = c.BUILDINGS[name]
+        rect = g[("building:" + name, 0)]
+        _box(draw, rect)
+        _label(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11)
+        infra = building.requires.get("infrastructure", 0)
+        _label(draw, (rect[0] + 4, rect[1] + 24), f"inf {infra}: {cost_short(building.cost)}",
+               10, bold=False)
+        gains = [*building.reward, *building.choice]
+        _label(draw, (rect[0] + 4, rect[1] + 36), "+ " + ", ".join(gains) if gains else "",
+               9, bold=False, fill=FAINT)
+    _label(draw, (16, 514), "Forum 2 → 1", 13)
+    for i in range(1, 5):
+        rect = g[("forum", i)]
+        _box(draw, rect)
+        _label(draw, (rect[2] - 10, rect[1] + 14), "#", 12, fill=FAINT, anchor="mm")
+    for i, name in enumerate(c.LANDMARK_NAMES):
+        attr, need, bonus = c.LANDMARKS[name]
+        rect = g[("landmark", i + 1)]
+        _box(draw, rect)
+        _label(draw, (rect[0] + 4, rect[1] + 11), name.capitalize(), 11)
+        _label(draw, (rect[0] + 4, rect[1] + 28), f"{attr[:3]} {need} → 2 {bonus[0][:3]}", 10,
+               bold=False)
+    for a, attr in enumerate(c.ATTRIBUTES):
+        y = ATTR_TOP + a * ATTR_STEP
+        _label(draw, (16, y + 15), attr.capitalize(), 13)
+        for b in range(1, 26):
+            rect = g[("attr", a, b)]
+            _box(draw, rect, 1)
+            draw.text((rect[0] + 2, rect[1] + 1), str(b), font=font(8), fill=FAINT)
+            if b in c.ATTRIBUTE_WORKER_BOXES[attr]:
+                icon(draw, c.ATTRIBUTE_WORKER[attr], rect[0] + 14, rect[1] + 18, 14)
+            cross = c.ATTRIBUTE_CROSS[attr].get(b)
+            if cross:
+                icon(draw, cross, rect[0] + 14, rect[1] + 18, 14)
+            if b == 15:
+                draw.line((rect[0], rect[1], rect[2], rect[1]), fill=FLAG, width=4)
+    _label(draw, (16, 754), "Disdain", 13)
+    for i in range(1, 16):
+        draw.ellipse(g[("disdain", i)], outline=FAINT, width=1)
+    penalty = "  ".join(f"{k}:-{v}" for k, v in enumerate(c.DISDAIN_PENALTY) if k)
+    _label(draw, (160, 784), f"final Disdain costs {penalty} (9+)", 10, bold=False)
+    _label(draw, (16, 820), "Score", 13, fill=HEAD)
+
+
+def _right(draw: ImageDraw.ImageDraw) -> None:
+    g = boxes()
+    rx = RIGHT_X
+    _panel(draw, rx, "RIGHT SHEET")
+    flags: dict[str, set[int]] = {t: set() for t in c.CITIZENS}
+    for b in c.BUILDINGS.values():
+        for key, n in b.requires.items():
+            if key in flags:
+                flags[key].add(n)
+    flags["patricians"].update(c.DIPLOMAT_REQUIRES)
+    _label(draw, (rx + 150, 88), "Citizen tracks (1 Cv a box)", 11, bold=False)
+    _label(draw, (rx + 466, 88), "Buildings (need citizens)", 11, bold=False)
+    for t, track in enumerate(c.CITIZENS):
+        ty = CITIZEN_TOP + t * CITIZEN_STEP
+        _label(draw, (rx + 10, ty + 15), track.capitalize(), 13)
+        for n in range(1, 10):
+            rect = g[("citizen", t, n)]
+            _box(draw, rect)
+            icons_in(draw, c.CITIZEN_REWARDS[track][n], rect, 18)
+            if n in flags[track]:
+                draw.polygon([(rect[0], rect[1]), (rect[0] + 10, rect[1]), (rect[0], rect[1] + 10)],
+                             fill=FLAG)
+    for name, building in c.BUILDINGS.items():
+        bkey = ("building:" + name, 0)
+        if bkey not in g or name.startswith(("granary", "hotel", "workshop", "road")):
+            continue
+        rect = g[bkey]
+        _box(draw, rect)
+        need = next(iter(building.requires.values()), 0)
+        _label(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11)
+        _label(draw, (rect[0] + 4, rect[1] + 25), f"≥{need} {cost_short(building.cost)}", 9,
+               bold=False)
+    _label(draw, (rx + 10, 328), "Market", 13)
+    for i, (need, reward) in enumerate(c.MARKET_BOXES):
+        rect = g[("market", i + 1)]
+        cx, cy = centre(rect)
+        draw.regular_polygon((cx, cy, 19), 6, fill=(255, 255, 255), outline=LINE, width=2)
+        draw.text((cx, rect[1] - 6), f"≥{need}", font=font(9), fill=FAINT, anchor="mm")
+        if reward:
+            icon(draw, reward[0], rect[2] - 2, rect[3] - 2, 12)
+    renown = ",".join(str(n) for n in c.UNIQUE_GOODS_RENOWN)
+    _label(draw, (rx + 100, 358), f"1st-6th different good: +{renown} Renown; repeats +0", 9,
+           bold=False)
+    _label(draw, (rx + 10, 392), "Theatre", 13)
+    _label(draw, (rx + 10, 406), "(1 Rs, 1/yr)", 9, bold=False)
+    for i, (need, reward) in enumerate(c.THEATRE_BOXES):
+        rect = g[("theatre", i + 1)]
+        _box(draw, rect)
+        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(9), fill=FAINT,
+                  anchor="mm")
+        icons_in(draw, reward, rect, 16)
+    _label(draw, (rx + 10, 436), "Ludus", 13)
+    for gi, name in enumerate(c.GLADIATORS):
+        y = 446 + gi * 40
+        _label(draw, (rx + 10, y + 15), name.capitalize(), 12, bold=False)
+        for i in range(1, 7):
+            rect = g[("gladiator", gi, i)]
+            _box(draw, rect)
+            if gi == 0:
+                draw.text((centre(rect)[0], rect[1] - 6),
+                          f"≥{c.GLADIATOR_COLUMN_PERFORMERS[i - 1]}", font=font(9),
+                          fill=FAINT, anchor="mm")
+        for i in range(1, 7):
+            draw.rectangle(g[("battle", gi, i)], outline=FAINT, width=1)
+    _label(draw, (rx + 330, 436), "battles #", 10, bold=False)
+    for label, rewards, y in (("dies", c.DEATH_REWARD, 528), ("lives", c.SURVIVE_REWARD, 546)):
+        _label(draw, (rx + 96, y), label, 9, bold=False, anchor="rm")
+        for i in range(1, 7):
+            x0, _, _x1, _ = g[("gladiator", 1, i)]
+            names = rewards[i]
+            for k, name in enumerate(names):
+                icon(draw, name, x0 + 6 + k * 10, y, 11)
+    _label(draw, (rx + 10, 590), "Temples", 13)
+    _label(draw, (rx + 10, 606), "(1 any worker)", 9, bold=False)
+    for box in range(1, c.TEMPLE_TOTAL_BOXES + 1):
+        rect = g[("temple", box)]
+        _box(draw, rect)
+        icons_in(draw, c.TEMPLE_BOX_REWARD[box], rect, 13)
+        if box % 2 == 1:
+            draw.text((rect[0] - 3, rect[1] + 15), str(c.TEMPLE_BOX_REQUIRES[box]),
+                      font=font(9), fill=FAINT, anchor="rm")
+    for i, name in enumerate(("Small", "Medium", "Large")):
+        _label(draw, (rx + 100 + i * 120, 564), name, 10, bold=False, fill=FAINT)
+    _label(draw, (rx + 10, 704), "Baths", 13)
+    _label(draw, (rx + 10, 718), "(2/yr)", 9, bold=False)
+    for i, (need, cost) in enumerate(c.BATHS_BOXES):
+        rect = g[("baths", i + 1)]
+        _box(draw, rect)
+        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(9), fill=FAINT,
+                  anchor="mm")
+        _label(draw, (rect[0] + 4, rect[1] + 16), f"{cost}Rs", 10, bold=False)
+        icon(draw, "remove_disdain", rect[2] - 12, rect[1] + 16, 16)
+    _label(draw, (rx + 10, 778), "Court-", 13)
+    _label(draw, (rx + 10, 794), "house", 13)
+    heads = ("+1 Sv", "1 Bd → 2 Sv", "1 Sv → 1 Bd")
+    for col, (_, _, reqs) in enumerate(c.COURTHOUSE_COLUMNS):
+        _label(draw, (rx + 100 + col * 120, 750), heads[col], 10, bold=False)
+        for r in range(3):
+            rect = g[("courthouse", col, r + 1)]
+            _box(draw, rect)
+            _label(draw, (rect[0] + 4, rect[1] + 13), f"≥{reqs[r]}", 9, bold=False, fill=FAINT)
+    _label(draw, (rx + 540, 296), "Diplomats (1 Sv 1 Sd 2 Rs): +1 Va, 2 favours", 11)
+    for d in range(3):
+        rect = g[("diplomat", d + 1)]
+        _box(draw, rect)
+        _label(draw, (rect[0] + 4, rect[1] + 11), f"≥{c.DIPLOMAT_REQUIRES[d]} Pa", 9,
+               bold=False, fill=FAINT)
+    _label(draw, (rx + 540, 456), "Scouts (1 Sd)", 11)
+    for i in range(1, 6):
+        rect = g[("scout", i)]
+        _box(draw, rect)
+        _label(draw, (rect[0] + 4, rect[1] + 15), f"≥{c.SCOUT_REQUIRES[i - 1]}", 9,
+               bold=False, fill=FAINT)
+    for r in range(c.MAP_ROWS):
+        my = centre(g[("map", r, 0)])[1]
+        _label(draw, (rx + 528, my), "ABCD"[r], 12, anchor="mm")
+        _label(draw, (g[("map", r, 4)][2] + 6, my), "+Va", 10, bold=False, fill=FAINT)
+        for col in range(c.MAP_COLS):
+            rect = g[("map", r, col)]
+            _box(draw, rect)
+            cell = c.MAP_CELL_REWARD.get(r * c.MAP_COLS + col)
+            if cell:
+                icon(draw, cell, *centre(rect), 18)
+    for col in range(c.MAP_COLS):
+        _label(draw, (centre(g[("map", 0, col)])[0], 512), str(col + 1), 12, anchor="mm")
+
+
+@cache
+def printed() -> Image.Image:
+    """Both sheets with nothing filled in (cached; callers copy it)."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    draw = ImageDraw.Draw(image)
+    _left(draw)
+    _right(draw)
+    return image

@@ -1,0 +1,100 @@
+"""The real Tabula bot (built by ``create_bot``) running against the stand-in, and helpers to
+play through slash commands and buttons the way members do."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.app import TabulaBot, create_bot
+from bot.config import Settings
+from tests.e2e.standin import Channel, Guild, InteractionRecord, Member, Message, StandIn
+
+WAIT = 10.0
+
+
+@dataclass
+class Table:
+    standin: StandIn
+    bot: TabulaBot
+    guild: Guild
+    channel: Channel
+    members: dict[str, Member] = field(default_factory=dict)
+
+    def bot_messages(self) -> list[Message]:
+        return [m for m in self.standin.channel_messages(self.channel)
+                if m.author.id == self.standin.bot_user.id and not m.ephemeral]
+
+    def boards(self) -> list[Message]:
+        return [m for m in self.bot_messages()
+                if any(a.filename == "board.png" for a in m.attachments)]
+
+    async def next_board(self, after: int) -> Message:
+        """The first board posted after ``after`` boards existed."""
+        await self.standin.wait_until(
+            lambda: len(self.boards()) > after, WAIT, "a new board in the channel"
+        )
+        return self.boards()[after]
+
+    async def reply(self, record: InteractionRecord, count: int = 1) -> Any:
+        replies = await record.wait_replies(count, WAIT)
+        return replies[count - 1]
+
+
+def custom_id(message: Message, prefix: str) -> str:
+    found = [c for c in message.custom_ids() if c.startswith(prefix)]
+    assert found, f"no component {prefix!r} on the message: {message.custom_ids()}"
+    return found[0]
+
+
+def mentioned_ids(message: Message) -> list[int]:
+    return [int(x) for x in re.findall(r"<@(\d+)>", message.content)]
+
+
+def settings_for(standin: StandIn, db: Path) -> Settings:
+    return Settings(token=standin.token, db_path=str(db), api_base=standin.api_base,
+                    gateway_url=standin.gateway_url, log_level="INFO")
+
+
+@asynccontextmanager
+async def running_bot(standin: StandIn, db: Path, render_workers: int = 0
+                      ) -> AsyncIterator[TabulaBot]:
+    """Start the real bot on the stand-in, wait until its commands are synced, close it after."""
+    old_base = discord.http.Route.BASE
+    old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    bot = create_bot(settings_for(standin, db), render_workers=render_workers,
+                     guild_ready_timeout=0.05)
+    task = asyncio.create_task(bot.start(standin.token))
+    try:
+        await standin.wait_ready(WAIT)
+        await standin.wait_synced(WAIT, names=("game", "move"))
+        await asyncio.wait_for(bot.wait_until_ready(), WAIT)
+        yield bot
+    finally:
+        await bot.close()
+        try:
+            await asyncio.wait_for(task, WAIT)
+        except Exception:
+            pass
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+@asynccontextmanager
+async def table(standin: StandIn, db: Path, names: tuple[str, ...] = ("alice", "bob", "carol"),
+                closed_dms: tuple[str, ...] = ()) -> AsyncIterator[Table]:
+    guild = standin.add_guild("Board Games")
+    channel = standin.add_channel(guild, "games")
+    members = {
+        n: standin.add_member(guild, n, dms_open=n not in closed_dms) for n in names
+    }
+    members["admin"] = standin.add_member(guild, "admin", manage_guild=True)
+    async with running_bot(standin, db) as bot:
+        yield Table(standin, bot, guild, channel, members)
