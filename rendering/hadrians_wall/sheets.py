@@ -72,7 +72,7 @@ def _left(draw: ImageDraw.ImageDraw, s: Mapping[str, Any]) -> None:
         if bkey in g:
             rect = g[bkey]
             draw.rectangle(rect, outline=(0, 150, 80), width=4)
-            draw.text((rect[2] - 12, rect[1] + 11), "✓", font=font(16, bold=True),
+            draw.text((rect[2] - 10, rect[3] - 10), "✓", font=font(16, bold=True),
                       fill=(0, 150, 80), anchor="mm")
     for i, year in enumerate(s["forum"]):
         _year(draw, g[("forum", i + 1)], year)
@@ -120,7 +120,7 @@ def _right(draw: ImageDraw.ImageDraw, s: Mapping[str, Any]) -> None:
         if key in g and not name.startswith(("granary", "hotel", "workshop", "road")):
             rect = g[key]
             draw.rectangle(rect, outline=(0, 150, 80), width=4)
-            draw.text((rect[2] - 10, rect[1] + 10), "✓", font=font(14, bold=True),
+            draw.text((rect[2] - 9, rect[3] - 9), "✓", font=font(14, bold=True),
                       fill=(0, 150, 80), anchor="mm")
     for i, good in enumerate(s["market"]):
         if good:

@@ -106,7 +106,7 @@ def _player_row(draw: ImageDraw.ImageDraw, y: int, s: Mapping[str, Any],
         ignored = f", {len(result['ignored'])} ignored" if result["ignored"] else ""
         head = f"{'held' if ok else 'breached'}: {result['through']} through{ignored}"
         text = f"+{result['valour']} Valour, +{result['disdain']} Disdain"
-        draw.text((1030, cy - 10), head, font=font(14, bold=True),
+        draw.text((1030, cy - 10), head, font=font(13, bold=True),
                   fill=GOOD if ok else ARROW_COLOUR, anchor="lm")
         draw.text((1030, cy + 12), text, font=font(12), fill=INK, anchor="lm")
 
@@ -121,7 +121,9 @@ def render_summary(view: Mapping[str, Any]) -> Image.Image:
     draw.text((20, 32), f"Hadrian's Wall · Year {view['year']} of {view['years']} · "
               f"{view['difficulty']}", font=font(28, bold=True), fill=WHITE, anchor="lm")
     phase = PHASES.get(view["phase"], view["phase"])
-    draw.text((WIDTH - 20, 32), f"{phase}: {view['progress']['label']}",
+    if view["phase"] != "over":
+        phase += f": {view['progress']['label']}"
+    draw.text((WIDTH - 20, 32), phase,
               font=font(24, bold=True), fill=(255, 220, 160), anchor="rm")
     y = 80
     card = view.get("fate_card")

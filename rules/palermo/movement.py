@@ -1,14 +1,15 @@
-"""Phase 2 movement (spec 7.3, 7.4): the street graph and the search for every legal move.
+"""Phase 2 movement (spec 7.3, 7.4): the street graph and the search for legal moves.
 
 A move is offered as a destination, the cost it is reached at and how it ends. Different paths
-can reach one cell at different costs (police stones add +1), so every (cell, cost) pair that a
-path allowed by the rules reaches is found.
+can reach one cell at different costs (police stones add +1), so the search answers, for each
+(cell, cost) pair asked for, whether some path allowed by the rules ends there at that cost.
 
-With ``simple_paths`` (the default) no cell is entered twice in a turn. The search then walks
-simple paths depth first, and merges two partial paths that end on the same cell having visited
-the same set of cells: their cost is the same (it depends only on the cells entered, unless jumps
-charge for the stones they pass over, in which case the cost is part of the key) and so are
-their continuations. Without ``simple_paths`` it is a breadth-first search over (cell, cost).
+With ``simple_paths`` (the default) no cell is entered twice in a turn. The search walks simple
+paths depth first and merges partial paths that agree on the cell, the cost so far and the
+visited cells the rest of the move could still enter (the others cannot matter any more). It
+stops as soon as every pair asked for is settled, and leaves a branch early once nothing still
+open lies within its reach. Pairs no walk at all reaches (cells may repeat, the start excluded)
+are settled at once. Without ``simple_paths`` the walks themselves are the answer.
 """
 
 from __future__ import annotations
@@ -87,24 +88,39 @@ def reach(
     g: Graph,
     origins: tuple[int, ...],
     budget: int,
-    enter_cost: tuple[int, ...],
+    enter: tuple[int, ...],
     skip_cost: tuple[int, ...] | None,
     stop_at: frozenset[int],
+    wanted: tuple[int, ...],
     simple: bool,
 ) -> frozenset[tuple[int, int]]:
-    """Every (node, cost) with 0 < cost <= budget that a move can end on.
+    """The (node, cost) pairs a move can end on, among those asked for.
 
-    ``enter_cost[n]`` is what entering ``n`` costs (1, or 2 on an opponent's police stone);
+    ``wanted[c]`` is a bitmask of the nodes asked for at cost ``c`` (0 < c <= budget);
+    ``enter[n]`` is what entering ``n`` costs (1, or 2 on an opponent's police stone);
     ``skip_cost[n]`` is charged for each ring cell a jump passes over (None: jumps ignore them);
     entering a node of ``stop_at`` ends the move there (a pawn arriving home).
     """
-    if simple:
-        return _reach_simple(g, origins, budget, enter_cost, skip_cost, stop_at)
-    return _reach_walks(g, origins, budget, enter_cost, skip_cost, stop_at)
+    walks = _walks(g, origins, budget, enter, skip_cost, stop_at, enter_origins=not simple)
+    if not simple:
+        return frozenset(
+            (n, c) for c in range(1, budget + 1) for n in _bits(walks[c] & wanted[c])
+        )
+    return _simple(g, origins, budget, enter, skip_cost, stop_at, walks, wanted)
 
 
-def _edge_cost(v: int, skipped: tuple[int, ...], enter: tuple[int, ...],
-               skip_cost: tuple[int, ...] | None) -> int:
+def _bits(mask: int) -> list[int]:
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _edge_cost(
+    v: int, skipped: tuple[int, ...], enter: tuple[int, ...], skip_cost: tuple[int, ...] | None
+) -> int:
     cost = enter[v]
     if skip_cost is not None:
         for s in skipped:
@@ -112,21 +128,68 @@ def _edge_cost(v: int, skipped: tuple[int, ...], enter: tuple[int, ...],
     return cost
 
 
-def _reach_simple(
+def _walks(
     g: Graph,
     origins: tuple[int, ...],
     budget: int,
     enter: tuple[int, ...],
     skip_cost: tuple[int, ...] | None,
     stop_at: frozenset[int],
+    enter_origins: bool,
+) -> list[int]:
+    """``out[c]``: bitmask of the nodes some walk (cells may repeat) ends on at cost ``c``.
+
+    Without ``enter_origins`` the walks never come back to where they started: still a
+    superset of the simple paths, and a much tighter one.
+    """
+    out = [0] * (budget + 1)
+    frontier = [(o, 0) for o in origins]
+    seen = set(frontier)
+    banned = frozenset() if enter_origins else frozenset(origins)
+    while frontier:
+        nxt: list[tuple[int, int]] = []
+        for u, cost in frontier:
+            for v, skipped in g.edges[u]:
+                if v in banned:
+                    continue
+                nc = cost + _edge_cost(v, skipped, enter, skip_cost)
+                if nc > budget or (v, nc) in seen:
+                    continue
+                seen.add((v, nc))
+                out[nc] |= 1 << v
+                if nc < budget and v not in stop_at:
+                    nxt.append((v, nc))
+        frontier = nxt
+    return out
+
+
+def _simple(
+    g: Graph,
+    origins: tuple[int, ...],
+    budget: int,
+    enter: tuple[int, ...],
+    skip_cost: tuple[int, ...] | None,
+    stop_at: frozenset[int],
+    walks: list[int],
+    wanted: tuple[int, ...],
 ) -> frozenset[tuple[int, int]]:
-    found: set[tuple[int, int]] = set()
+    # Pairs still to confirm: asked for, and reached by some walk (else no path reaches them).
+    pending = [w & r for w, r in zip(wanted, walks, strict=True)]
+    left = sum(p.bit_count() for p in pending)
+    found: list[tuple[int, int]] = []
     seen: set[tuple[int, int, int]] = set()
     edges = g.edges
     balls = balls_of(g)
     stack: list[tuple[int, int, int]] = [(o, 1 << o, 0) for o in origins]
-    while stack:
+    while stack and left:
         u, mask, cost = stack.pop()
+        ball = balls[u]
+        top = len(ball) - 1
+        for k in range(1, budget - cost + 1):
+            if pending[cost + k] & ball[min(k, top)]:
+                break
+        else:
+            continue  # nothing still pending lies within reach of this partial path
         for v, skipped in edges[u]:
             bit = 1 << v
             if mask & bit:
@@ -134,12 +197,15 @@ def _reach_simple(
             nc = cost + (enter[v] if skip_cost is None else _edge_cost(v, skipped, enter, skip_cost))
             if nc > budget:
                 continue
-            found.add((v, nc))
+            if pending[nc] & bit:
+                pending[nc] ^= bit
+                found.append((v, nc))
+                left -= 1
             if nc == budget or v in stop_at:
                 continue
             # Only visited cells the rest of the move could still enter matter from here on.
-            ball = balls[v]
-            nmask = (mask | bit) & ball[min(budget - nc, len(ball) - 1)]
+            vball = balls[v]
+            nmask = (mask | bit) & vball[min(budget - nc, len(vball) - 1)]
             key = (v, nc, nmask)
             if key in seen:
                 continue
@@ -168,29 +234,3 @@ def balls_of(g: Graph) -> tuple[tuple[int, ...], ...]:
             masks.append(mask)
         out.append(tuple(masks))
     return tuple(out)
-
-
-def _reach_walks(
-    g: Graph,
-    origins: tuple[int, ...],
-    budget: int,
-    enter: tuple[int, ...],
-    skip_cost: tuple[int, ...] | None,
-    stop_at: frozenset[int],
-) -> frozenset[tuple[int, int]]:
-    found: set[tuple[int, int]] = set()
-    frontier = [(o, 0) for o in origins]
-    seen = set(frontier)
-    while frontier:
-        nxt: list[tuple[int, int]] = []
-        for u, cost in frontier:
-            for v, skipped in g.edges[u]:
-                nc = cost + _edge_cost(v, skipped, enter, skip_cost)
-                if nc > budget or (v, nc) in seen:
-                    continue
-                seen.add((v, nc))
-                found.add((v, nc))
-                if nc < budget and v not in stop_at:
-                    nxt.append((v, nc))
-        frontier = nxt
-    return frozenset(found)
