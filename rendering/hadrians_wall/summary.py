@@ -14,7 +14,7 @@ from rendering.hadrians_wall.layout import FILL, GOOD_ORDER, HEAD, LINE, icon
 WIDTH = 1280
 ROW = 62
 PHASES = {"choose": "Choosing Path cards", "actions": "Action phase",
-          "attack": "Pict attack: favours", "over": "Game over"}
+          "attack": "Pict attack", "over": "Game over"}
 ARROW_COLOUR = (200, 40, 40)
 GOOD = (0, 140, 70)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.core import Action, IllegalAction, InvalidAction
 from rules.palermo.building import Placement, legal_placements
-from rules.palermo.collecting import ENDINGS, Move, legal_moves, police_targets
+from rules.palermo.collecting import ENDINGS, Move, is_stop, legal_moves, police_targets
 from rules.palermo.components import CORNERS
 from rules.palermo.state import (
     BUILD,
@@ -21,10 +21,11 @@ from rules.palermo.state import (
     OFF,
     POLICE,
     START_TILE,
+    WALK,
     PalermoState,
 )
 
-ACTION_TYPES = ("start", "build", "police", "keep", "move")
+ACTION_TYPES = ("start", "build", "police", "keep", "walk_on", "move")
 
 
 def placement_action(state: PalermoState, p: Placement) -> Action:
@@ -63,8 +64,16 @@ def legal_for(state: PalermoState) -> tuple[Action, ...]:
         targets = [{"type": "police", "to": geo.cell_name(n)} for n in police_targets(state, seat)]
         keep: list[Action] = [{"type": "keep"}] if may_keep_police(state, seat) else []
         return tuple(keep + targets)
-    if state.phase == COLLECT and state.step == MOVE:
-        return tuple(move_action(state, m) for m in legal_moves(state, seat))
+    if state.phase == COLLECT and state.step in (MOVE, WALK):
+        moves = legal_moves(state, seat)
+        stops = [m for m in moves if is_stop(m)]
+        rest = [m for m in moves if not is_stop(m)]
+        if state.step == WALK:
+            return tuple(move_action(state, m) for m in rest)
+        if stops:
+            walk: list[Action] = [{"type": "walk_on"}] if rest else []
+            return tuple([move_action(state, m) for m in stops] + walk)
+        return tuple(move_action(state, m) for m in rest)
     return ()
 
 
@@ -77,6 +86,7 @@ def check_shape(action: Any) -> Action:
         "build": ("kind", "space", "door"),
         "police": ("to",),
         "keep": (),
+        "walk_on": (),
         "move": ("to", "cost", "end"),
     }
     wanted = fields[action["type"]]
@@ -96,30 +106,34 @@ def check_shape(action: Any) -> Action:
 
 def why_illegal(state: PalermoState, action: Action) -> IllegalAction:
     """A player-facing reason for a well-formed action that is not legal now."""
-    kind = action["type"]
-    step = state.step
-    wanted = {START_TILE: "start", HOUSE: "build", POLICE: "police", MOVE: "move"}.get(step, "")
-    if kind == "keep" and step == POLICE:
+    kind, step = action["type"], state.step
+    if step == POLICE and kind == "keep":
         return IllegalAction("Your police stone must come onto the board this turn.")
-    if kind != wanted and not (kind == "keep" and wanted == "police"):
-        needed = {
-            START_TILE: "lay the Start/Finish tile (e.g. 'SF C3')",
-            HOUSE: "build a house (e.g. 'H2 C4 door SW')",
-            POLICE: "place your police stone or keep it ('police e5' or 'keep')",
-            MOVE: "move your pawn (e.g. 'move e5 cost 4 exact')",
-        }.get(step, "wait")
-        return IllegalAction(f"Now you {needed}.")
-    if kind == "start":
+    if step == POLICE and kind == "police":
+        return IllegalAction(
+            "A police stone goes on a free street or ring cell, not next to another stone."
+        )
+    if step == START_TILE and kind == "start":
         return IllegalAction("The Start/Finish tile goes on a free space.")
-    if kind == "build":
+    if step == HOUSE and kind == "build":
         return IllegalAction(
             "That house cannot go there: it must join a roof edge to edge if any placement "
             "can, and must leave every street cell a way to the ring."
         )
-    if kind == "police":
-        return IllegalAction(
-            "A police stone goes on a free street or ring cell, not next to another stone."
-        )
-    return IllegalAction(
-        "That move is not possible: see the list of destinations with their costs."
-    )
+    if step == MOVE and kind == "move" and action["end"] not in ("business", "home"):
+        stops = any(a["type"] == "walk_on" for a in legal_for(state))
+        if stops:
+            return IllegalAction(
+                "You can stop at a business or at home: pick a stop, or 'walk on' first and "
+                "then the cell where your points run out."
+            )
+    if step in (MOVE, WALK) and kind in ("move", "walk_on"):
+        return IllegalAction("That move is not possible: pick one from the list of moves.")
+    needed = {
+        START_TILE: "lay the Start/Finish tile (e.g. 'SF C3')",
+        HOUSE: "build a house (e.g. 'H2 C4 door SW')",
+        POLICE: "place your police stone or keep it ('police e5' or 'keep')",
+        MOVE: "move your pawn (e.g. 'move e5 cost 4 business', or 'walk on')",
+        WALK: "pick where your pawn ends (e.g. 'move e5 cost 7 exact')",
+    }.get(step, "wait: the game is over")
+    return IllegalAction(f"Now you {needed}.")

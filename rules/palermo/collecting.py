@@ -1,7 +1,10 @@
 """Phase 2 decisions (spec 7): where a police stone may go and which moves a pawn has.
 
-A turn is up to two decisions by the same player: first the police stone ("police X" or
-"keep"), offered only when the stone may move and has somewhere to go; then the pawn's move.
+A turn is a short sequence of decisions by the same player (see README.md): the police stone
+("police X" or "keep", offered only when the stone may move and has somewhere to go), then the
+pawn. When the pawn can stop at one of its businesses or get home, it first chooses such a
+stop or "walk on"; the full-length moves come after "walk on". Otherwise it picks its move at
+once.
 """
 
 from __future__ import annotations
@@ -55,43 +58,51 @@ def pawn_cells(state: PalermoState, g: Graph) -> dict[int, set[int]]:
 
 
 def legal_moves(state: PalermoState, seat: int) -> tuple[Move, ...]:
-    g = city_graph(state)
-    return _moves(state, seat, g)
-
-
-def _moves(state: PalermoState, seat: int, g: Graph) -> tuple[Move, ...]:
-    cfg, geo = state.config, state.geo
+    """Every move of the seat's pawn this turn: stops (business, home) and full moves (exact),
+    or, when none of those exists, the blocked stops."""
+    cfg, geo, g = state.config, state.geo, city_graph(state)
     total = budget(state, seat)
     origin = state.pawns[seat]
     origins = (origin,) if origin != OFF else tuple(sorted(g.start))
+    if total <= 0:
+        return (Move(origins[0], 0, BLOCKED),)
     stones = frozenset(p for s, p in enumerate(state.police) if s != seat and p != OFF)
     going_home = state.all_collected(seat)
-    stop_at = g.start if going_home else frozenset()
-    found = _reach_cached(cfg, geo, g, origins, total, stones, stop_at)
+    home = g.start if going_home else frozenset()
     doors = own_doors(state, seat)
     occupied = {
         p for s, p in enumerate(state.pawns) if s != seat and p != OFF and p not in g.start
     }
-    moves: list[Move] = []
-    for node, cost in found:
-        if node in stop_at:
-            moves.append(Move(node, cost, HOME))
-        elif node in occupied:
-            continue
-        elif node in doors:
-            moves.append(Move(node, cost, BUSINESS))
-        elif cost == total:
-            moves.append(Move(node, cost, EXACT))
+    free = _mask(g.nodes) & ~_mask(occupied)
+    stop_mask = (free & _mask(doors)) | _mask(home)
+    plain = free & ~_mask(doors) & ~_mask(home)
+    wanted = (0,) + (stop_mask,) * (total - 1) + (stop_mask | plain,)
+    found = _reach_cached(cfg, geo, g, origins, total, stones, home, wanted)
+    moves = [
+        Move(n, c, HOME if n in home else BUSINESS if n in doors else EXACT) for n, c in found
+    ]
     if not moves:
-        free = [(n, c) for n, c in found if c < total and n not in occupied]
-        if free and cfg.blocked_stop == "largest_cost":
-            top = max(c for _, c in free)
-            free = [(n, c) for n, c in free if c == top]
-        moves = [Move(n, c, BLOCKED) for n, c in free]
+        wanted = (0,) + (plain,) * (total - 1) + (0,)
+        found = _reach_cached(cfg, geo, g, origins, total, stones, home, wanted)
+        if found and cfg.blocked_stop == "largest_cost":
+            top = max(c for _, c in found)
+            found = frozenset((n, c) for n, c in found if c == top)
+        moves = [Move(n, c, BLOCKED) for n, c in found]
         if not moves:
             moves = [Move(origins[0], 0, BLOCKED)]  # hemmed in: the pawn stays put
     rank = {e: i for i, e in enumerate(ENDINGS)}
     return tuple(sorted(moves, key=lambda m: (rank[m.end], m.to, m.cost)))
+
+
+def is_stop(move: Move) -> bool:
+    return move.end in (BUSINESS, HOME)
+
+
+def _mask(nodes: frozenset[int] | set[int] | tuple[int, ...]) -> int:
+    out = 0
+    for n in nodes:
+        out |= 1 << n
+    return out
 
 
 @lru_cache(maxsize=256)
@@ -102,7 +113,8 @@ def _reach_cached(
     origins: tuple[int, ...],
     total: int,
     stones: frozenset[int],
-    stop_at: frozenset[int],
+    home: frozenset[int],
+    wanted: tuple[int, ...],
 ) -> frozenset[tuple[int, int]]:
     enter = tuple(2 if n in stones else 1 for n in range(geo.node_count))
     skip = (
@@ -110,7 +122,7 @@ def _reach_cached(
         if cfg.jumps_pass_over
         else None
     )
-    return reach(g, origins, total, enter, skip, stop_at, cfg.simple_paths)
+    return reach(g, origins, total, enter, skip, home, wanted, cfg.simple_paths)
 
 
 # -------------------------------------------------------------------------------- police

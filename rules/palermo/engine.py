@@ -78,6 +78,8 @@ class PalermoGame:
             house = cfg.house(action["kind"])
             rotation = (CORNERS.index(action["door"]) - house.door) % 4
             new, events = turns.build(state, seat, Placement(space, house.name, rotation))
+        elif kind == "walk_on":
+            new, events = turns.walk_on(state, seat)
         elif kind in ("police", "keep"):
             target = geo.parse_cell(action["to"]) if kind == "police" else None
             new, events = turns.place_police(state, seat, target)

@@ -35,6 +35,8 @@ def format_action(state: PalermoState, action: Action) -> str:
         return f"police {action['to']}"
     if kind == "keep":
         return "keep"
+    if kind == "walk_on":
+        return "walk on"
     if kind == "move":
         return f"move {action['to']} cost {action['cost']} {action['end']}"
     raise InvalidAction("Unknown action type.")
@@ -65,6 +67,8 @@ def parse_action(state: PalermoState, seat: int, text: str) -> Action:
                 "door": corner.upper()}
     if head in ("keep", "skip"):
         return {"type": "keep"}
+    if head == "walk" or words == ["walk_on"]:
+        return {"type": "walk_on"}
     if head == "police":
         cell = _one([w for w in words[1:] if w not in _FILLER], "a cell")
         return {"type": "police", "to": _cell(state, cell)}

@@ -12,7 +12,7 @@ START_KIND = "SF"
 STREET_KIND = "S"
 
 BUILD, COLLECT, OVER = "build", "collect", "over"
-START_TILE, HOUSE, POLICE, MOVE = "start_tile", "house", "police", "move"
+START_TILE, HOUSE, POLICE, MOVE, WALK = "start_tile", "house", "police", "move", "walk"
 OFF = -1
 """A police stone off the board, or a pawn still waiting on the Start/Finish tile."""
 

@@ -23,6 +23,7 @@ from rules.palermo.state import (
     POLICE,
     START_KIND,
     START_TILE,
+    WALK,
     STREET_KIND,
     PalermoState,
     Tile,
@@ -171,6 +172,11 @@ def place_police(
     if state.is_home(seat):
         return _end_turn(state, seat, events)
     return replace(state, step=MOVE), events
+
+
+def walk_on(state: PalermoState, seat: int) -> tuple[PalermoState, Events]:
+    """The pawn passes its stops by and will use every point (spec 7.4, ending 1)."""
+    return replace(state, step=WALK), []
 
 
 def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState, Events]:
