@@ -41,7 +41,8 @@ BUILDING_LABELS = {
     "baths": "baths",
     "courthouse": "courthouse",
 }
-assert set(BUILDING_LABELS) == set(BUILDINGS)
+if set(BUILDING_LABELS) != set(BUILDINGS):
+    raise ValueError("Hadrian's Wall data: every building needs a label")
 
 
 def fields(action: Action, required: Iterable[str] = (), optional: Iterable[str] = ()) -> None:

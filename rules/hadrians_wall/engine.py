@@ -55,7 +55,7 @@ class HadriansWall:
     min_players = 1
     max_players = 6
     # Long games: the costly per-step conformance checks run every few steps.
-    conformance_deep_every = 7
+    conformance_deep_every = 2
 
     # ---------------------------------------------------------------------------- options
 
@@ -125,7 +125,10 @@ class HadriansWall:
         if state.phase == "actions" and state.sheets[seat]["road_pending"] and kind is not KINDS[
                 "road"]:
             raise IllegalAction("Take your Road income first (road income: +1 ATTRIBUTE).")
-        action = json.loads(json.dumps(action))
+        try:
+            action = json.loads(json.dumps(action))
+        except (TypeError, ValueError) as exc:
+            raise InvalidAction("A move is plain JSON.") from exc
         reason = kind.check(state, seat, action)
         if reason:
             raise IllegalAction(reason)

@@ -316,6 +316,10 @@ for _name in LANDMARKS:
     _FIRST[_name] = _FIRST["landmark"]
 for _name in CITIZENS:
     _FIRST[_name] = _citizen
+for _name in PLAYER_CARDS:  # "fighter" alone chooses that Path card
+    _FIRST[_name] = _FIRST["choose"]
+for _name in ATTRIBUTES:  # "renown" alone takes Road income
+    _FIRST[_name] = _named("road", "attribute", ATTRIBUTES, "attribute")
 
 
 def parse_action(st: State, seat: int, text: str) -> Action:

@@ -16,7 +16,6 @@ from rules.hadrians_wall.components import (
     MAP_CELL_REWARD,
     MAP_COLS,
     MAP_ROW_REWARD,
-    MAP_ROWS,
     MARKET_BOXES,
     MARKET_COST,
     PLAYER_CARDS,
@@ -246,5 +245,3 @@ def run_scout(w: Work, seat: int, action: Action) -> None:
     for _ in range(complete_rows(sheet["map"]) - rows_before):
         gain(sheet, MAP_ROW_REWARD, w.gained)
 
-
-MAP_SIZE = (MAP_ROWS, MAP_COLS)

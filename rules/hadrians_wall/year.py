@@ -5,7 +5,7 @@ favours, and the end of the Year or of the game.
 
 from __future__ import annotations
 
-from rules.core import Action, InvalidAction
+from rules.core import Action
 from rules.hadrians_wall.common import fields, pick
 from rules.hadrians_wall.components import (
     ATTACK_CARDS,
@@ -344,7 +344,3 @@ def after_favour(w: Work, seat: int) -> None:
     if not sheet["decided"] and not needs_decision(w, seat, sheet):
         resolve(w, seat)
 
-
-def validate_options(options: dict[str, object]) -> None:
-    if options["difficulty"] not in ATTACK_CARDS:
-        raise InvalidAction("Difficulty is easy, normal or hard.")

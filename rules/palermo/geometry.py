@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from rules.palermo.components import CORNER_OFFSETS
 
@@ -25,20 +25,20 @@ class Geometry:
     grid: int  # tile spaces per side
     ring_side: int  # ring spaces per side, corners not counted
 
-    @property
+    @cached_property
     def cells(self) -> int:
         """City cells per side."""
         return 2 * self.grid
 
-    @property
+    @cached_property
     def city_count(self) -> int:
         return self.cells * self.cells
 
-    @property
+    @cached_property
     def ring_count(self) -> int:
         return 4 * self.ring_side + 4
 
-    @property
+    @cached_property
     def node_count(self) -> int:
         return self.city_count + self.ring_count
 
@@ -78,6 +78,13 @@ class Geometry:
         return f"{chr(ord('A') + space % self.grid)}{space // self.grid + 1}"
 
     def cell_name(self, node: int) -> str:
+        return self.names[node]
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._name(n) for n in range(self.node_count))
+
+    def _name(self, node: int) -> str:
         if self.is_ring(node):
             return f"r{self.ring_index(node) + 1}"
         x, y = self.xy(node)

@@ -9,14 +9,15 @@ lies one unit outside it), so the renderer needs no geometry of its own.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from rules.palermo.city import tile_cells
 from rules.palermo.collecting import budget, legal_moves, police_may_move
-from rules.palermo.components import CORNERS
+from rules.palermo.components import CORNERS, Config
 from rules.palermo.geometry import Geometry
 from rules.palermo.scoring import breakdown, outcome
-from rules.palermo.state import BUILD, COLLECT, OFF, OVER, START_KIND, PalermoState
+from rules.palermo.state import BUILD, COLLECT, OFF, OVER, START_KIND, PalermoState, Tile
 
 
 def node_rect(geo: Geometry, node: int) -> list[float]:
@@ -26,9 +27,25 @@ def node_rect(geo: Geometry, node: int) -> list[float]:
     return [float(x), float(y), float(x + 1), float(y + 1)]
 
 
-def _xy(geo: Geometry, cell: int) -> list[int]:
-    x, y = geo.xy(cell)
-    return [x, y]
+def _xy(geo: Geometry, cell: int) -> tuple[int, int]:
+    return geo.xy(cell)
+
+
+@lru_cache(maxsize=256)
+def _tile_shape(cfg: Config, geo: Geometry, space: int, kind: str, rotation: int) -> Any:
+    """The fixed part of a tile's view (immutable values, shared between views)."""
+    cells = tile_cells(cfg, geo, space, Tile(kind, rotation))
+    return (
+        ("space", geo.space_name(space)),
+        ("i", space % geo.grid),
+        ("j", space // geo.grid),
+        ("kind", kind),
+        ("rotation", rotation),
+        ("roof", tuple(_xy(geo, c) for c in cells.roof)),
+        ("door", _xy(geo, cells.door) if cells.door >= 0 else None),
+        ("door_cell", geo.cell_name(cells.door) if cells.door >= 0 else None),
+        ("door_roof", _xy(geo, cells.door_roof) if cells.door_roof >= 0 else None),
+    )
 
 
 def _tiles(state: PalermoState) -> list[dict[str, Any]]:
@@ -37,25 +54,20 @@ def _tiles(state: PalermoState) -> list[dict[str, Any]]:
     for space, tile in enumerate(state.tiles):
         if tile is None:
             continue
-        cells = tile_cells(cfg, geo, space, tile)
-        out.append(
-            {
-                "space": geo.space_name(space),
-                "i": space % geo.grid,
-                "j": space // geo.grid,
-                "kind": tile.kind,
-                "rotation": tile.rotation,
-                "roof": [_xy(geo, c) for c in cells.roof],
-                "street": [_xy(geo, c) for c in cells.street],
-                "door": _xy(geo, cells.door) if cells.door >= 0 else None,
-                "door_cell": geo.cell_name(cells.door) if cells.door >= 0 else None,
-                "door_roof": _xy(geo, cells.door_roof) if cells.door_roof >= 0 else None,
-                "owner": tile.owner if tile.owner >= 0 else None,
-                "chip": tile.chip,
-                "last": space == state.last_house and state.phase == BUILD,
-            }
-        )
+        entry = dict(_tile_shape(cfg, geo, space, tile.kind, tile.rotation))
+        entry["owner"] = tile.owner if tile.owner >= 0 else None
+        entry["chip"] = tile.chip
+        entry["last"] = space == state.last_house and state.phase == BUILD
+        out.append(entry)
     return out
+
+
+@lru_cache(maxsize=16)
+def _ring(geo: Geometry) -> tuple[tuple[str, tuple[float, ...], bool], ...]:
+    return tuple(
+        (geo.cell_name(n), tuple(node_rect(geo, n)), geo.is_corner(n))
+        for n in range(geo.city_count, geo.node_count)
+    )
 
 
 def _table(state: PalermoState) -> list[dict[str, Any]]:
@@ -136,10 +148,7 @@ def view(state: PalermoState, seat: int | None) -> dict[str, Any]:
         "tiles": _tiles(state),
         "start_space": geo.space_name(start) if start is not None else None,
         "empty_spaces": [geo.space_name(i) for i, t in enumerate(state.tiles) if t is None],
-        "ring": [
-            {"name": geo.cell_name(n), "rect": node_rect(geo, n), "corner": geo.is_corner(n)}
-            for n in range(geo.city_count, geo.node_count)
-        ],
+        "ring": [{"name": n, "rect": r, "corner": c} for n, r, c in _ring(geo)],
         "pawns": pawns,
         "police": police,
         "table": _table(state),

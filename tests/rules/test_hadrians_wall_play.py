@@ -136,6 +136,12 @@ def test_notation_round_trips_and_forgives() -> None:
     assert GAME.parse_action(state, 0, "forum pay servant builder gain civilian") == {
         "type": "forum", "box": 1, "pay": ["builder", "servant"], "gain": "civilian"}
     assert GAME.parse_action(state, 0, "mine") == {"type": "mining", "box": 1}
+    assert GAME.parse_action(state, 0, "Fighter") == {"type": "choose", "path": "fighter"}
+    assert GAME.parse_action(state, 0, "valour") == {"type": "road", "attribute": "valour"}
+    assert GAME.parse_action(state, 0, "scout a1 b1 c1 d1 from the right neighbour") == {
+        "type": "scout", "from": "right", "cells": [[0, 0], [1, 0], [2, 0], [3, 0]]}
+    assert GAME.parse_action(state, 0, "buy from deck") == {
+        "type": "market", "box": 1, "from": "deck"}
     text = GAME.format_action(state, {"type": "build", "building": "granary_medium"})
     assert text == "build medium granary (1 builder, 1 servant, 1 resource)"
     with pytest.raises(InvalidAction):
