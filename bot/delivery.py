@@ -64,10 +64,12 @@ class Delivery:
 
     async def send_private(self, channel_id: int, notice: Notice) -> None:
         closed: list[int] = []
+        playing = notice.status == "playing"
         for seat in notice.private:
             if seat.member_id is None or seat.dm_closed:
                 continue
-            if not await self.dm(notice.game_id, seat):
+            buttons = board_view(notice.table_id, notice.version) if playing else None
+            if not await self.dm(notice.game_id, seat, buttons):
                 closed.append(seat.member_id)
                 await self.bot.tables.mark_dm_closed(notice.table_id, seat.member_id)
         if closed:
@@ -80,15 +82,19 @@ class Delivery:
                 ),
             )
 
-    async def dm(self, game_id: str, seat: SeatNotice) -> bool:
-        """DM one seat its private view; False when the member's DMs are closed (no retry)."""
+    async def dm(
+        self, game_id: str, seat: SeatNotice, buttons: discord.ui.View | None = None
+    ) -> bool:
+        """DM one seat its private view, with the board's buttons so the player can act from
+        the DM; False when the member's DMs are closed (never retried)."""
         assert seat.member_id is not None
         user = self.bot.get_user(seat.member_id) or discord.Object(seat.member_id)
         try:
             channel = await self.bot.create_dm(user)
             rendered = await self.bot.renderer.render(game_id, seat.view)
             file = image_file(*rendered, name="hand.png") if rendered is not None else MISSING
-            await channel.send(clip(seat.text or "Your view."), file=file)
+            await channel.send(clip(seat.text or "Your view."), file=file,
+                               view=buttons if buttons is not None else MISSING)
         except discord.Forbidden as exc:
             if exc.code == DM_CLOSED:
                 return False

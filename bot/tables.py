@@ -455,6 +455,11 @@ class Tables:
         game, state = loaded.game, loaded.state
         return [game.format_action(state, a) for a in game.legal_actions(state, seat)]
 
+    async def last_notation(self, table_id: int, member: Member) -> str | None:
+        """The member's own last move in the game's notation (for a shortlist of moves)."""
+        record = await self.store.last_action_of(table_id, member.id)
+        return record.notation if record else None
+
     async def history(self, channel_id: int) -> list[str]:
         table = await self.store.latest_table(channel_id)
         if table is None:
@@ -494,6 +499,7 @@ class Tables:
         entry = NewAction(
             "act", seat, member_id, action=action, text=public,
             irreversible=transition.irreversible, idem_key=idem_key,
+            notation=game.format_action(loaded.state, action),
         )
         snapshot = await asyncio.to_thread(game.dump, transition.state)
         try:

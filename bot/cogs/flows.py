@@ -78,24 +78,42 @@ async def announce(
     await Delivery(bot).post_move(table.channel_id, notice)
 
 
+FINISHING_WORDS = ("pass", "done", "end", "stop", "skip")
+
+
+def shortlist(moves: list[str], last: str | None, limit: int = SELECT_LIMIT) -> list[str]:
+    """When there are too many moves for a menu: those in the area of the player's last move
+    (its first word, e.g. "wall"), then the ones that finish a turn ("pass", "done")."""
+    area = last.split()[0].lower() if last and last.split() else None
+    near = [m for m in moves if area and m.split() and m.split()[0].lower() == area]
+    ending = [m for m in moves if m.split() and m.split()[0].lower() in FINISHING_WORDS]
+    picked = list(dict.fromkeys(near + ending))
+    return picked[:limit]
+
+
 async def offer_moves(interaction: discord.Interaction[Any], table_id: int) -> None:
-    """An ephemeral select of the caller's legal moves when they fit, else how to type one."""
+    """An ephemeral select of the caller's legal moves: all of them when they fit, else a
+    shortlist (the area of their last move, and passing) with how to search the rest."""
     bot = bot_of(interaction)
+    member = member_of(interaction)
     table = await bot.tables.table_for(table_id)
-    moves = await bot.tables.legal_moves(table_id, member_of(interaction))
+    moves = [m for m in await bot.tables.legal_moves(table_id, member) if len(m) <= 100]
     if not moves:
         await reply(interaction, "Nothing to do for you right now: it is not your turn.")
         return
-    if len(moves) <= SELECT_LIMIT and all(len(m) <= 100 for m in moves):
+    if len(moves) <= SELECT_LIMIT:
         await reply(interaction, "Pick your move; you will see a preview before it counts.",
                     view=moves_view(table_id, table.version, moves))
         return
-    sample = ", ".join(f"`{m}`" for m in moves[:5])
-    await reply(
-        interaction,
-        f"You have {len(moves)} legal moves; type `/move` and start writing one to search "
-        f"them (for example {sample}).",
-    )
+    short = shortlist(moves, await bot.tables.last_notation(table_id, member))
+    hint = (f"You have {len(moves)} legal moves; `/move` searches them all as you type "
+            "(area names, box numbers, costs).")
+    if short:
+        await reply(interaction, hint + " Common ones:",
+                    view=moves_view(table_id, table.version, short))
+    else:
+        sample = ", ".join(f"`{m}`" for m in moves[:5])
+        await reply(interaction, f"{hint} For example {sample}.")
 
 
 async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> None:

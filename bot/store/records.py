@@ -54,6 +54,7 @@ class ActionRecord:
     undoes: int | None
     idem_key: str | None
     created_at: str
+    notation: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class NewAction:
     irreversible: bool = False
     undoes: int | None = None
     idem_key: str | None = None
+    notation: str | None = None
 
 
 @dataclass(frozen=True)

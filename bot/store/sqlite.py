@@ -329,12 +329,13 @@ class SqliteStore:
                 await self._check_version(db, table_id, expected_version)
                 await db.execute(
                     "INSERT INTO actions (table_id, version, kind, seat, member_id, action, text,"
-                    " irreversible, undoes, idem_key, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " irreversible, undoes, idem_key, created_at, notation)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         table_id, version, entry.kind, entry.seat, entry.member_id,
                         None if entry.action is None else _dumps(entry.action), entry.text,
                         int(entry.irreversible), entry.undoes, entry.idem_key, _now(),
+                        entry.notation,
                     ),
                 )
                 await db.execute(
@@ -351,6 +352,14 @@ class SqliteStore:
     async def find_action_by_key(self, table_id: int, idem_key: str) -> ActionRecord | None:
         rows = await self._fetch(
             "SELECT * FROM actions WHERE table_id = ? AND idem_key = ?", (table_id, idem_key)
+        )
+        return _action(rows[0]) if rows else None
+
+    async def last_action_of(self, table_id: int, member_id: int) -> ActionRecord | None:
+        rows = await self._fetch(
+            "SELECT * FROM actions WHERE table_id = ? AND member_id = ? AND kind = 'act'"
+            " ORDER BY version DESC LIMIT 1",
+            (table_id, member_id),
         )
         return _action(rows[0]) if rows else None
 
@@ -456,4 +465,5 @@ def _action(row: sqlite3.Row) -> ActionRecord:
         undoes=row["undoes"],
         idem_key=row["idem_key"],
         created_at=str(row["created_at"]),
+        notation=row["notation"],
     )

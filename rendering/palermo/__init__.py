@@ -1,0 +1,36 @@
+"""Palermo's images: the board (city, ring, pieces, labels) beside a panel with the player table.
+
+``render(view)`` draws any view; the private view of the player to move also marks where their
+pawn can end. ``alt_text(view)`` describes the same view in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image
+
+from rendering.common import PAPER
+from rendering.palermo.board import draw_board
+from rendering.palermo.panel import WIDTH, draw_panel
+from rendering.palermo.pieces import seat_name
+from rules.palermo.views import describe
+
+__all__ = ["alt_text", "render"]
+
+
+def render(view: Mapping[str, Any]) -> Image.Image:
+    board = draw_board(view)
+    height = max(board.height, 640)
+    image = Image.new("RGB", (board.width + WIDTH, height), PAPER)
+    image.paste(board, (0, 0))
+    image.paste(draw_panel(view, height), (board.width, 0))
+    return image
+
+
+def alt_text(view: Mapping[str, Any]) -> str:
+    text = describe(view)
+    for seat in range(view["players"]):
+        text = text.replace("{p%d}" % seat, seat_name(seat))
+    return text

@@ -1,0 +1,89 @@
+"""Palermo's pieces and colours, drawn the same way on the board and in the side panel.
+
+Every piece carries its seat number, and each kind of piece has its own shape: a pawn is a
+round counter, a police stone a square badge, a chip a small disc on a door.
+"""
+
+from __future__ import annotations
+
+from PIL import ImageDraw
+
+from rendering.common import INK, PLAYER_COLOUR_NAMES, WHITE, centred_text, font, player_colour
+
+Colour = tuple[int, int, int]
+
+ROOF = (178, 84, 52)
+ROOF_EDGE = (110, 48, 28)
+STREET = (222, 219, 212)
+RING = (196, 196, 200)
+CORNER = (150, 150, 160)
+EMPTY = (240, 233, 214)
+GRID = (90, 90, 90)
+DOOR = (74, 44, 22)
+START_LIGHT = (250, 250, 250)
+START_DARK = (40, 40, 40)
+MARK = (255, 214, 0)
+
+
+def seat_label(seat: int) -> str:
+    return str(seat + 1)
+
+
+def seat_name(seat: int) -> str:
+    return f"Player {seat + 1} ({PLAYER_COLOUR_NAMES[seat % len(PLAYER_COLOUR_NAMES)]})"
+
+
+def text_on(colour: Colour) -> Colour:
+    """Black or white lettering, whichever reads better on ``colour``."""
+    r, g, b = colour
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else WHITE
+
+
+def draw_pawn(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seat: int, home: bool = False
+) -> None:
+    colour = player_colour(seat)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
+    if home:  # a white inner ring: this pawn is home for good
+        inner = r - 4
+        draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), outline=WHITE, width=2)
+    centred_text(draw, (cx, cy), seat_label(seat), font(max(8, int(r * 1.1)), bold=True),
+                 fill=text_on(colour))
+
+
+def draw_police(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    seat: int,
+    frozen: bool = False,
+    with_number: bool = True,
+) -> None:
+    """A square badge; ``with_number`` off when a pawn stands on it (the number then goes in
+    the corner)."""
+    x0, y0, x1, y1 = box
+    colour = player_colour(seat)
+    draw.rounded_rectangle(box, radius=4, fill=colour, outline=INK, width=2)
+    size = x1 - x0
+    fnt = font(max(8, int(size * 0.42)), bold=True)
+    if with_number:
+        centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "P" + seat_label(seat), fnt,
+                     fill=text_on(colour))
+    else:
+        small = font(max(7, int(size * 0.26)), bold=True)
+        draw.text((x0 + 3, y0 + 1), "P" + seat_label(seat), font=small, fill=text_on(colour))
+    if frozen:  # a black bar across: the stone may not move on its owner's next turn
+        draw.line((x0 + 2, y1 - 2, x1 - 2, y0 + 2), fill=INK, width=3)
+
+
+def draw_chip(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seat: int | None, present: bool
+) -> None:
+    if seat is None:
+        return
+    if present:
+        colour = player_colour(seat)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=1)
+        centred_text(draw, (cx, cy), seat_label(seat), font(max(7, int(r * 1.3)), bold=True),
+                     fill=text_on(colour))
+    else:  # collected: the white circle of the business shows again
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=1)
