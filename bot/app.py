@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 import yarl
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
@@ -24,6 +25,17 @@ from bot.tables import Tables
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info")
+
+
+class TabulaTree(app_commands.CommandTree["TabulaBot"]):
+    """Every slash command's errors go through the one handler."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[TabulaBot], error: app_commands.AppCommandError
+    ) -> None:
+        from bot.cogs.common import report_error
+
+        await report_error(interaction, error)
 
 
 class TabulaBot(commands.Bot):
@@ -38,6 +50,7 @@ class TabulaBot(commands.Bot):
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
+            tree_cls=TabulaTree,
         )
         self.settings = settings
         self.render_workers = render_workers

@@ -12,7 +12,8 @@ import asyncio
 import hashlib
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +94,13 @@ class Tables:
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
 
+    @asynccontextmanager
+    async def _locked(self, channel_id: int) -> AsyncIterator[TableRecord]:
+        """The channel's live table, re-read once its lock is held (it may have moved on)."""
+        table = await self.table_in(channel_id)
+        async with self._lock(table.id):
+            yield await self.table_for(table.id)
+
     def game(self, game_id: str) -> Game:
         try:
             return self.games[game_id]
@@ -168,9 +176,7 @@ class Tables:
         return await self._lobby_notice(table, f"{member.name} opened a table of {game.title}.")
 
     async def join(self, channel_id: int, member: Member) -> Notice:
-        table = await self.table_in(channel_id)
-        async with self._lock(table.id):
-            table = await self.table_for(table.id)
+        async with self._locked(channel_id) as table:
             self._require_lobby(table)
             game = self.game(table.game_id)
             seats = await self.store.seats(table.id)
@@ -189,9 +195,7 @@ class Tables:
             return await self._lobby_notice(table, f"{member.name} joined.")
 
     async def add_computer(self, channel_id: int, member: Member) -> Notice:
-        table = await self.table_in(channel_id)
-        async with self._lock(table.id):
-            table = await self.table_for(table.id)
+        async with self._locked(channel_id) as table:
             self._require_lobby(table)
             seats = await self.store.seats(table.id)
             self._require_member_or_admin(table, seats, member, "add a computer player")
@@ -206,9 +210,7 @@ class Tables:
             return await self._lobby_notice(table, f"{member.name} added {name} (random moves).")
 
     async def leave(self, channel_id: int, member: Member) -> Notice:
-        table = await self.table_in(channel_id)
-        async with self._lock(table.id):
-            table = await self.table_for(table.id)
+        async with self._locked(channel_id) as table:
             if table.status != "lobby":
                 raise TableError(
                     "The game has started; seats are fixed. The creator or an admin can "
@@ -228,9 +230,7 @@ class Tables:
 
     async def remove_seat(self, channel_id: int, member: Member, position: int) -> Notice:
         """The creator or an admin removes a lobby seat (a computer, or an absent member)."""
-        table = await self.table_in(channel_id)
-        async with self._lock(table.id):
-            table = await self.table_for(table.id)
+        async with self._locked(channel_id) as table:
             self._require_lobby(table)
             self._require_creator_or_admin(table, member, "remove seats")
             seats = await self.store.seats(table.id)
@@ -242,9 +242,7 @@ class Tables:
             return await self._lobby_notice(table, f"{member.name} removed {gone.name}.")
 
     async def start(self, channel_id: int, member: Member) -> Notice:
-        table = await self.table_in(channel_id)
-        async with self._lock(table.id):
-            table = await self.table_for(table.id)
+        async with self._locked(channel_id) as table:
             self._require_lobby(table)
             game = self.game(table.game_id)
             seats = await self.store.seats(table.id)
@@ -280,9 +278,7 @@ class Tables:
             return notice
 
     async def abandon(self, channel_id: int, member: Member) -> Notice:
-        table = await self.table_in(channel_id)
-        async with self._lock(table.id):
-            table = await self.table_for(table.id)
+        async with self._locked(channel_id) as table:
             self._require_creator_or_admin(table, member, "abandon the game")
             version = await self.store.set_status(table.id, "abandoned", table.version)
             text = f"{member.name} abandoned the game."
@@ -370,9 +366,7 @@ class Tables:
             raise TableError("That preview belongs to another player.")
 
     async def undo(self, channel_id: int, member: Member, idem_key: str | None = None) -> Notice:
-        table = await self.table_in(channel_id)
-        async with self._lock(table.id):
-            table = await self.table_for(table.id)
+        async with self._locked(channel_id) as table:
             loaded = await self._load(table)
             seat = self._seat_of(loaded, member)
             if table.status != "playing":

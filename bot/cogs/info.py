@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import bot_of, clip, reply, report_error
+from bot.cogs.common import bot_of, clip, reply
 from bot.cogs.lobby import GAME_CHOICES
 from rules import GAMES
 
@@ -29,11 +29,6 @@ HELP_TEXT = """\
 class Info(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        await report_error(interaction, error)
 
     @app_commands.command(name="history", description="The moves of this channel's game")
     async def history(self, interaction: discord.Interaction[Any]) -> None:

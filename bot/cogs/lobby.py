@@ -80,11 +80,6 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        await report_error(interaction, error)
-
     @app_commands.command(name="new", description="Open a table for a game in this channel")
     @app_commands.describe(
         game="Which game to play",

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.cogs.common import bot_of, member_of, reply, report_error, table_here
+from bot.cogs.common import bot_of, member_of, reply, table_here
 from bot.cogs.flows import announce, commit, defer, offer_moves, show_hand, show_preview
 from bot.delivery import image_file
 from bot.tables import TableError
@@ -31,11 +31,6 @@ def matches(move: str, typed: str) -> bool:
 class Play(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        await report_error(interaction, error)
 
     @app_commands.command(name="move", description="Make your move (a preview comes first)")
     @app_commands.describe(

@@ -197,7 +197,6 @@ def _draw_marks(draw: ImageDraw.ImageDraw, f: Frame, reachable: Sequence[Mapping
     for entry in reachable:
         x0, y0, x1, y1 = f.rect(entry["rect"])
         draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=MARK, width=3)
-        draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y0 + 2 + 3), fill=INK)
         text = _mark_text(entry["moves"])
         box = draw.textbbox((0, 0), text, font=small)
         w = box[2] - box[0]
@@ -234,7 +233,7 @@ def _draw_pieces(draw: ImageDraw.ImageDraw, f: Frame, view: Mapping[str, Any]) -
             continue
         spots = ((-1, -1), (1, 1), (1, -1), (-1, 1), (0, 0))
         for pawn, (sx, sy) in zip(pawns, spots, strict=False):
-            draw_pawn(draw, cx + sx * 10, cy + sy * 10, 9, pawn["seat"], pawn["home"])
+            draw_pawn(draw, cx + sx * 10, cy + sy * 10, 10, pawn["seat"], pawn["home"])
 
 
 def _start_cells(view: Mapping[str, Any]) -> list[tuple[float, ...]]:

@@ -76,19 +76,20 @@ def _draw_row(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], row: Mapping[s
             draw_chip(draw, 56 + k * 17, y + 54, 7, seat, True)
         return
     stone = view["police"][seat]
-    status = "HOME" + (f" (#{row['home_rank']})" if row["home_rank"] else "") if row["home"] \
-        else "in the city"
-    draw.text((250, y + 6), f"score {row['score']}", font=font(13, bold=True), fill=INK)
-    draw.text((46, y + 24), status, font=font(11, bold=row["home"]), fill=INK)
+    score = f"score {row['score']}"
+    draw.text((WIDTH - 14, y + 6), score, font=font(13, bold=True), fill=INK, anchor="ra")
+    parts = f"{row['income']} income + {row['home_leftover']} home + {row['waiting_bonus']} bonus"
+    draw.text((WIDTH - 14, y + 24), parts, font=font(10), fill=MUTED, anchor="ra")
+    if row["home"]:
+        status = f"HOME #{row['home_rank']}"
+    else:
+        status = f"chips {row['collected']}/{row['chips']}"
     police = stone["cell"] or "off board"
-    note = f"police {police}" + (" (blocked)" if stone["frozen"] else "")
-    if row["penalty"]:
-        note += f", -{row['penalty']} next turn"
-    draw.text((140, y + 24), note, font=font(11), fill=INK)
-    draw_police(draw, (330, y + 24, 346, y + 40), seat, stone["frozen"], with_number=False)
+    note = f"{status}, police {police}" + (" (blocked)" if stone["frozen"] else "")
+    if row["penalty"] and not row["home"]:
+        note += f", -{row['penalty']} next"
+    draw.text((46, y + 24), note, font=font(11, bold=row["home"]), fill=INK)
     _draw_card(draw, row, y + 42)
-    draw.text((356, y + 24), f"+{row['income']}/{row['home_leftover']}/{row['waiting_bonus']}",
-              font=font(9), fill=MUTED)
 
 
 def _draw_card(draw: ImageDraw.ImageDraw, row: Mapping[str, Any], y: int) -> None:
@@ -158,7 +159,10 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> 
     y += 20
     if view.get("reachable"):
         draw.rectangle((12, y, 28, y + 14), outline=MARK, width=3)
-        draw.text((34, y + 1), "reachable: cost; B business stop, H home, ! blocked",
+        draw.text((34, y + 1), "your pawn can end here: number = cost;",
                   font=small, fill=INK)
-        y += 18
-    draw.text((12, y), "Card: +income/home leftover/waiting bonus", font=small, fill=MUTED)
+        draw.text((34, y + 14), "B business stop, H home, ! blocked stop, plain = exact",
+                  font=small, fill=INK)
+        y += 30
+    draw.text((12, y), "Card: movement points per turn, one more per chip collected",
+              font=small, fill=MUTED)

@@ -45,8 +45,8 @@ def draw_pawn(
     colour = player_colour(seat)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
     if home:  # a white inner ring: this pawn is home for good
-        inner = r - 4
-        draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), outline=WHITE, width=2)
+        inner = r - 3
+        draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), outline=WHITE, width=1)
     centred_text(draw, (cx, cy), seat_label(seat), font(max(8, int(r * 1.1)), bold=True),
                  fill=text_on(colour))
 
