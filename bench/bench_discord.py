@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.core import Rng  # noqa: E402
-from tests.e2e.harness import Table, custom_id, mentioned_ids, running_bot  # noqa: E402
-from tests.e2e.standin import StandIn  # noqa: E402
+from rules.core import Rng
+from tests.e2e.harness import Table, custom_id, mentioned_ids, running_bot
+from tests.e2e.standin import StandIn
 
 
 def pct(values: list[float], p: float) -> float:

@@ -17,11 +17,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import rules  # noqa: E402
-from bot.store import SqliteStore  # noqa: E402
-from bot.tables import Member, Tables  # noqa: E402
-from rules.core import Rng  # noqa: E402
-from tests.pebbles import GAME as PEBBLES  # noqa: E402
+import rules
+from bot.store import SqliteStore
+from bot.tables import Member, Tables
+from rules.core import Rng
+from tests.pebbles import GAME as PEBBLES
 
 
 def percentile(values: list[float], p: float) -> float:
