@@ -81,6 +81,7 @@ async def run_local(
     if not game.min_players <= count <= game.max_players:
         print(f"{game.title} takes {game.min_players} to {game.max_players} players.", file=out)
         return 2
+    await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
     store = await SqliteStore.open(folder / "table.db")
     try:
         tables = Tables(store)
@@ -158,6 +159,5 @@ def local_main(argv: list[str]) -> int:
         while folder.with_name(f"{folder.name}-{n}").exists():
             n += 1
         folder = folder.with_name(f"{folder.name}-{n}")
-    folder.mkdir(parents=True, exist_ok=True)
     return asyncio.run(run_local(args.game, args.players, args.seed, args.auto, folder))
 
