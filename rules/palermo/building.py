@@ -5,12 +5,15 @@ flood fill over the whole city is a handful of shifts and masks per step.
 
 The legal placements are the first non-empty tier of:
 
-1. joining (Rule 1) and keeping access (Rule 3);
-2. keeping access anywhere (Rule 2, only when tier 1 is empty);
-3. joining without access, then 4. anywhere (Rule 3 waived: nothing passes it).
+1. joining (Rule 1) and keeping every street cell connected to the ring (Rule 3);
+2. keeping every street cell connected, anywhere (Rule 2, only when tier 1 is empty);
+3. Rule 3 waived, because no placement passes it: joining and keeping at least every door and
+   the Start/Finish tile connected (the seed's own wording of Rule 3 is about entrances);
+4. the same, anywhere;
+5. joining; 6. anywhere (only when even that cannot be kept).
 
-With ``diagonal_roofs = "forbidden"`` each tier also excludes roofs meeting only at a corner;
-should that leave nothing at all, the diagonal ban is lifted too.
+With ``diagonal_roofs = "forbidden"`` each tier first excludes roofs meeting only at a corner;
+should that leave nothing in the tier, the diagonal ban is lifted before access is given up.
 """
 
 from __future__ import annotations
@@ -123,6 +126,7 @@ def _legal_placements(
     built = city(cfg, geo, key)
     roofs = _mask(grid, built.roof)
     required = _mask(grid, built.street)
+    entrances = _mask(grid, built.start) | _mask(grid, tuple(d for d in built.doors if d >= 0))
     passable = grid.city_mask & ~roofs
     if cfg.join_target == "current_building" and last_house >= 0:
         last = house_cells(geo, last_house, cfg.house(_kind(key, last_house)), _rot(key, last_house))
@@ -131,7 +135,7 @@ def _legal_placements(
         join_mask = roofs
     kinds = [cfg.house(name) for name, left in supply if left > 0]
     reach_cache: dict[int, int] = {}
-    tiers: list[list[Placement]] = [[] for _ in range(8)]
+    tiers: list[list[Placement]] = [[] for _ in range(12)]
     for space in built.empty:
         for kind in kinds:
             for rotation in range(4):
@@ -143,10 +147,11 @@ def _legal_placements(
                     reach = _flood(grid.boundary, passable & ~new_roof, grid.stride)
                     reach_cache[new_roof] = reach
                 access = not ((required | _mask(grid, cells.street)) & ~reach)
+                doors_ok = not ((entrances | _mask(grid, (cells.door,))) & ~reach)
                 diag_ok = cfg.diagonal_roofs != "forbidden" or not _diagonal_only(
                     grid, new_roof, roofs
                 )
-                tier = _tier(joins, access) + (0 if diag_ok else 4)
+                tier = _tier(joins, access, doors_ok, diag_ok)
                 tiers[tier].append(Placement(space, kind.name, rotation))
     for tier in tiers:
         if tier:
@@ -154,10 +159,10 @@ def _legal_placements(
     return ()
 
 
-def _tier(joins: bool, access: bool) -> int:
-    if access:
-        return 0 if joins else 1
-    return 2 if joins else 3
+def _tier(joins: bool, access: bool, doors_ok: bool, diag_ok: bool) -> int:
+    """Access first (Rule 3), then the diagonal ban, then joining (Rule 1 before Rule 2)."""
+    level = 0 if access else 1 if doors_ok else 2
+    return 4 * level + (0 if diag_ok else 2) + (0 if joins else 1)
 
 
 def _kind(key: LayoutKey, space: int) -> str:

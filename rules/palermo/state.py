@@ -47,6 +47,7 @@ class PalermoState:
     frozen: tuple[bool, ...]  # stone blocked on its owner's next turn
     penalty: tuple[int, ...]
     collected: tuple[int, ...]
+    lost: tuple[int, ...]  # chips on doors sealed off when phase 1 ended (see README)
     income: tuple[int, ...]
     leftover: tuple[int, ...]
     bonus: tuple[int, ...]
@@ -75,7 +76,7 @@ class PalermoState:
         return self.config.chips(self.players)
 
     def all_collected(self, seat: int) -> bool:
-        return self.collected[seat] >= self.chips_total()
+        return self.collected[seat] + self.lost[seat] >= self.chips_total()
 
 
 def dump_state(state: PalermoState) -> dict[str, Any]:

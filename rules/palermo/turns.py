@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.core import Event, Rng
 from rules.palermo.building import Placement
-from rules.palermo.collecting import BUSINESS, HOME, Move, police_targets
+from rules.palermo.collecting import BUSINESS, HOME, Move, city_graph, police_targets
 from rules.palermo.components import Config
 from rules.palermo.state import (
     BUILD,
@@ -61,6 +61,7 @@ def new_state(players: int, seed: str, options: str, cfg: Config) -> PalermoStat
         frozen=(False,) * players,
         penalty=zeros,
         collected=zeros,
+        lost=zeros,
         income=zeros,
         leftover=zeros,
         bonus=zeros,
@@ -120,7 +121,41 @@ def _finish_city(state: PalermoState, events: Events) -> tuple[PalermoState, Eve
     state = replace(
         state, tiles=tiles, streets_left=state.streets_left - len(empty), phase=COLLECT
     )
+    state = _drop_sealed_chips(state, events)
     return _begin_turn(state, state.first, events)
+
+
+def _drop_sealed_chips(state: PalermoState, events: Events) -> PalermoState:
+    """A door that no street leads to (possible only after Rule 3 was waived) cannot be
+    visited: its chip leaves the game and its owner needs one chip fewer to go home."""
+    g = city_graph(state)
+    reached = set(range(state.geo.city_count, state.geo.node_count))
+    frontier = list(reached)
+    while frontier:
+        node = frontier.pop()
+        for other in g.steps[node]:
+            if other not in reached:
+                reached.add(other)
+                frontier.append(other)
+    tiles = list(state.tiles)
+    lost = list(state.lost)
+    for space, tile in enumerate(tiles):
+        if tile is None or not tile.chip:
+            continue
+        door = state.geo.space_cells(space)[state.config.house(tile.kind).door_at(tile.rotation)]
+        if door not in reached:
+            tiles[space] = replace(tile, chip=False)
+            lost[tile.owner] += 1
+            name = state.geo.space_name(space)
+            events.append(
+                Event(
+                    "sealed_business",
+                    {"seat": tile.owner, "space": name},
+                    text=f"No street leads to {{p{tile.owner}}}'s business on {name}: "
+                    "its chip leaves the game.",
+                )
+            )
+    return replace(state, tiles=tuple(tiles), lost=tuple(lost))
 
 
 # -------------------------------------------------------------------------------- phase 2

@@ -81,6 +81,7 @@ def _table(state: PalermoState) -> list[dict[str, Any]]:
                 "chips": total,
                 "to_place": state.to_place[seat],
                 "collected": state.collected[seat],
+                "lost": state.lost[seat],
                 "allowance": state.allowance(seat),
                 "penalty": state.penalty[seat],
                 "score": state.score(seat),

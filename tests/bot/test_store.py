@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import ChannelBusy, NewAction, SqliteStore, StaleVersion
+from bot.store import ChannelBusy, IntegrityFailure, NewAction, SqliteStore, StaleVersion
 from bot.store.sqlite import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,3 +99,27 @@ def test_kill_9_mid_stream_loses_no_acknowledged_move(tmp_path: Path) -> None:
     # Every acknowledged version is on disk (more may be: committed, not yet printed).
     assert version >= acked
     assert set(range(min(logged), acked + 1)) <= logged
+
+
+async def test_the_backup_command_copies_a_live_database(tmp_path: Path) -> None:
+    live = await SqliteStore.open(tmp_path / "live.db")
+    table_id = await new_table(live)
+    target = tmp_path / "copy.db"
+    env = {**os.environ, "TABULA_DB": str(tmp_path / "live.db"), "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "backup", str(target)], cwd=tmp_path, env=env,
+        capture_output=True, text=True, timeout=60,
+    )
+    await live.close()
+    assert result.returncode == 0, result.stderr
+    copy = sqlite3.connect(target)
+    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert copy.execute("SELECT id FROM game_tables").fetchall() == [(table_id,)]
+    copy.close()
+
+
+async def test_a_corrupt_database_is_refused_at_start(tmp_path: Path) -> None:
+    path = tmp_path / "bad.db"
+    path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    with pytest.raises((IntegrityFailure, sqlite3.DatabaseError)):
+        await SqliteStore.open(path)
