@@ -38,7 +38,7 @@ async def watch_loop(stop: asyncio.Event, stalls: list[float]) -> None:
 
 
 async def play_table(t: Table, game: str, moves: int, first: list[float], posted: list[float],
-                     seed: int) -> None:
+                     seed: int, suggest: list[float]) -> None:
     s = t.standin
     alice, bob = t.members["alice"], t.members["bob"]
     r = await s.slash(alice, t.channel, "game new", {"game": game, "seating": "join"})
@@ -55,8 +55,10 @@ async def play_table(t: Table, game: str, moves: int, first: list[float], posted
         if "Game over" in board.content:
             break
         member = by_id[mentioned_ids(board)[0]]
+        asked = time.perf_counter()
         choices = await s.autocomplete(member, t.channel, "move", {"action": ""},
                                        focused="action", timeout=30)
+        suggest.append(time.perf_counter() - asked)
         before = len(t.boards())
         start = time.perf_counter()
         r = await s.slash(member, t.channel, "move",
@@ -88,11 +90,12 @@ async def main() -> None:
                 first: list[float] = []
                 posted: list[float] = []
                 stalls: list[float] = []
+                suggest: list[float] = []
                 stop = asyncio.Event()
                 watcher = asyncio.create_task(watch_loop(stop, stalls))
                 start = time.perf_counter()
                 await asyncio.gather(*(
-                    play_table(t, args.game, args.moves, first, posted, i)
+                    play_table(t, args.game, args.moves, first, posted, i, suggest)
                     for i, t in enumerate(tables)
                 ))
                 elapsed = time.perf_counter() - start
@@ -100,7 +103,8 @@ async def main() -> None:
                 await watcher
         print(f"game={args.game} tables={args.tables} moves={len(first)} "
               f"elapsed={elapsed:.1f}s render_workers={args.workers}")
-        for label, values in (("first reply", first), ("board posted", posted)):
+        for label, values in (("autocomplete", suggest), ("first reply", first),
+                              ("board posted", posted)):
             ms = [v * 1000 for v in values]
             print(f"{label:>13} ms: p50={statistics.median(ms):.0f} p95={pct(ms, 95):.0f} "
                   f"p99={pct(ms, 99):.0f} max={max(ms):.0f}")

@@ -100,6 +100,9 @@ class Delivery:
                 return False
             log.warning("DM to %s refused: %s", seat.member_id, exc)
             return False
+        except discord.HTTPException as exc:
+            # The move is committed either way; a failed DM must not look like a failed move.
+            log.warning("DM to %s failed: %s", seat.member_id, exc)
         return True
 
     async def private_payload(self, game_id: str, seat: SeatNotice) -> tuple[str, Any]:
