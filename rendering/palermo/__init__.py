@@ -32,5 +32,5 @@ def render(view: Mapping[str, Any]) -> Image.Image:
 def alt_text(view: Mapping[str, Any]) -> str:
     text = describe(view)
     for seat in range(view["players"]):
-        text = text.replace("{p%d}" % seat, seat_name(seat))
+        text = text.replace(f"{{p{seat}}}", seat_name(seat))
     return text

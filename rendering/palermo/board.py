@@ -76,8 +76,7 @@ def _base(cells: int, grid: int, ring: RingKey, phase_labels: str) -> Image.Imag
             d = CELL * 0.18
             draw.polygon([(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)], fill=WHITE)
         if phase_labels == "cells":
-            cx, cy = _centre(box)
-            draw.text((box[0] + 2, box[1] + 1), name, font=number_font, fill=INK)
+            draw.text((box[0] + 5, box[1] + 4), name, font=number_font, fill=INK)
     label_font = font(14, bold=True)
     lo, hi = MARGIN / 2, f.size - MARGIN / 2
     if phase_labels == "tiles":
@@ -179,8 +178,9 @@ def _draw_door(draw: ImageDraw.ImageDraw, f: Frame, tile: Mapping[str, Any]) -> 
     else:
         draw.rectangle((ex - half, ey - depth if dy > 0 else ey, ex + half,
                         ey if dy > 0 else ey + depth), fill=DOOR)
-    # The chip sits on the door's white circle, half over the door cell.
-    chip_x, chip_y = ex + dx * 3, ey + dy * 3
+    # The chip sits on the door's white circle, mostly on the roof so that a pawn or a police
+    # stone in the door cell leaves it in sight.
+    chip_x, chip_y = ex - dx * 4, ey - dy * 4
     draw_chip(draw, chip_x, chip_y, 8, tile.get("owner"), bool(tile.get("chip")))
 
 
@@ -192,7 +192,9 @@ def _mark_text(moves: Sequence[Mapping[str, Any]]) -> str:
     return " ".join(p + "/".join(costs) for p, costs in groups.items())
 
 
-def _draw_marks(draw: ImageDraw.ImageDraw, f: Frame, reachable: Sequence[Mapping[str, Any]]) -> None:
+def _draw_marks(
+    draw: ImageDraw.ImageDraw, f: Frame, reachable: Sequence[Mapping[str, Any]]
+) -> None:
     small = font(10, bold=True)
     for entry in reachable:
         x0, y0, x1, y1 = f.rect(entry["rect"])
@@ -222,7 +224,7 @@ def _draw_pieces(draw: ImageDraw.ImageDraw, f: Frame, view: Mapping[str, Any]) -
     for rect, stone in police_at.items():
         x0, y0, x1, y1 = f.rect(rect)
         covered = rect in pawns_at
-        draw_police(draw, (x0 + 4, y0 + 4, x1 - 4, y1 - 4), stone["seat"], stone["frozen"],
+        draw_police(draw, (x0 + 5, y0 + 5, x1 - 5, y1 - 5), stone["seat"], stone["frozen"],
                     with_number=not covered)
     for rect, pawns in pawns_at.items():
         x0, y0, x1, y1 = f.rect(rect)

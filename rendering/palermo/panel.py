@@ -84,6 +84,8 @@ def _draw_row(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], row: Mapping[s
         status = f"HOME #{row['home_rank']}"
     else:
         status = f"chips {row['collected']}/{row['chips']}"
+        if row.get("lost"):
+            status += f" ({row['lost']} sealed off)"
     police = stone["cell"] or "off board"
     note = f"{status}, police {police}" + (" (blocked)" if stone["frozen"] else "")
     if row["penalty"] and not row["home"]:
@@ -110,8 +112,10 @@ def _draw_card(draw: ImageDraw.ImageDraw, row: Mapping[str, Any], y: int) -> Non
 
 
 def _draw_supply(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
-    draw.text((12, y), "Supply (shown with door and roofs as named; turn by door corner)",
+    draw.text((12, y), "Supply, unturned (dark square: door cell). Name the door's corner",
               font=font(11), fill=INK)
+    y += 14
+    draw.text((12, y), "to turn a tile: 'H2 C4 door NE'.", font=font(11), fill=INK)
     y += 18
     x = 12
     for kind, count in view["supply"].items():

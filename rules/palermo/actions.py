@@ -1,7 +1,8 @@
 """The legal actions of a state as JSON objects, and their validation.
 
 Action types (see README.md): ``start`` (the Start/Finish tile), ``build`` (a house), ``police``
-and ``keep`` (the police decision), ``move`` (the pawn's move).
+and ``keep`` (the police decision), ``walk_on`` (no stop this turn) and ``move`` (the pawn's
+move: destination, cost and ending).
 """
 
 from __future__ import annotations

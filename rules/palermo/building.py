@@ -129,7 +129,8 @@ def _legal_placements(
     entrances = _mask(grid, built.start) | _mask(grid, tuple(d for d in built.doors if d >= 0))
     passable = grid.city_mask & ~roofs
     if cfg.join_target == "current_building" and last_house >= 0:
-        last = house_cells(geo, last_house, cfg.house(_kind(key, last_house)), _rot(key, last_house))
+        kind = cfg.house(_kind(key, last_house))
+        last = house_cells(geo, last_house, kind, _rot(key, last_house))
         join_mask = building_mask(grid, roofs, _mask(grid, last.roof))
     else:
         join_mask = roofs
@@ -151,8 +152,8 @@ def _legal_placements(
                 diag_ok = cfg.diagonal_roofs != "forbidden" or not _diagonal_only(
                     grid, new_roof, roofs
                 )
-                tier = _tier(joins, access, doors_ok, diag_ok)
-                tiers[tier].append(Placement(space, kind.name, rotation))
+                rank = _tier(joins, access, doors_ok, diag_ok)
+                tiers[rank].append(Placement(space, kind.name, rotation))
     for tier in tiers:
         if tier:
             return tuple(tier)

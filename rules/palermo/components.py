@@ -8,6 +8,7 @@ a readable message; the engine turns that into ``InvalidAction`` for players.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Mapping
@@ -96,9 +97,13 @@ def _read(name: str) -> dict[str, Any]:
     return {k: v for k, v in data.items() if not k.startswith("_")}
 
 
-@lru_cache(maxsize=1)
 def default_options() -> dict[str, Any]:
     """Every setup option with its default, read from the data files and validated."""
+    return copy.deepcopy(_defaults())
+
+
+@lru_cache(maxsize=1)
+def _defaults() -> dict[str, Any]:
     board = _read("board.json")
     tiles = _read("tiles.json")
     rules = _read("rules.json")

@@ -124,9 +124,9 @@ class PalermoGame:
             "Palermo (3-5 players). Phase 1: in turn, build one house next to an existing roof "
             "and mark its door with your chip ('H2 C4 door SW'; the first player starts with "
             "the Start/Finish tile, 'SF C3'). Phase 2: each turn, optionally re-place your "
-            "police stone ('police e5' or 'keep'), then move your pawn ('move e5 cost 4 "
-            "exact'): use all your points, or stop at one of your doors to collect its chip "
-            "and score the points left over. Collect every chip and get home to Start/Finish; "
-            "highest score wins."
+            "police stone ('police e5' or 'keep'), then move your pawn: stop at one of your "
+            "doors to take its chip and score the points left over ('move e5 cost 3 "
+            "business'), or 'walk on' and end where your points run out ('move g7 cost 6 "
+            "exact'). Collect every chip and get home to Start/Finish; highest score wins."
         )
 

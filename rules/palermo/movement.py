@@ -139,13 +139,15 @@ def _walks(
 ) -> list[int]:
     """``out[c]``: bitmask of the nodes some walk (cells may repeat) ends on at cost ``c``.
 
-    Without ``enter_origins`` the walks never come back to where they started: still a
-    superset of the simple paths, and a much tighter one.
+    Without ``enter_origins`` the walks never come back to a single start: still a superset of
+    the simple paths, and a much tighter one.
     """
     out = [0] * (budget + 1)
     frontier = [(o, 0) for o in origins]
     seen = set(frontier)
-    banned = frozenset() if enter_origins else frozenset(origins)
+    # With several possible starts a path may well cross another start, so only a single
+    # start can be left out.
+    banned = frozenset(origins) if not enter_origins and len(origins) == 1 else frozenset()
     while frontier:
         nxt: list[tuple[int, int]] = []
         for u, cost in frontier:
@@ -179,22 +181,24 @@ def _simple(
     found: list[tuple[int, int]] = []
     seen: set[tuple[int, int, int]] = set()
     edges = g.edges
-    balls = balls_of(g)
+    balls = balls_of(g, budget)
     stack: list[tuple[int, int, int]] = [(o, 1 << o, 0) for o in origins]
     while stack and left:
         u, mask, cost = stack.pop()
         ball = balls[u]
-        top = len(ball) - 1
-        for k in range(1, budget - cost + 1):
-            if pending[cost + k] & ball[min(k, top)]:
-                break
-        else:
-            continue  # nothing still pending lies within reach of this partial path
+        rest = budget - cost
+        # Go on only while something still pending lies within reach of this partial path
+        # (full-length endings first: they are most of what is pending).
+        if not pending[budget] & ball[rest] and not any(
+            pending[cost + k] & ball[k] for k in range(1, rest)
+        ):
+            continue
         for v, skipped in edges[u]:
             bit = 1 << v
             if mask & bit:
                 continue
-            nc = cost + (enter[v] if skip_cost is None else _edge_cost(v, skipped, enter, skip_cost))
+            step = enter[v] if skip_cost is None else _edge_cost(v, skipped, enter, skip_cost)
+            nc = cost + step
             if nc > budget:
                 continue
             if pending[nc] & bit:
@@ -204,8 +208,7 @@ def _simple(
             if nc == budget or v in stop_at:
                 continue
             # Only visited cells the rest of the move could still enter matter from here on.
-            vball = balls[v]
-            nmask = (mask | bit) & vball[min(budget - nc, len(vball) - 1)]
+            nmask = (mask | bit) & balls[v][budget - nc]
             key = (v, nc, nmask)
             if key in seen:
                 continue
@@ -215,15 +218,15 @@ def _simple(
 
 
 @lru_cache(maxsize=64)
-def balls_of(g: Graph) -> tuple[tuple[int, ...], ...]:
-    """``balls_of(g)[n][r]``: bitmask of the nodes reachable from ``n`` in at most ``r`` moves
-    (the last entry holds everything reachable)."""
+def balls_of(g: Graph, radius: int) -> tuple[tuple[int, ...], ...]:
+    """``balls_of(g, R)[n][r]``: bitmask of the nodes reachable from ``n`` in at most ``r``
+    moves, for ``r`` from 0 to ``R``."""
     out: list[tuple[int, ...]] = []
     for n in range(len(g.edges)):
         masks = [1 << n]
         frontier = [n]
         mask = 1 << n
-        while frontier:
+        while len(masks) <= radius:
             nxt: list[int] = []
             for u in frontier:
                 for v, _ in g.edges[u]:

@@ -102,6 +102,10 @@ def _parse_move(state: PalermoState, words: list[str]) -> Action:
     if len(fits) == 1:
         return dict(fits[0])
     if not fits:
+        if any(a["type"] == "walk_on" for a in legal_for(state)):
+            raise InvalidAction(
+                f"No stop on {cell} now: to end a full move there, choose 'walk on' first."
+            )
         raise InvalidAction(f"No move to {cell} fits; pick one from the list.")
     options = ", ".join(f"cost {a['cost']} {a['end']}" for a in fits[:6])
     raise InvalidAction(f"Several moves reach {cell} ({options}): say which.")
@@ -116,5 +120,7 @@ def _one(words: list[str], what: str) -> str:
 def _cell(state: PalermoState, word: str) -> str:
     node = state.geo.parse_cell(word)
     if node is None:
-        raise InvalidAction(f"{word!r} is not a cell: city cells are like e5, ring cells r1, r2, ...")
+        raise InvalidAction(
+            f"{word!r} is not a cell: city cells are like e5, ring cells r1, r2, ..."
+        )
     return state.geo.cell_name(node)

@@ -23,8 +23,8 @@ from rules.palermo.state import (
     POLICE,
     START_KIND,
     START_TILE,
-    WALK,
     STREET_KIND,
+    WALK,
     PalermoState,
     Tile,
 )

@@ -201,7 +201,9 @@ def describe(v: Mapping[str, Any]) -> str:
         where = "home" if pawn["home"] else pawn["cell"] or "on Start/Finish"
         police = stone["cell"] or "off the board"
         lines.append(
-            f"{{p{seat}}}: score {row['score']}, chips {row['collected']}/{row['chips']}, "
+            f"{{p{seat}}}: score {row['score']}, chips {row['collected']}/{row['chips']}"
+            + (f" ({row['lost']} sealed off)" if row["lost"] else "")
+            + ", "
             f"allowance {row['allowance']}"
             + (f" (-{row['penalty']} next turn)" if row["penalty"] else "")
             + f", pawn {where}, police {police}"
