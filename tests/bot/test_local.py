@@ -10,18 +10,20 @@ import pytest
 from bot.local import run_local
 from rendering import has_renderer
 from rules import GAMES
+from rules.core import Rng
 
 MAX_PROMPTS = 4000
 
 
 class Typist:
-    """Answers the prompt like a player: asks for `legal`, then types the first move listed."""
+    """Answers the prompt like a player: asks for `legal`, then types a move listed."""
 
     def __init__(self, out: io.StringIO) -> None:
         self.out = out
         self.mark = 0
         self.asked = False
         self.prompts = 0
+        self.rng = Rng("typist")
 
     def __call__(self, prompt: str) -> str:
         self.prompts += 1
@@ -33,7 +35,12 @@ class Typist:
             return "legal"
         self.asked = False
         listed = self.out.getvalue()[self.mark:].strip().splitlines()
-        return listed[0] if listed else "board"
+        # Palermo pawns head home or to a business when they can, as a player would.
+        for word in (" home", " business"):
+            wanted = [line for line in listed if line.endswith(word)]
+            if wanted:
+                return wanted[0]
+        return self.rng.choice(listed) if listed else "board"
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

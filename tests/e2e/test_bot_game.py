@@ -45,8 +45,16 @@ async def play_move(t: Table, board: Message, rng: Rng, step: int) -> Message:
     ids = mentioned_ids(board)
     assert ids, f"a mention of who acts next expected: {board.content!r}"
     member = by_id[ids[rng.randbelow(len(ids))]]
-    choices = await s.autocomplete(member, t.channel, "move", {"action": ""}, focused="action")
-    assert 1 <= len(choices) <= 25
+    choices = []
+    # Like a player who types what they want: Palermo pawns head home or to a business when
+    # they can (uniformly random walks make very long games), anything else as offered.
+    for typed in ("home", "business", ""):
+        choices = await s.autocomplete(member, t.channel, "move", {"action": typed},
+                                       focused="action")
+        assert len(choices) <= 25
+        if choices:
+            break
+    assert choices
     move = choices[rng.randbelow(len(choices))].value
     before = len(t.boards())
     if step % 2:
