@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import gamelog
+from bot.narration import Loaded, describe, narrate, play_notice, private_notices, seat_notice
 from bot.notices import Notice, SeatNotice
 from bot.store import (
     AlreadySeated,
@@ -31,14 +32,12 @@ from bot.store import (
 )
 from rules import GAMES
 from rules.core import (
-    Event,
     Game,
     Rng,
     RulesError,
     State,
     Transition,
     derive_seed,
-    format_text,
 )
 from rules.random_player import UniformRandomPlayer
 
@@ -72,14 +71,6 @@ class Proposal:
     text: str
     view: dict[str, Any]
     description: str
-
-
-@dataclass
-class _Loaded:
-    table: TableRecord
-    seats: list[SeatRecord]
-    game: Game
-    state: State | None
 
 
 class Tables:
@@ -123,7 +114,7 @@ class Tables:
     async def tables_of(self, member_id: int) -> list[TableRecord]:
         return await self.store.tables_of_member(member_id)
 
-    async def _load(self, table: TableRecord) -> _Loaded:
+    async def _load(self, table: TableRecord) -> Loaded:
         game = self.game(table.game_id)
         seats = await self.store.seats(table.id)
         state: State | None = None
@@ -134,7 +125,7 @@ class Tables:
             else:
                 state = game.load(table.snapshot)
                 self._cache[table.id] = (table.version, state)
-        return _Loaded(table, seats, game, state)
+        return Loaded(table, seats, game, state)
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -272,8 +263,8 @@ class Tables:
                 f"Fair setup: SHA-256 of this game's secret seed is `{table.seed_hash}`; "
                 "the seed is revealed when the game ends.",
             ]
-            loaded = _Loaded(table, seats, game, state)
-            private = self._private_notices(loaded, state, None, (), every_human=True)
+            loaded = Loaded(table, seats, game, state)
+            private = private_notices(loaded, state, None, (), every_human=True)
             notice = await self._run_computers(loaded, lines, private)
             return notice
 
@@ -326,8 +317,8 @@ class Tables:
                               "That move was already made.", duplicate=True)
             before = state
             loaded.state = transition.state
-            lines = [_narrate(transition.events, None)]
-            private = self._private_notices(loaded, transition.state, before, transition.events)
+            lines = [narrate(transition.events, None)]
+            private = private_notices(loaded, transition.state, before, transition.events)
             return await self._run_computers(loaded, lines, private)
 
     async def propose(self, table_id: int, member: Member, text: str) -> Proposal:
@@ -347,7 +338,7 @@ class Tables:
                                                notation)
         view = game.view(transition.state, seat)
         return Proposal(pending, table.id, table.version, notation, view,
-                        self._describe(loaded, view))
+                        describe(loaded, view))
 
     async def confirm(self, pending_id: int, member: Member, idem_key: str | None = None
                       ) -> Notice:
@@ -398,8 +389,8 @@ class Tables:
             loaded.table = await self.table_for(table.id)
             loaded.state = state
             text = f"{member.name} took back a move."
-            private = self._private_notices(loaded, state, None, (), only_seats={seat})
-            return self._play_notice(loaded, [text], private)
+            private = private_notices(loaded, state, None, (), only_seats={seat})
+            return play_notice(loaded, [text], private)
 
     async def run_computers(self, table_id: int) -> Notice | None:
         """Let computer seats that are due act (after a restart, for instance)."""
@@ -419,7 +410,7 @@ class Tables:
         if table.status == "lobby":
             return await self._lobby_notice(table, "")
         loaded = await self._load(table)
-        return self._play_notice(loaded, [], [])
+        return play_notice(loaded, [], [])
 
     async def private_view(self, table_id: int, member: Member) -> SeatNotice:
         table = await self.table_for(table_id)
@@ -427,7 +418,7 @@ class Tables:
         seat = self._seat_of(loaded, member)
         if loaded.state is None:
             raise TableError("The game has not started yet.")
-        return self._seat_notice(loaded, seat, loaded.state, "")
+        return seat_notice(loaded, seat, loaded.state, "")
 
     async def public_view(self, table_id: int) -> tuple[str, dict[str, Any]]:
         table = await self.table_for(table_id)
@@ -435,7 +426,7 @@ class Tables:
         if loaded.state is None:
             raise TableError("The game has not started yet.")
         view = loaded.game.view(loaded.state, None)
-        return self._describe(loaded, view), view
+        return describe(loaded, view), view
 
     async def legal_moves(self, table_id: int, member: Member) -> list[str]:
         """The member's legal actions in the game's notation (empty when not their turn)."""
@@ -480,7 +471,7 @@ class Tables:
 
     async def _commit(
         self,
-        loaded: _Loaded,
+        loaded: Loaded,
         seat: int,
         member_id: int | None,
         action: dict[str, Any],
@@ -489,7 +480,7 @@ class Tables:
     ) -> None:
         game, table = loaded.game, loaded.table
         over = game.outcome(transition.state) is not None
-        public = _narrate(transition.events, None) or game.format_action(loaded.state, action)
+        public = narrate(transition.events, None) or game.format_action(loaded.state, action)
         entry = NewAction(
             "act", seat, member_id, action=action, text=public,
             irreversible=transition.irreversible, idem_key=idem_key,
@@ -505,14 +496,14 @@ class Tables:
         self._cache[table.id] = (version, transition.state)
         loaded.table = await self.table_for(table.id)
 
-    def _due_computers(self, loaded: _Loaded) -> list[int]:
+    def _due_computers(self, loaded: Loaded) -> list[int]:
         if loaded.state is None:
             return []
         active = loaded.game.active_seats(loaded.state)
         return sorted(s.position for s in loaded.seats if s.is_computer and s.position in active)
 
     async def _run_computers(
-        self, loaded: _Loaded, lines: list[str], private: list[SeatNotice]
+        self, loaded: Loaded, lines: list[str], private: list[SeatNotice]
     ) -> Notice:
         """Computer seats act until a human must act or the game ends; each move is committed."""
         game = loaded.game
@@ -530,80 +521,12 @@ class Tables:
             transition = await asyncio.to_thread(game.apply, before, seat, action)
             await self._commit(loaded, seat, None, action, transition, None)
             loaded.state = transition.state
-            said = _narrate(transition.events, None)
+            said = narrate(transition.events, None)
             if said:
                 lines.append(said)
-            for n in self._private_notices(loaded, transition.state, before, transition.events):
+            for n in private_notices(loaded, transition.state, before, transition.events):
                 merged[n.seat] = n
-        return self._play_notice(loaded, lines, list(merged.values()))
-
-    def _private_notices(
-        self,
-        loaded: _Loaded,
-        state: State,
-        before: State | None,
-        events: tuple[Event, ...],
-        *,
-        every_human: bool = False,
-        only_seats: set[int] | None = None,
-    ) -> list[SeatNotice]:
-        """A notice for each human seat whose private view changed (or every one, at start)."""
-        game = loaded.game
-        public_now = game.view(state, None)
-        public_before = game.view(before, None) if before is not None else None
-        out = []
-        for seat_rec in loaded.seats:
-            seat = seat_rec.position
-            if seat_rec.is_computer or (only_seats is not None and seat not in only_seats):
-                continue
-            mine = [e for e in events if e.to is not None and seat in e.to]
-            changed = every_human or only_seats is not None or bool(mine)
-            if not changed and before is not None and public_before is not None:
-                changed = _private_part(game.view(state, seat), public_now) != _private_part(
-                    game.view(before, seat), public_before
-                )
-            if changed:
-                text = _narrate(tuple(mine), seat)
-                out.append(self._seat_notice(loaded, seat, state, text))
-        return out
-
-    def _seat_notice(self, loaded: _Loaded, seat: int, state: State, text: str) -> SeatNotice:
-        rec = loaded.seats[seat]
-        view = loaded.game.view(state, seat)
-        names = [s.name for s in loaded.seats]
-        body = format_text(text, names)
-        described = self._describe(loaded, view)
-        return SeatNotice(seat, rec.member_id, rec.name,
-                          "\n".join(t for t in (body, described) if t), view, rec.dm_closed)
-
-    def _describe(self, loaded: _Loaded, view: Mapping[str, Any]) -> str:
-        return format_text(loaded.game.describe(view), [s.name for s in loaded.seats])
-
-    def _play_notice(self, loaded: _Loaded, lines: list[str], private: list[SeatNotice]) -> Notice:
-        table, game, state = loaded.table, loaded.game, loaded.state
-        names = [s.name for s in loaded.seats]
-        text_lines = [format_text(line, names) for line in lines if line]
-        next_members: list[int] = []
-        next_names: list[str] = []
-        outcome = game.outcome(state) if state is not None else None
-        if outcome is not None:
-            text_lines.append(_outcome_text(outcome.to_json(), names))
-            text_lines.append(
-                f"The secret seed was `{table.seed}` (its SHA-256 was announced at the start); "
-                "`/export` gives the replay."
-            )
-        elif state is not None:
-            for seat in sorted(game.active_seats(state)):
-                rec = loaded.seats[seat]
-                next_names.append(rec.name)
-                if rec.member_id is not None:
-                    next_members.append(rec.member_id)
-        view = game.view(state, None) if state is not None else None
-        return Notice(
-            table.id, table.game_id, table.version, table.status, "\n".join(text_lines),
-            public_view=view, private=tuple(private),
-            next_members=tuple(next_members), next_names=tuple(next_names),
-        )
+        return play_notice(loaded, lines, list(merged.values()))
 
     async def _lobby_notice(self, table: TableRecord, headline: str) -> Notice:
         game = self.game(table.game_id)
@@ -642,34 +565,15 @@ class Tables:
         if not seated and member.id != table.creator_id and not member.is_admin:
             raise TableError(f"Only a seated player can {what}.")
 
-    def _seat_of(self, loaded: _Loaded, member: Member) -> int:
+    def _seat_of(self, loaded: Loaded, member: Member) -> int:
         for s in loaded.seats:
             if s.member_id == member.id:
                 return s.position
         raise TableError("You do not have a seat in this game.")
 
-    def _playing_seat(self, loaded: _Loaded, member: Member) -> int:
+    def _playing_seat(self, loaded: Loaded, member: Member) -> int:
         if loaded.table.status == "lobby":
             raise TableError("The game has not started yet.")
         if loaded.table.status != "playing":
             raise TableError("This game is over.")
         return self._seat_of(loaded, member)
-
-
-def _private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
-    """What a seat's view holds beyond the public one: the part worth a DM when it changes."""
-    return {k: v for k, v in view.items() if public.get(k) != v}
-
-
-def _narrate(events: tuple[Event, ...], seat: int | None) -> str:
-    return " ".join(e.text for e in events if e.text and e.visible_to(seat)).strip()
-
-
-def _outcome_text(outcome: Mapping[str, Any], names: list[str]) -> str:
-    places = []
-    scores = outcome.get("scores", [])
-    for place, group in enumerate(outcome.get("ranking", []), start=1):
-        who = " and ".join(f"{names[s]} ({scores[s]})" for s in group)
-        places.append(f"{place}. {who}")
-    notes = " ".join(outcome.get("notes", []))
-    return "**Game over.** " + "; ".join(places) + (f". {notes}" if notes else "")
