@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +21,15 @@ from bot.tables import Member, Tables
 from rules import GAMES
 from rules.core import RulesError
 
-YOU = Member(1, "You")
+
+def _your_name() -> str:
+    try:
+        return getpass.getuser().capitalize() or "Player"
+    except (KeyError, OSError):
+        return "Player"
+
+
+YOU = Member(1, _your_name())
 LOCAL_CHANNEL = 1
 COMMANDS = """\
 Commands: a move in the game's notation, or

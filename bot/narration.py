@@ -21,6 +21,11 @@ class Loaded:
     state: State | None
 
 
+def named_view(loaded: Loaded, state: State, seat: int | None) -> dict[str, Any]:
+    """The engine's view plus the players' names, so images can say "Alice" not "Player 1"."""
+    return {**loaded.game.view(state, seat), "names": [s.name for s in loaded.seats]}
+
+
 def private_notices(
     loaded: Loaded,
     state: State,
@@ -53,7 +58,7 @@ def private_notices(
 
 def seat_notice(loaded: Loaded, seat: int, state: State, text: str) -> SeatNotice:
     rec = loaded.seats[seat]
-    view = loaded.game.view(state, seat)
+    view = named_view(loaded, state, seat)
     names = [s.name for s in loaded.seats]
     body = format_text(text, names)
     described = describe(loaded, view)
@@ -90,7 +95,7 @@ def play_notice(loaded: Loaded, lines: list[str], private: list[SeatNotice]) -> 
             next_names.append(rec.name)
             if rec.member_id is not None:
                 next_members.append(rec.member_id)
-    view = game.view(state, None) if state is not None else None
+    view = named_view(loaded, state, None) if state is not None else None
     return Notice(
         table.id,
         table.game_id,

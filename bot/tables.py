@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import gamelog
-from bot.narration import Loaded, describe, narrate, play_notice, private_notices, seat_notice
+from bot.narration import (
+    Loaded,
+    describe,
+    named_view,
+    narrate,
+    play_notice,
+    private_notices,
+    seat_notice,
+)
 from bot.notices import Notice, SeatNotice
 from bot.store import (
     AlreadySeated,
@@ -336,7 +344,7 @@ class Tables:
         notation = game.format_action(loaded.state, action)
         pending = await self.store.add_pending(table.id, member.id, table.version, action,
                                                notation)
-        view = game.view(transition.state, seat)
+        view = named_view(loaded, transition.state, seat)
         return Proposal(pending, table.id, table.version, notation, view,
                         describe(loaded, view))
 
@@ -425,7 +433,7 @@ class Tables:
         loaded = await self._load(table)
         if loaded.state is None:
             raise TableError("The game has not started yet.")
-        view = loaded.game.view(loaded.state, None)
+        view = named_view(loaded, loaded.state, None)
         return describe(loaded, view), view
 
     async def legal_moves(self, table_id: int, member: Member) -> list[str]:

@@ -1,5 +1,8 @@
 """Pillow renderers: ``render(game_id, view)`` draws a *view*, never a full state.
 
+A view may carry ``"names"`` (one per seat, added by the front end); images then name players
+by name instead of by seat number.
+
 Each game has a module ``rendering.<package>`` with ``render(view) -> Image`` and
 ``alt_text(view) -> str``; this module finds it by the game id, so adding a game edits no shared
 file. ``rendering`` imports ``rules`` only for types, never the other way round.
@@ -14,7 +17,7 @@ from typing import Any
 
 from PIL import Image
 
-from rendering.common import encode_png
+from rendering.common import encode_png, seat_names
 
 __all__ = ["alt_text", "encode_png", "render", "render_png"]
 
@@ -25,13 +28,15 @@ def _module(game_id: str) -> ModuleType:
 
 def render(game_id: str, view: Mapping[str, Any]) -> Image.Image:
     """The image of a view: the public board for ``view(state, None)``, a private one otherwise."""
-    image: Image.Image = _module(game_id).render(view)
+    with seat_names(view.get("names") or ()):
+        image: Image.Image = _module(game_id).render(view)
     return image
 
 
 def alt_text(game_id: str, view: Mapping[str, Any]) -> str:
     """A description of the image for screen readers, made from the same view."""
-    text: str = _module(game_id).alt_text(view)
+    with seat_names(view.get("names") or ()):
+        text: str = _module(game_id).alt_text(view)
     return text[:1000]
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,6 +32,31 @@ PAPER = (250, 246, 236)
 MUTED = (120, 120, 120)
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
+
+
+# The players' names for the render in progress (set by ``rendering.render`` from the view's
+# optional "names"); renderers ask ``player_name`` rather than threading names everywhere.
+_NAMES: ContextVar[tuple[str, ...]] = ContextVar("seat_names", default=())
+NAME_LIMIT = 14
+
+
+@contextmanager
+def seat_names(names: Sequence[str]) -> Iterator[None]:
+    token = _NAMES.set(tuple(str(n) for n in names))
+    try:
+        yield
+    finally:
+        _NAMES.reset(token)
+
+
+def player_name(seat: int, default: str, limit: int = NAME_LIMIT) -> str:
+    """The seat's player's name when the front end gave names (cut to ``limit`` characters),
+    else ``default``."""
+    names = _NAMES.get()
+    if 0 <= seat < len(names) and names[seat]:
+        name = names[seat]
+        return name if len(name) <= limit else name[: limit - 1] + "…"
+    return default
 
 
 def player_colour(seat: int) -> tuple[int, int, int]:

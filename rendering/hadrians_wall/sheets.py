@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import PLAYER_MARKS, WHITE, font, player_colour
+from rendering.common import PLAYER_MARKS, WHITE, font, player_colour, player_name
 from rendering.hadrians_wall.layout import (
     COLUMNS,
     FILL,
@@ -178,7 +178,7 @@ def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, 
     colour = player_colour(seat)
     draw.ellipse((12, 9, 52, 49), fill=colour, outline=WHITE, width=2)
     draw.text((32, 29), PLAYER_MARKS[seat], font=font(22, bold=True), fill=WHITE, anchor="mm")
-    title = (f"Player {seat + 1}   Year {view['year']}/{view['years']} · "
+    title = (f"{player_name(seat, f'Player {seat + 1}')}   Year {view['year']}/{view['years']} · "
              f"{view['difficulty']} · {s['status']}")
     draw.text((64, 29), title, font=font(24, bold=True), fill=WHITE, anchor="lm")
     x = 720

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import INK, PAPER, PLAYER_MARKS, WHITE, font, player_colour
+from rendering.common import INK, PAPER, PLAYER_MARKS, WHITE, font, player_colour, player_name
 from rendering.hadrians_wall.layout import FILL, GOOD_ORDER, HEAD, LINE, icon
 
 WIDTH = 1280
@@ -85,7 +85,9 @@ def _player_row(draw: ImageDraw.ImageDraw, y: int, s: Mapping[str, Any],
     cy = y + (ROW - 6) / 2
     draw.ellipse((26, cy - 20, 66, cy + 20), fill=player_colour(seat), outline=INK, width=2)
     draw.text((46, cy), PLAYER_MARKS[seat], font=font(20, bold=True), fill=WHITE, anchor="mm")
-    draw.text((78, cy), f"Player {seat + 1}", font=font(18, bold=True), fill=INK, anchor="lm")
+    # Ten characters fit before the status chip.
+    draw.text((78, cy), player_name(seat, f"Player {seat + 1}", 10), font=font(18, bold=True),
+              fill=INK, anchor="lm")
     _status_chip(draw, 200, int(cy - 15), str(s["status"]))
     x = 370
     for good in GOOD_ORDER:
@@ -152,7 +154,9 @@ def render_summary(view: Mapping[str, Any]) -> Image.Image:
     if outcome:
         places = []
         for place, group in enumerate(outcome["ranking"], start=1):
-            names = " = ".join(f"P{s + 1} ({outcome['scores'][s]})" for s in group)
+            names = " = ".join(
+                f"{player_name(s, f'P{s + 1}')} ({outcome['scores'][s]})" for s in group
+            )
             places.append(f"{place}. {names}")
         draw.text((x, y + 124), "Final: " + "   ".join(places), font=font(20, bold=True),
                   fill=INK)

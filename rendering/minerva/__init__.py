@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image
 
+from rendering.common import player_name
 from rendering.minerva.board import render_board
 from rendering.minerva.city import city_image
 from rules.minerva.views import describe
@@ -29,4 +30,8 @@ def render_city(view: Mapping[str, Any], seat: int, size: int = 76) -> Image.Ima
 
 
 def alt_text(view: Mapping[str, Any]) -> str:
-    return re.sub(r"\{p(\d+)\}", lambda m: f"Player {int(m[1]) + 1}", describe(view))
+    def name(match: re.Match[str]) -> str:
+        seat = int(match[1])
+        return player_name(seat, f"Player {seat + 1}")
+
+    return re.sub(r"\{p(\d+)\}", name, describe(view))

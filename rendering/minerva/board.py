@@ -8,7 +8,16 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import INK, MUTED, PAPER, PLAYER_MARKS, WHITE, font, player_colour
+from rendering.common import (
+    INK,
+    MUTED,
+    PAPER,
+    PLAYER_MARKS,
+    WHITE,
+    font,
+    player_colour,
+    player_name,
+)
 from rendering.minerva.cards import (
     CARD_H,
     CARD_W,
@@ -28,7 +37,7 @@ ROW_H = 26
 
 
 def _name(seat: int) -> str:
-    return f"Player {seat + 1}"
+    return player_name(seat, f"Player {seat + 1}")
 
 
 def _card(info: Mapping[str, Any], count: int = 1) -> Image.Image:

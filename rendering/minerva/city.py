@@ -10,7 +10,16 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import INK, MUTED, PAPER, PLAYER_MARKS, WHITE, font, player_colour
+from rendering.common import (
+    INK,
+    MUTED,
+    PAPER,
+    PLAYER_MARKS,
+    WHITE,
+    font,
+    player_colour,
+    player_name,
+)
 from rendering.minerva.cards import badge
 from rendering.minerva.style import category_colour, tint, wrap
 
@@ -67,7 +76,7 @@ def city_image(
     ys = [y for _, y in (*cells, *free)]
     x0, y0 = min(xs), min(ys)
     cols, rows = max(xs) - x0 + 1, max(ys) - y0 + 1
-    title = f"Player {seat + 1}'s city" + (f"  —  {score}" if score else "")
+    title = f"{player_name(seat, f'Player {seat + 1}')}'s city" + (f"  —  {score}" if score else "")
     width = max(AXIS + cols * size + 8, int(font(14, bold=True).getlength(title)) + 44)
     height = HEADER + AXIS + rows * size + 8
     image = Image.new("RGB", (width, height), PAPER)

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from rendering.common import INK, PAPER, WHITE, centred_text, font
 from rendering.palatinus import layout as L
-from rendering.palatinus.panels import draw_header, draw_side_panel, headline
+from rendering.palatinus.panels import draw_header, draw_side_panel, headline, seat_name
 from rendering.palatinus.pieces import draw_cross, draw_piece
 from rendering.palatinus.scoresheet import draw_sheet, sheet_height
 from rendering.palatinus.tiles import board_layer, tile_key
@@ -128,8 +128,8 @@ def alt_text(view: Mapping[str, Any]) -> str:
         lines.append(f"Free positions: {free}.")
     outcome = view.get("outcome")
     if outcome:
-        scores = ", ".join(f"P{s + 1} {v}" for s, v in enumerate(outcome["scores"]))
-        ranking = " > ".join("=".join(f"P{s + 1}" for s in group) for group in outcome["ranking"])
+        scores = ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(outcome["scores"]))
+        ranking = " > ".join("=".join(seat_name(s) for s in group) for group in outcome["ranking"])
         lines.append(f"VP: {scores}. Ranking: {ranking}.")
     text = " ".join(lines)
     return text if len(text) <= 1000 else text[:997] + "..."

@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from rendering.common import INK, MUTED, font
+from rendering.common import INK, MUTED, font, player_name
 from rendering.palatinus import layout as L
 from rendering.palatinus.pieces import draw_piece
 from rendering.palatinus.tiles import draw_tile, preview_key
@@ -20,7 +20,7 @@ KIND_LABELS = (
 
 
 def seat_name(seat: int) -> str:
-    return f"P{seat + 1}"
+    return player_name(seat, f"P{seat + 1}")
 
 
 def headline(view: Mapping[str, Any]) -> str:

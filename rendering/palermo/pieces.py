@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
-from rendering.common import INK, PLAYER_COLOUR_NAMES, WHITE, centred_text, font, player_colour
+from rendering.common import (
+    INK,
+    PLAYER_COLOUR_NAMES,
+    WHITE,
+    centred_text,
+    font,
+    player_colour,
+    player_name,
+)
 
 Colour = tuple[int, int, int]
 
@@ -30,7 +38,8 @@ def seat_label(seat: int) -> str:
 
 
 def seat_name(seat: int) -> str:
-    return f"Player {seat + 1} ({PLAYER_COLOUR_NAMES[seat % len(PLAYER_COLOUR_NAMES)]})"
+    colour = PLAYER_COLOUR_NAMES[seat % len(PLAYER_COLOUR_NAMES)]
+    return f"{player_name(seat, f'Player {seat + 1}')} ({colour})"
 
 
 def text_on(colour: Colour) -> Colour:

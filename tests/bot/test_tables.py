@@ -195,6 +195,8 @@ async def test_the_export_replays_to_the_same_end(tables: Tables) -> None:
     assert code == 0
     result = json.loads(out.getvalue())
     assert result["over"] is True
+    assert notice.public_view is not None
+    assert notice.public_view.pop("names") == ["Alice", "Bob"]
     assert result["view"] == notice.public_view
     assert result["outcome"]["scores"] == notice.public_view["outcome"]["scores"]
 
