@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -57,6 +58,12 @@ def player_name(seat: int, default: str, limit: int = NAME_LIMIT) -> str:
         name = names[seat]
         return name if len(name) <= limit else name[: limit - 1] + "…"
     return default
+
+
+def name_seats(text: str) -> str:
+    """Replace the engine's seat placeholders ``{p0}``, ``{p1}``, ... with players' names."""
+    return re.sub(r"\{p(\d+)\}", lambda m: player_name(int(m[1]), f"Player {int(m[1]) + 1}"),
+                  text)
 
 
 def player_colour(seat: int) -> tuple[int, int, int]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from PIL import Image
 
+from rendering.common import name_seats
 from rendering.hadrians_wall.sheets import render_sheets
 from rendering.hadrians_wall.summary import render_summary
 from rules.hadrians_wall import GAME
@@ -22,4 +23,4 @@ def render(view: Mapping[str, Any]) -> Image.Image:
 
 
 def alt_text(view: Mapping[str, Any]) -> str:
-    return GAME.describe(view)
+    return name_seats(GAME.describe(view))

@@ -4,13 +4,12 @@ that seat is deciding); ``alt_text(view)`` describes the same view in words."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image
 
-from rendering.common import player_name
+from rendering.common import name_seats
 from rendering.minerva.board import render_board
 from rendering.minerva.city import city_image
 from rules.minerva.views import describe
@@ -30,8 +29,4 @@ def render_city(view: Mapping[str, Any], seat: int, size: int = 76) -> Image.Ima
 
 
 def alt_text(view: Mapping[str, Any]) -> str:
-    def name(match: re.Match[str]) -> str:
-        seat = int(match[1])
-        return player_name(seat, f"Player {seat + 1}")
-
-    return re.sub(r"\{p(\d+)\}", name, describe(view))
+    return name_seats(describe(view))

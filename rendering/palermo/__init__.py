@@ -30,6 +30,7 @@ def render(view: Mapping[str, Any]) -> Image.Image:
 
 
 def alt_text(view: Mapping[str, Any]) -> str:
+    # Names with their colour ("Alice (blue)"), as the panel shows them.
     text = describe(view)
     for seat in range(view["players"]):
         text = text.replace(f"{{p{seat}}}", seat_name(seat))
