@@ -92,9 +92,14 @@ async def test_a_full_game_through_discord(game: str, standin: StandIn, tmp_path
             assert len(message.content) <= 2000
         # The finished board mentions nobody and offers no buttons.
         assert mentioned_ids(boards[-1]) == [] and boards[-1].custom_ids() == []
+        # No engine placeholder ever reaches a player.
+        for message in t.bot_messages():
+            assert "{p" not in message.content, message.content
+            assert all("{p" not in (a.description or "") for a in message.attachments)
         for name in ("alice", "bob"):
             dms = standin.dms(t.members[name])
             assert dms, f"{name} got no DM"
+            assert all("{p" not in m.content for m in dms)
             assert all(any(a.data.startswith(PNG) for a in m.attachments) for m in dms)
         assert standin.violations == []
         assert standin.unhandled == []
