@@ -18,13 +18,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.leagues import Leagues
 from bot.render_pool import RenderPool
 from bot.store import SqliteStore
 from bot.tables import Tables
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league")
 
 
 class TabulaTree(app_commands.CommandTree["TabulaBot"]):
@@ -56,6 +57,7 @@ class TabulaBot(commands.Bot):
         self.render_workers = render_workers
         self._store: SqliteStore | None = None
         self._tables: Tables | None = None
+        self._leagues: Leagues | None = None
         self._renderer: RenderPool | None = None
         self.background: set[asyncio.Task[None]] = set()
 
@@ -65,6 +67,11 @@ class TabulaBot(commands.Bot):
         return self._tables
 
     @property
+    def leagues(self) -> Leagues:
+        assert self._leagues is not None, "leagues are ready after setup_hook"
+        return self._leagues
+
+    @property
     def renderer(self) -> RenderPool:
         assert self._renderer is not None, "the renderer is ready after setup_hook"
         return self._renderer
@@ -72,6 +79,7 @@ class TabulaBot(commands.Bot):
     async def setup_hook(self) -> None:
         self._store = await SqliteStore.open(self.settings.db_path)
         self._tables = Tables(self._store)
+        self._leagues = Leagues(self._store)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
         from bot.views.buttons import DYNAMIC_ITEMS
 

@@ -148,9 +148,12 @@ class Tables:
         max_players: int | None = None,
         seat_order: str = "shuffled",
         seed: str | None = None,
+        league: str | None = None,
     ) -> Notice:
-        """Open a lobby; ``seed`` pins the secret seed (the terminal table's ``--seed``)."""
+        """Open a lobby; ``seed`` pins the secret seed (the terminal table's ``--seed``);
+        ``league`` names the server's league the finished game counts for."""
         game = self.game(game_id)
+        league_id = await self._league_for(guild_id, league, game) if league else None
         resolved = game.options(options)  # refuses unknown options now, not at start
         if max_players is not None and not game.min_players <= max_players <= game.max_players:
             raise TableError(
@@ -165,14 +168,27 @@ class Tables:
                 creator_id=member.id, creator_name=member.name,
                 options={k: v for k, v in (options or {}).items() if resolved.get(k) == v},
                 max_players=max_players, seat_order=seat_order, seed=seed,
-                seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+                seed_hash=hashlib.sha256(seed.encode()).hexdigest(), league_id=league_id,
             )
         except ChannelBusy:
             raise TableError(
                 "This channel already has a game. Finish or abandon it, or use another channel."
             ) from None
         table = await self.table_for(table_id)
-        return await self._lobby_notice(table, f"{member.name} opened a table of {game.title}.")
+        where = f" for the league {league}" if league else ""
+        return await self._lobby_notice(
+            table, f"{member.name} opened a table of {game.title}{where}."
+        )
+
+    async def _league_for(self, guild_id: int | None, name: str, game: Game) -> int:
+        record = await self.store.league_named(guild_id or 0, name)
+        if record is None:
+            raise TableError(f"This server has no league called {name!r}.")
+        if record.closed:
+            raise TableError(f"The league {record.name} is closed.")
+        if record.game_id != game.id:
+            raise TableError(f"The league {record.name} plays {self.game(record.game_id).title}.")
+        return record.id
 
     async def join(self, channel_id: int, member: Member) -> Notice:
         async with self._locked(channel_id) as table:

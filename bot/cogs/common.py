@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.store import TableRecord
 from bot.tables import Member, TableError
+from rules import GAMES
 from rules.core import RulesError
 
 if TYPE_CHECKING:
@@ -103,3 +104,14 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         await reply(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell %s about an error", interaction.user.id)
+
+
+async def league_names(interaction: discord.Interaction[Any], current: str
+                       ) -> list[app_commands.Choice[str]]:
+    """Autocomplete: the server's open leagues whose name contains what was typed."""
+    if interaction.guild_id is None:
+        return []
+    leagues = await bot_of(interaction).leagues.all(interaction.guild_id)
+    typed = current.lower()
+    return [app_commands.Choice(name=f"{lg.name} ({GAMES[lg.game_id].title})", value=lg.name)
+            for lg in leagues if not lg.closed and typed in lg.name.lower()][:25]

@@ -23,7 +23,9 @@ HELP_TEXT = """\
 `/hand` shows what only you may see (it also comes by DM); `/board` shows the board.
 `/undo` takes back your last move while nobody has acted since and nothing hidden was revealed.
 `/history` lists the moves; `/export` gives a replay file; `/rules` summarises a game.
-`/game status`, `/game leave`, `/game abandon` (creator or server manager)."""
+`/game status`, `/game leave`, `/game abandon` (creator or server manager).
+`/league standings` shows a league's ratings; server managers `/league create` them and open
+league games with `/game new ... league:<name>`."""
 
 
 class Info(commands.Cog):

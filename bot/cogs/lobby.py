@@ -8,7 +8,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import bot_of, clip, member_of, reply, report_error, table_here
+from bot.cogs.common import (
+    bot_of,
+    clip,
+    league_names,
+    member_of,
+    reply,
+    report_error,
+    table_here,
+)
 from bot.delivery import Delivery
 from bot.notices import Notice
 from bot.views.buttons import lobby_view
@@ -86,6 +94,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         players="Most seats to offer (the game's maximum if not given)",
         thread="Open the table in a new thread of this channel",
         seating="Seat order when the game starts",
+        league="The server league this game counts for",
     )
     @app_commands.choices(
         game=GAME_CHOICES,
@@ -93,6 +102,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
                  app_commands.Choice(name="Join order", value="join")],
     )
     @app_commands.guild_only()
+    @app_commands.autocomplete(league=league_names)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -100,6 +110,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         players: app_commands.Range[int, 1, 6] | None = None,
         thread: bool = False,
         seating: app_commands.Choice[str] | None = None,
+        league: str | None = None,
     ) -> None:
         bot = bot_of(interaction)
         channel_id = interaction.channel_id
@@ -117,14 +128,14 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
             )
             notice = await bot.tables.open(
                 game.value, made.id, member_of(interaction), guild_id=interaction.guild_id,
-                max_players=players, seat_order=order,
+                max_players=players, seat_order=order, league=league,
             )
             await Delivery(bot).post_lobby(made.id, notice)
             await interaction.followup.send(f"Table opened in {made.mention}.", ephemeral=True)
             return
         notice = await bot.tables.open(
             game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,
-            max_players=players, seat_order=order,
+            max_players=players, seat_order=order, league=league,
         )
         await reply(interaction, notice.public_text, ephemeral=False,
                     view=lobby_view(notice.table_id))

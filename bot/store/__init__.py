@@ -5,6 +5,7 @@ seats, an append-only action log with a version check) so another backend can fo
 """
 
 from bot.store.errors import (
+    AlreadyExists,
     AlreadySeated,
     ChannelBusy,
     DuplicateKey,
@@ -12,15 +13,24 @@ from bot.store.errors import (
     StaleVersion,
     StoreError,
 )
-from bot.store.records import ActionRecord, NewAction, PendingMove, SeatRecord, TableRecord
+from bot.store.records import (
+    ActionRecord,
+    LeagueRecord,
+    NewAction,
+    PendingMove,
+    SeatRecord,
+    TableRecord,
+)
 from bot.store.sqlite import SqliteStore
 
 __all__ = [
     "ActionRecord",
+    "AlreadyExists",
     "AlreadySeated",
     "ChannelBusy",
     "DuplicateKey",
     "IntegrityFailure",
+    "LeagueRecord",
     "NewAction",
     "PendingMove",
     "SeatRecord",

@@ -25,3 +25,7 @@ class AlreadySeated(StoreError):
 
 class IntegrityFailure(StoreError):
     """``PRAGMA integrity_check`` did not answer ``ok`` at start."""
+
+
+class AlreadyExists(StoreError):
+    """A name that must be unique (a league's, in its server) is taken."""

@@ -26,6 +26,7 @@ class TableRecord:
     message_id: int | None
     created_at: str
     updated_at: str
+    league_id: int | None = None
 
     @property
     def live(self) -> bool:
@@ -82,3 +83,14 @@ class PendingMove:
     version: int
     action: dict[str, Any]
     text: str
+
+
+@dataclass(frozen=True)
+class LeagueRecord:
+    id: int
+    guild_id: int
+    name: str
+    game_id: str
+    created_by: int
+    created_at: str
+    closed: bool

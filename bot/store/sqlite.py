@@ -22,6 +22,7 @@ from typing import Any
 import aiosqlite
 
 from bot.store.errors import (
+    AlreadyExists,
     AlreadySeated,
     ChannelBusy,
     DuplicateKey,
@@ -30,6 +31,7 @@ from bot.store.errors import (
 )
 from bot.store.records import (
     ActionRecord,
+    LeagueRecord,
     NewAction,
     PendingMove,
     SeatRecord,
@@ -148,6 +150,7 @@ class SqliteStore:
         seat_order: str,
         seed: str,
         seed_hash: str,
+        league_id: int | None = None,
     ) -> int:
         """A new lobby with its creator in the first seat; ``ChannelBusy`` if one is live."""
         now = _now()
@@ -155,10 +158,10 @@ class SqliteStore:
             async with self._write() as db:
                 cursor = await db.execute(
                     "INSERT INTO game_tables (guild_id, channel_id, game_id, status, creator_id,"
-                    " options, max_players, seat_order, seed, seed_hash, created_at, updated_at)"
-                    " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " options, max_players, seat_order, seed, seed_hash, created_at, updated_at,"
+                    " league_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (guild_id, channel_id, game_id, creator_id, _dumps(options), max_players,
-                     seat_order, seed, seed_hash, now, now),
+                     seat_order, seed, seed_hash, now, now, league_id),
                 )
                 table_id = int(cursor.lastrowid or 0)
                 await db.execute(
@@ -369,6 +372,46 @@ class SqliteStore:
         )
         return [_action(r) for r in rows]
 
+    # -- leagues ---------------------------------------------------------------------------
+
+    async def create_league(self, guild_id: int, name: str, game_id: str, created_by: int
+                            ) -> int:
+        """A new league; ``AlreadyExists`` when the server has one of that name."""
+        try:
+            async with self._write() as db:
+                cursor = await db.execute(
+                    "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, name, game_id, created_by, _now()),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise AlreadyExists(f"This server already has a league called {name!r}.") from exc
+        return int(cursor.lastrowid or 0)
+
+    async def leagues(self, guild_id: int) -> list[LeagueRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM leagues WHERE guild_id = ? ORDER BY closed, name", (guild_id,)
+        )
+        return [_league(r) for r in rows]
+
+    async def league_named(self, guild_id: int, name: str) -> LeagueRecord | None:
+        rows = await self._fetch(
+            "SELECT * FROM leagues WHERE guild_id = ? AND name = ? COLLATE NOCASE",
+            (guild_id, name),
+        )
+        return _league(rows[0]) if rows else None
+
+    async def close_league(self, league_id: int) -> None:
+        async with self._write() as db:
+            await db.execute("UPDATE leagues SET closed = 1 WHERE id = ?", (league_id,))
+
+    async def league_tables(self, league_id: int, status: str = "over") -> list[TableRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM game_tables WHERE league_id = ? AND status = ? ORDER BY updated_at",
+            (league_id, status),
+        )
+        return [_table(r) for r in rows]
+
     # -- previews awaiting Confirm ----------------------------------------------------------
 
     async def add_pending(
@@ -449,6 +492,19 @@ def _table(row: sqlite3.Row) -> TableRecord:
         message_id=row["message_id"],
         created_at=str(row["created_at"]),
         updated_at=str(row["updated_at"]),
+        league_id=row["league_id"],
+    )
+
+
+def _league(row: sqlite3.Row) -> LeagueRecord:
+    return LeagueRecord(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        name=str(row["name"]),
+        game_id=str(row["game_id"]),
+        created_by=int(row["created_by"]),
+        created_at=str(row["created_at"]),
+        closed=bool(row["closed"]),
     )
 
 
