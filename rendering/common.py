@@ -77,11 +77,6 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
-def text_size(draw: ImageDraw.ImageDraw, text: str, fnt: ImageFont.FreeTypeFont) -> tuple[int, int]:
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=fnt)
-    return int(right - left), int(bottom - top)
-
-
 def centred_text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -110,19 +105,3 @@ def encode_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
-
-
-def text_panel(lines: list[str], width: int = 900, title: str | None = None) -> Image.Image:
-    """A plain panel of text lines: the fallback image for a view with no board of its own."""
-    line_h = 26
-    height = 40 + line_h * (len(lines) + (2 if title else 0))
-    image = Image.new("RGB", (width, max(height, 120)), PAPER)
-    draw = ImageDraw.Draw(image)
-    y = 20
-    if title:
-        draw.text((20, y), title, font=font(24, bold=True), fill=INK)
-        y += line_h * 2
-    for line in lines:
-        draw.text((20, y), line, font=font(18), fill=INK)
-        y += line_h
-    return image

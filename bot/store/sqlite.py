@@ -207,12 +207,6 @@ class SqliteStore:
         )
         return [_table(r) for r in rows]
 
-    async def set_message(self, table_id: int, message_id: int | None) -> None:
-        async with self._write() as db:
-            await db.execute(
-                "UPDATE game_tables SET message_id = ? WHERE id = ?", (message_id, table_id)
-            )
-
     async def set_status(self, table_id: int, status: str, expected_version: int) -> int:
         """End or abandon a table; bumps the version so old buttons stop working."""
         async with self._write() as db:
