@@ -49,8 +49,11 @@ def start_year(w: Work, year: int) -> None:
         w.emit("draw", f"You draw {' and '.join(sheet['drawn'])}: choose one as your Path.",
                frozenset({seat}), cards=list(sheet["drawn"]))
     what = ", ".join(f"{n} {g}" for g, n in gains.items() if n)
-    w.emit("year", f"Year {year} begins. Fate card {card_id}: everyone gains {what}. "
-           "Each player chooses a Path card in secret.", year=year, card=card_id)
+    # With reshuffling off (spec 2.7 option) the draw pile can be empty: nothing is gained.
+    fate = (f"Fate card {card_id}: everyone gains {what}." if card_id is not None
+            else "The Fate deck is empty: nobody gains anything.")
+    w.emit("year", f"Year {year} begins. {fate} Each player chooses a Path card in secret.",
+           year=year, card=card_id)
     w.irreversible = True
 
 
