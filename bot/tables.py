@@ -462,7 +462,9 @@ class Tables:
         if seat is None or loaded.state is None:
             return []
         game, state = loaded.game, loaded.state
-        return [game.format_action(state, a) for a in game.legal_actions(state, seat)]
+        # The same text twice (two equal actions) would break a select menu; list it once.
+        return list(dict.fromkeys(game.format_action(state, a)
+                                  for a in game.legal_actions(state, seat)))
 
     async def last_notation(self, table_id: int, member: Member) -> str | None:
         """The member's own last move in the game's notation (for a shortlist of moves)."""

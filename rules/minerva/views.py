@@ -145,8 +145,12 @@ def public_view(cat: Catalogue, s: MinervaState, result: Outcome | None) -> dict
             c: [{"req": r, "vp": v} for r, v in s.culture[c]] for c in CULTURE
         },
         "points": dict(zip(CULTURE, s.points, strict=True)),
+        # Only the tiles that can be won: with 2 players (and in solitaire, 1st or 2nd only)
+        # the 3rd tile is always removed (spec §9.6, §11).
         "glory_tiles": [
-            {"rank": rank, "vp": vp} for rank, vp in cat.glory_tiles.get(s.round, ())
+            {"rank": rank, "vp": vp}
+            for rank, vp in cat.glory_tiles.get(s.round, ())
+            if rank <= max(2, s.n)
         ],
         "removed": s.removed,
         "seats": [_player(cat, s, seat, p) for seat, p in enumerate(s.players)],
