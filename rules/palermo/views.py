@@ -187,6 +187,7 @@ def describe(v: Mapping[str, Any]) -> str:
             "house": "builds a house",
             "police": "may move their police stone",
             "move": f"moves their pawn ({v['budget']} points)",
+            "walk": f"walks their pawn on, using all {v['budget']} points",
         }[v["step"]]
         lines.append(f"To play: {{p{seat}}} {doing}.")
     if phase == BUILD:
