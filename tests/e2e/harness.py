@@ -63,6 +63,21 @@ def settings_for(standin: StandIn, db: Path) -> Settings:
                     gateway_url=standin.gateway_url, log_level="INFO")
 
 
+def pin_seeds(bot: TabulaBot) -> None:
+    """Tables opened in a test get known seeds instead of secret random ones, so every run of
+    a test plays the same games."""
+    opened = bot.tables.open
+    count = 0
+
+    async def seeded_open(*args: Any, **kwargs: Any) -> Any:
+        nonlocal count
+        count += 1
+        kwargs.setdefault("seed", f"e2e-seed-{count}")
+        return await opened(*args, **kwargs)
+
+    bot.tables.open = seeded_open  # type: ignore[method-assign]
+
+
 @asynccontextmanager
 async def running_bot(standin: StandIn, db: Path, render_workers: int = 0
                       ) -> AsyncIterator[TabulaBot]:
@@ -76,6 +91,7 @@ async def running_bot(standin: StandIn, db: Path, render_workers: int = 0
         await standin.wait_ready(WAIT)
         await standin.wait_synced(WAIT, names=("game", "move"))
         await asyncio.wait_for(bot.wait_until_ready(), WAIT)
+        pin_seeds(bot)
         yield bot
     finally:
         await bot.close()
