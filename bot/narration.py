@@ -126,3 +126,23 @@ def outcome_text(outcome: Mapping[str, Any], names: list[str]) -> str:
         places.append(f"{place}. {who}")
     notes = " ".join(outcome.get("notes", []))
     return "**Game over.** " + "; ".join(places) + (f". {notes}" if notes else "")
+
+
+def lobby_notice(
+    table: TableRecord, game: Game, seats: list[SeatRecord], headline: str
+) -> Notice:
+    """Who sits at a lobby, how many seats are left, and whether it can start."""
+    limit = table.max_players or game.max_players
+    listing = ", ".join(
+        f"{i + 1}. {s.name}" + (" (computer)" if s.is_computer else "")
+        for i, s in enumerate(seats)
+    )
+    ready = (
+        "Ready to start."
+        if len(seats) >= game.min_players
+        else f"Needs at least {game.min_players} players."
+    )
+    lobby = f"**{game.title}** lobby: {len(seats)}/{limit} seats: {listing}. {ready}"
+    text = "\n".join(line for line in (headline, lobby) if line)
+    return Notice(table.id, table.game_id, table.version, table.status, text,
+                  data={"seats": [s.name for s in seats], "limit": limit})

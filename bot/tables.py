@@ -21,6 +21,7 @@ from bot import gamelog
 from bot.narration import (
     Loaded,
     describe,
+    lobby_notice,
     named_view,
     narrate,
     play_notice,
@@ -555,26 +556,8 @@ class Tables:
         return play_notice(loaded, lines, list(merged.values()))
 
     async def _lobby_notice(self, table: TableRecord, headline: str) -> Notice:
-        game = self.game(table.game_id)
         seats = await self.store.seats(table.id)
-        limit = table.max_players or game.max_players
-        listing = ", ".join(
-            f"{i + 1}. {s.name}" + (" (computer)" if s.is_computer else "")
-            for i, s in enumerate(seats)
-        )
-        ready = (
-            "Ready to start."
-            if len(seats) >= game.min_players
-            else f"Needs at least {game.min_players} players."
-        )
-        text = "\n".join(
-            line for line in (
-                headline,
-                f"**{game.title}** lobby: {len(seats)}/{limit} seats: {listing}. {ready}",
-            ) if line
-        )
-        return Notice(table.id, table.game_id, table.version, table.status, text,
-                      data={"seats": [s.name for s in seats], "limit": limit})
+        return lobby_notice(table, self.game(table.game_id), seats, headline)
 
     def _require_lobby(self, table: TableRecord) -> None:
         if table.status != "lobby":
