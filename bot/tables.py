@@ -80,6 +80,7 @@ class Proposal:
     text: str
     view: dict[str, Any]
     description: str
+    hidden_result: bool = False  # the view is the board before the move (see ``propose``)
 
 
 class Tables:
@@ -349,8 +350,10 @@ class Tables:
     async def propose(self, table_id: int, member: Member, text: str) -> Proposal:
         """Check a move and show its mover the result, without committing it.
 
-        The move waits in the store for ``confirm``; the preview is the mover's own view after
-        it (a hidden draw it makes is simulated here and happens for real only on Confirm).
+        The move waits in the store for ``confirm``. The preview is the mover's own view after
+        it, except for a move that draws or reveals something: showing that result before the
+        move counts would let a player peek at a draw and cancel, so such a preview shows the
+        board as it is and says the result comes on Confirm.
         """
         table = await self.table_for(table_id)
         loaded = await self._load(table)
@@ -361,6 +364,11 @@ class Tables:
         notation = game.format_action(loaded.state, action)
         pending = await self.store.add_pending(table.id, member.id, table.version, action,
                                                notation)
+        if transition.irreversible:
+            view = named_view(loaded, loaded.state, seat)
+            note = "This move draws or reveals something: you see the result once it counts."
+            return Proposal(pending, table.id, table.version, notation, view,
+                            f"{note}\n{describe(loaded, view)}", hidden_result=True)
         view = named_view(loaded, transition.state, seat)
         return Proposal(pending, table.id, table.version, notation, view,
                         describe(loaded, view))

@@ -252,3 +252,15 @@ async def test_an_illegal_move_is_refused_before_any_preview(tables: Tables) -> 
     table_id = await started(tables, ALICE, BOB, options={"first": 0})
     with pytest.raises(RulesError, match="You hold"):
         await tables.propose(table_id, ALICE, "play 99")
+
+
+async def test_a_preview_never_shows_what_a_move_would_draw(tables: Tables) -> None:
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    hand = (await tables.private_view(table_id, ALICE)).view["hand"]
+    proposal = await tables.propose(table_id, ALICE, f"play {hand[0]}")
+    # Playing draws a card: the preview keeps the hand as it is, so no draw can be peeked at.
+    assert proposal.hidden_result
+    assert proposal.view["hand"] == hand
+    assert "result once it counts" in proposal.description
+    held = await tables.propose(table_id, ALICE, "hold")
+    assert not held.hidden_result
