@@ -1,0 +1,153 @@
+"""Random sequences of table use cases (hypothesis state machine) keep the table's invariants:
+the snapshot always equals a replay of the log, versions only grow, refusals change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+import rules
+from bot import gamelog
+from bot.store import SqliteStore
+from bot.tables import Member, Tables
+from rules.core import RulesError
+from tests.pebbles import GAME as PEBBLES
+
+MEMBERS = [Member(1, "Ann"), Member(2, "Ben"), Member(3, "Cy"), Member(9, "Mod", is_admin=True)]
+CHANNEL = 10
+
+
+class TableMachine(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        rules.GAMES[PEBBLES.id] = PEBBLES
+        self.loop = asyncio.new_event_loop()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.store = self.run(SqliteStore.open(Path(self.tmp.name) / "t.db"))
+        self.tables = Tables(self.store)
+        self.versions: dict[int, int] = {}
+
+    def run(self, coro: Any) -> Any:
+        return self.loop.run_until_complete(coro)
+
+    def attempt(self, coro: Any) -> Any:
+        """A use case; a refusal (RulesError) must leave the table exactly as it was."""
+        before = self.snapshot()
+        try:
+            return self.run(coro)
+        except RulesError:
+            assert self.snapshot() == before
+            return None
+
+    def snapshot(self) -> Any:
+        table = self.run(self.store.latest_table(CHANNEL))
+        if table is None:
+            return None
+        log = self.run(self.store.actions(table.id))
+        return (table.version, table.status, json.dumps(table.snapshot), len(log))
+
+    @initialize(computers=st.integers(min_value=0, max_value=2))
+    def a_game_in_play(self, computers: int) -> None:
+        self.run(self.tables.open("pebbles", CHANNEL, MEMBERS[0], seat_order="join",
+                                  options={"turns": 3}))
+        self.run(self.tables.join(CHANNEL, MEMBERS[1]))
+        for _ in range(computers):
+            self.run(self.tables.add_computer(CHANNEL, MEMBERS[0]))
+        self.run(self.tables.start(CHANNEL, MEMBERS[0]))
+
+    @rule(pick=st.integers(min_value=0, max_value=5))
+    def the_member_to_act_acts(self, pick: int) -> None:
+        table = self.run(self.store.live_table(CHANNEL))
+        if table is None or table.status != "playing":
+            return
+        notice = self.run(self.tables.status(CHANNEL))
+        for member in MEMBERS:
+            if member.id in notice.next_members:
+                self.act(member, pick)
+                return
+
+    @rule(who=st.sampled_from(MEMBERS))
+    def open(self, who: Member) -> None:
+        self.attempt(self.tables.open("pebbles", CHANNEL, who, seat_order="join",
+                                      options={"turns": 3}))
+
+    @rule(who=st.sampled_from(MEMBERS))
+    def join(self, who: Member) -> None:
+        self.attempt(self.tables.join(CHANNEL, who))
+
+    @rule(who=st.sampled_from(MEMBERS))
+    def leave(self, who: Member) -> None:
+        self.attempt(self.tables.leave(CHANNEL, who))
+
+    @rule(who=st.sampled_from(MEMBERS))
+    def add_computer(self, who: Member) -> None:
+        self.attempt(self.tables.add_computer(CHANNEL, who))
+
+    @rule(who=st.sampled_from(MEMBERS))
+    def start(self, who: Member) -> None:
+        self.attempt(self.tables.start(CHANNEL, who))
+
+    @rule(who=st.sampled_from(MEMBERS), pick=st.integers(min_value=0, max_value=5))
+    def act(self, who: Member, pick: int) -> None:
+        table = self.run(self.store.live_table(CHANNEL))
+        if table is None:
+            return
+        moves = self.run(self.tables.legal_moves(table.id, who)) or ["hold"]
+        self.attempt(self.tables.act(table.id, who, moves[pick % len(moves)]))
+
+    @rule(who=st.sampled_from(MEMBERS))
+    def undo(self, who: Member) -> None:
+        self.attempt(self.tables.undo(CHANNEL, who))
+
+    @rule()
+    def the_last_mover_undoes(self) -> None:
+        table = self.run(self.store.live_table(CHANNEL))
+        if table is None:
+            return
+        played = gamelog.effective(self.run(self.store.actions(table.id)))
+        last = next((m for m in MEMBERS if played and m.id == played[-1].record.member_id), None)
+        if last is not None:
+            self.undo(last)
+
+    @rule(who=st.sampled_from(MEMBERS))
+    def abandon(self, who: Member) -> None:
+        self.attempt(self.tables.abandon(CHANNEL, who))
+
+    @invariant()
+    def snapshot_is_the_replay_of_the_log(self) -> None:
+        table = self.run(self.store.latest_table(CHANNEL))
+        if table is None or table.snapshot is None:
+            return
+        assert table.version >= self.versions.get(table.id, 0)
+        self.versions[table.id] = table.version
+        seats = self.run(self.store.seats(table.id))
+        played = gamelog.effective(self.run(self.store.actions(table.id)))
+        state = gamelog.rebuild(PEBBLES, table, len(seats), played)
+        assert PEBBLES.dump(state) == table.snapshot
+        over = PEBBLES.outcome(state) is not None
+        assert (table.status == "over") == over or table.status == "abandoned"
+
+    @invariant()
+    def at_most_one_live_table(self) -> None:
+        live = self.run(self.store.tables_with_status("lobby", "playing"))
+        assert len([t for t in live if t.channel_id == CHANNEL]) <= 1
+
+    def teardown(self) -> None:
+        self.run(self.store.close())
+        self.loop.close()
+        self.tmp.cleanup()
+        rules.GAMES.pop(PEBBLES.id, None)
+
+
+TableMachine.TestCase.settings = settings(
+    max_examples=60, stateful_step_count=30, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+test_table_use_cases_keep_their_invariants = TableMachine.TestCase
