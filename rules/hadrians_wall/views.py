@@ -127,6 +127,9 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
     }
     if seat is not None:
         sheet = st.sheets[seat]
+        # The seat's own sheets again: its private image is these sheets, so a front end that
+        # compares what a seat's view adds to the public one sees when they change (a DM).
+        out["own_sheet"] = out["sheets"][seat]
         out["private"] = {
             "drawn": [player_card_view(c) for c in sheet["drawn"]],
             "chosen": sheet["chosen"],

@@ -264,3 +264,26 @@ async def test_a_preview_never_shows_what_a_move_would_draw(tables: Tables) -> N
     assert "result once it counts" in proposal.description
     held = await tables.propose(table_id, ALICE, "hold")
     assert not held.hidden_result
+
+
+async def test_a_hadrians_wall_player_hears_of_each_change_to_their_own_sheet(
+    tables: Tables,
+) -> None:
+    # The rule: each player's sheets go to them by DM whenever they change.
+    await tables.open("hadrians-wall", CHANNEL, ALICE, seat_order="join")
+    await tables.join(CHANNEL, BOB)
+    notice = await tables.start(CHANNEL, ALICE)
+    by_id = {ALICE.id: ALICE, BOB.id: BOB}
+    checked = 0
+    for _ in range(200):
+        if notice.over or checked >= 5:
+            break
+        mover = by_id[notice.next_members[0]]
+        legal = await tables.legal_moves(notice.table_id, mover)
+        before = (await tables.private_view(notice.table_id, mover)).view["own_sheet"]
+        notice = await tables.act(notice.table_id, mover, legal[0])
+        after = (await tables.private_view(notice.table_id, mover)).view["own_sheet"]
+        if after != before:
+            assert mover.id in {n.member_id for n in notice.private}
+            checked += 1
+    assert checked >= 5
