@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ from rules.random_player import UniformRandomPlayer
 log = logging.getLogger(__name__)
 
 MAX_COMPUTER_STEPS = 5_000  # a bound on computer moves chained after one human move
+CACHED_STATES = 256
 
 
 class TableError(RulesError):
@@ -88,9 +90,17 @@ class Tables:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
         self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, State]] = {}
+        # Decoded states of recently used tables (a state can be ~100 KiB decoded), keyed by
+        # table, tagged with the version they belong to; the least recently used go first.
+        self._cache: OrderedDict[int, tuple[int, State]] = OrderedDict()
 
     # -- finding tables ----------------------------------------------------------------------
+
+    def _remember(self, table_id: int, version: int, state: State) -> None:
+        self._cache[table_id] = (version, state)
+        self._cache.move_to_end(table_id)
+        while len(self._cache) > CACHED_STATES:
+            self._cache.popitem(last=False)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -130,11 +140,13 @@ class Tables:
         state: State | None = None
         if table.snapshot is not None:
             cached = self._cache.get(table.id)
+            if cached:
+                self._cache.move_to_end(table.id)
             if cached and cached[0] == table.version:
                 state = cached[1]
             else:
                 state = game.load(table.snapshot)
-                self._cache[table.id] = (table.version, state)
+                self._remember(table.id, table.version, state)
         return Loaded(table, seats, game, state)
 
     # -- lobby -----------------------------------------------------------------------------
@@ -279,7 +291,7 @@ class Tables:
                 version = await self.store.start(table.id, table.version, order, snapshot)
             except StaleVersion:
                 raise OutOfDate("The lobby changed meanwhile; try again.") from None
-            self._cache[table.id] = (version, state)
+            self._remember(table.id, version, state)
             table = await self.table_for(table.id)
             seats = await self.store.seats(table.id)
             how = "shuffled" if table.seat_order == "shuffled" else "in join order"
@@ -418,7 +430,7 @@ class Tables:
                 )
             except (StaleVersion, DuplicateKey):
                 raise OutOfDate("The game changed meanwhile; nothing was undone.") from None
-            self._cache[table.id] = (version, state)
+            self._remember(table.id, version, state)
             loaded.table = await self.table_for(table.id)
             loaded.state = state
             text = f"{member.name} took back a move."
@@ -528,7 +540,7 @@ class Tables:
             )
         except StaleVersion:
             raise OutOfDate("This board is out of date; use the latest one.") from None
-        self._cache[table.id] = (version, transition.state)
+        self._remember(table.id, version, transition.state)
         loaded.table = await self.table_for(table.id)
 
     def _due_computers(self, loaded: Loaded) -> list[int]:

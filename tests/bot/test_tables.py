@@ -287,3 +287,18 @@ async def test_a_hadrians_wall_player_hears_of_each_change_to_their_own_sheet(
             assert mover.id in {n.member_id for n in notice.private}
             checked += 1
     assert checked >= 5
+
+
+async def test_only_recent_tables_keep_a_decoded_state(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.tables.CACHED_STATES", 2)
+    ids = []
+    for n in range(4):
+        await tables.open("pebbles", CHANNEL + n, ALICE, options={"first": 0}, seat_order="join")
+        await tables.join(CHANNEL + n, BOB)
+        ids.append((await tables.start(CHANNEL + n, ALICE)).table_id)
+    assert len(tables._cache) == 2
+    # A table whose state was dropped is read back from the store and plays on.
+    notice = await tables.act(ids[0], ALICE, "hold")
+    assert notice.next_members == (BOB.id,)
