@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules
 from bot.store import SqliteStore
-from bot.tables import Member, Tables
+from bot.tables import Tables
+from bot.values import Member
 from rules.core import Rng
 from tests.pebbles import GAME as PEBBLES
 

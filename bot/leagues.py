@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bot.ratings import rate
 from bot.store import AlreadyExists, LeagueRecord, SqliteStore, TableRecord
-from bot.tables import Member, TableError
+from bot.values import Member, TableError
 from rules import GAMES
 from rules.core import Game
 

@@ -17,7 +17,8 @@ from typing import TextIO
 import rendering
 from bot.notices import Notice, SeatNotice
 from bot.store import SqliteStore
-from bot.tables import Member, Tables
+from bot.tables import Tables
+from bot.values import Member
 from rules import GAMES
 from rules.core import RulesError
 

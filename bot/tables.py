@@ -15,7 +15,6 @@ import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from bot import gamelog
@@ -40,11 +39,11 @@ from bot.store import (
     StaleVersion,
     TableRecord,
 )
+from bot.values import Member, OutOfDate, Proposal, TableError
 from rules import GAMES
 from rules.core import (
     Game,
     Rng,
-    RulesError,
     State,
     Transition,
     derive_seed,
@@ -55,34 +54,6 @@ log = logging.getLogger(__name__)
 
 MAX_COMPUTER_STEPS = 5_000  # a bound on computer moves chained after one human move
 CACHED_STATES = 256
-
-
-class TableError(RulesError):
-    """A player mistake at the table level (no table, no seat, out of date, not allowed)."""
-
-
-class OutOfDate(TableError):
-    pass
-
-
-@dataclass(frozen=True)
-class Member:
-    id: int
-    name: str
-    is_admin: bool = False  # Manage Server, or the front end's equivalent
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """A previewed move: what it is, and the mover's view after it."""
-
-    pending_id: int
-    table_id: int
-    version: int
-    text: str
-    view: dict[str, Any]
-    description: str
-    hidden_result: bool = False  # the view is the board before the move (see ``propose``)
 
 
 class Tables:

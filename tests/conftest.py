@@ -9,7 +9,8 @@ import pytest
 
 import rules
 from bot.store import SqliteStore
-from bot.tables import Member, Tables
+from bot.tables import Tables
+from bot.values import Member
 from tests.pebbles import GAME as PEBBLES
 
 ALICE = Member(101, "Alice")

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.store import TableRecord
-from bot.tables import Member, TableError
+from bot.values import Member, TableError
 from rules import GAMES
 from rules.core import RulesError
 

@@ -13,7 +13,7 @@ from discord.utils import MISSING
 from bot.cogs.common import bot_of, member_of, reply, table_here
 from bot.cogs.flows import announce, commit, defer, offer_moves, show_hand, show_preview
 from bot.delivery import image_file
-from bot.tables import TableError
+from bot.values import TableError
 from bot.views.buttons import board_view
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,8 @@ import sys
 
 import rules
 from bot.store import SqliteStore
-from bot.tables import Member, Tables
+from bot.tables import Tables
+from bot.values import Member
 from tests.pebbles import GAME
 
 ALICE, BOB = Member(1, "Alice"), Member(2, "Bob")

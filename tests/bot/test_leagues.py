@@ -6,7 +6,8 @@ import pytest
 
 from bot.leagues import Leagues
 from bot.ratings import START, rate
-from bot.tables import TableError, Tables
+from bot.tables import Tables
+from bot.values import TableError
 from tests.conftest import ADMIN, ALICE, BOB, CAROL
 
 GUILD = 77

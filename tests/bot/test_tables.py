@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from bot.tables import Member, OutOfDate, TableError, Tables
+from bot.tables import Tables
+from bot.values import Member, OutOfDate, TableError
 from rules.__main__ import main as rules_cli
 from rules.core import RulesError
 from tests.conftest import ADMIN, ALICE, BOB, CAROL, MALLORY

@@ -16,7 +16,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 import rules
 from bot import gamelog
 from bot.store import SqliteStore
-from bot.tables import Member, Tables
+from bot.tables import Tables
+from bot.values import Member
 from rules.core import RulesError
 from tests.pebbles import GAME as PEBBLES
 
