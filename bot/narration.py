@@ -35,7 +35,9 @@ def private_notices(
     every_human: bool = False,
     only_seats: set[int] | None = None,
 ) -> list[SeatNotice]:
-    """A notice for each human seat whose private view changed (or every one, at start)."""
+    """A notice for each human seat whose private view changed (or every one, at start).
+
+    Builds several views of the game: callers run it off the event loop."""
     game = loaded.game
     public_now = game.view(state, None)
     public_before = game.view(before, None) if before is not None else None
@@ -46,19 +48,24 @@ def private_notices(
             continue
         mine = [e for e in events if e.to is not None and seat in e.to]
         changed = every_human or only_seats is not None or bool(mine)
+        view = game.view(state, seat)
         if not changed and before is not None and public_before is not None:
-            changed = private_part(game.view(state, seat), public_now) != private_part(
+            changed = private_part(view, public_now) != private_part(
                 game.view(before, seat), public_before
             )
         if changed:
             text = narrate(tuple(mine), seat)
-            out.append(seat_notice(loaded, seat, state, text))
+            out.append(seat_notice(loaded, seat, state, text, view))
     return out
 
 
-def seat_notice(loaded: Loaded, seat: int, state: State, text: str) -> SeatNotice:
+def seat_notice(
+    loaded: Loaded, seat: int, state: State, text: str, view: dict[str, Any] | None = None
+) -> SeatNotice:
+    """A seat's private news; ``view`` is the engine's view of the seat when already built."""
     rec = loaded.seats[seat]
-    view = named_view(loaded, state, seat)
+    view = {**(view if view is not None else loaded.game.view(state, seat)),
+            "names": [s.name for s in loaded.seats]}
     names = [s.name for s in loaded.seats]
     body = format_text(text, names)
     described = describe(loaded, view)

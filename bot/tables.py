@@ -15,6 +15,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from bot import gamelog
@@ -273,7 +274,9 @@ class Tables:
                 "the seed is revealed when the game ends.",
             ]
             loaded = Loaded(table, seats, game, state)
-            private = private_notices(loaded, state, None, (), every_human=True)
+            private = await asyncio.to_thread(
+                private_notices, loaded, state, None, (), every_human=True
+            )
             notice = await self._run_computers(loaded, lines, private)
             return notice
 
@@ -327,7 +330,9 @@ class Tables:
             before = state
             loaded.state = transition.state
             lines = [narrate(transition.events, None)]
-            private = private_notices(loaded, transition.state, before, transition.events)
+            private = await asyncio.to_thread(
+                private_notices, loaded, transition.state, before, transition.events
+            )
             return await self._run_computers(loaded, lines, private)
 
     async def propose(self, table_id: int, member: Member, text: str) -> Proposal:
@@ -402,10 +407,12 @@ class Tables:
             except (StaleVersion, DuplicateKey):
                 raise OutOfDate("The game changed meanwhile; nothing was undone.") from None
             self._remember(table.id, version, state)
-            loaded.table = await self.table_for(table.id)
+            loaded.table = replace(table, version=version)
             loaded.state = state
             text = f"{member.name} took back a move."
-            private = private_notices(loaded, state, None, (), only_seats={seat})
+            private = await asyncio.to_thread(
+                private_notices, loaded, state, None, (), only_seats={seat}
+            )
             return play_notice(loaded, [text], private)
 
     async def run_computers(self, table_id: int) -> Notice | None:
@@ -497,22 +504,21 @@ class Tables:
         idem_key: str | None,
     ) -> None:
         game, table = loaded.game, loaded.table
-        over = game.outcome(transition.state) is not None
-        public = narrate(transition.events, None) or game.format_action(loaded.state, action)
+        status = "over" if game.outcome(transition.state) is not None else "playing"
+        notation = game.format_action(loaded.state, action)
         entry = NewAction(
-            "act", seat, member_id, action=action, text=public,
-            irreversible=transition.irreversible, idem_key=idem_key,
-            notation=game.format_action(loaded.state, action),
+            "act", seat, member_id, action=action,
+            text=narrate(transition.events, None) or notation,
+            irreversible=transition.irreversible, idem_key=idem_key, notation=notation,
         )
         snapshot = await asyncio.to_thread(game.dump, transition.state)
         try:
-            version = await self.store.record(
-                table.id, table.version, snapshot, entry, status="over" if over else "playing"
-            )
+            version = await self.store.record(table.id, table.version, snapshot, entry, status)
         except StaleVersion:
             raise OutOfDate("This board is out of date; use the latest one.") from None
         self._remember(table.id, version, transition.state)
-        loaded.table = await self.table_for(table.id)
+        # The row now holds what was just written; no need to read it back.
+        loaded.table = replace(table, version=version, status=status)
 
     def _due_computers(self, loaded: Loaded) -> list[int]:
         if loaded.state is None:
@@ -542,7 +548,9 @@ class Tables:
             said = narrate(transition.events, None)
             if said:
                 lines.append(said)
-            for n in private_notices(loaded, transition.state, before, transition.events):
+            for n in await asyncio.to_thread(
+                private_notices, loaded, transition.state, before, transition.events
+            ):
                 merged[n.seat] = n
         return play_notice(loaded, lines, list(merged.values()))
 

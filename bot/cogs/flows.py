@@ -41,24 +41,22 @@ async def show_preview(interaction: discord.Interaction[Any], table_id: int, tex
     )
 
 
-async def commit(
-    interaction: discord.Interaction[Any],
-    table_id: int,
-    *,
-    text: str | None = None,
-    pending_id: int | None = None,
-) -> None:
-    """Commit a move (typed, or a confirmed preview), tell the mover, then post the board."""
-    await defer(interaction, update=pending_id is not None)
+async def commit(interaction: discord.Interaction[Any], table_id: int, text: str) -> None:
+    """Commit a typed move (``/move confirm:true``), tell the mover, then post the board."""
+    await defer(interaction)
     bot = bot_of(interaction)
-    member = member_of(interaction)
-    key = str(interaction.id)
-    if pending_id is not None:
-        notice = await bot.tables.confirm(pending_id, member, idem_key=key)
-    else:
-        assert text is not None
-        notice = await bot.tables.act(table_id, member, text, idem_key=key)
-    await announce(interaction, notice, edit=pending_id is not None)
+    notice = await bot.tables.act(table_id, member_of(interaction), text,
+                                  idem_key=str(interaction.id))
+    await announce(interaction, notice)
+
+
+async def confirm(interaction: discord.Interaction[Any], pending_id: int) -> None:
+    """Commit a previewed move from its Confirm button, in place of the preview."""
+    await defer(interaction, update=True)
+    bot = bot_of(interaction)
+    notice = await bot.tables.confirm(pending_id, member_of(interaction),
+                                      idem_key=str(interaction.id))
+    await announce(interaction, notice, edit=True)
 
 
 async def announce(

@@ -14,7 +14,6 @@ from bot.cogs.common import (
     league_names,
     member_of,
     reply,
-    report_error,
     table_here,
 )
 from bot.delivery import Delivery
@@ -61,27 +60,25 @@ async def _start(interaction: discord.Interaction[Any], *, from_button: bool) ->
 
 
 async def run_lobby_op(interaction: discord.Interaction[Any], op: str, table_id: int) -> None:
-    """A lobby button: join, leave, add a computer or start."""
+    """A lobby button: join, leave, add a computer or start (errors reach the one handler
+    through the button)."""
     bot = bot_of(interaction)
-    try:
-        table = await bot.tables.table_for(table_id)
-        if table.status != "lobby":
-            await reply(interaction, "This lobby is closed; the game has started or ended.")
-            return
-        member = member_of(interaction)
-        channel = table.channel_id
-        if op == "start":
-            await _start(interaction, from_button=True)
-            return
-        if op == "join":
-            notice = await bot.tables.join(channel, member)
-        elif op == "leave":
-            notice = await bot.tables.leave(channel, member)
-        else:
-            notice = await bot.tables.add_computer(channel, member)
-        await _after_lobby_change(interaction, notice, from_button=True)
-    except Exception as exc:
-        await report_error(interaction, exc)
+    table = await bot.tables.table_for(table_id)
+    if table.status != "lobby":
+        await reply(interaction, "This lobby is closed; the game has started or ended.")
+        return
+    member = member_of(interaction)
+    channel = table.channel_id
+    if op == "start":
+        await _start(interaction, from_button=True)
+        return
+    if op == "join":
+        notice = await bot.tables.join(channel, member)
+    elif op == "leave":
+        notice = await bot.tables.leave(channel, member)
+    else:
+        notice = await bot.tables.add_computer(channel, member)
+    await _after_lobby_change(interaction, notice, from_button=True)
 
 
 class Lobby(commands.GroupCog, group_name="game", group_description="Open and run game tables"):

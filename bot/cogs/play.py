@@ -47,7 +47,7 @@ class Play(commands.Cog):
         if not action:
             await offer_moves(interaction, table.id)
         elif confirm:
-            await commit(interaction, table.id, text=action)
+            await commit(interaction, table.id, action)
         else:
             await show_preview(interaction, table.id, action)
 

@@ -12,7 +12,24 @@ LOBBY_OPS = {"join": "Join", "leave": "Leave", "bot": "Add computer", "start": "
 STALE = "This board is out of date; use the latest one in the channel (or `/board`)."
 
 
+class Guarded:
+    """discord.py logs and drops a dynamic item's errors; these go to the one error handler,
+    so a player hears about a mistake (or gets an incident id) instead of silence."""
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.cogs.common import report_error
+
+        try:
+            await self.run(interaction)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
 class LobbyButton(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tabula:lobby:(?P<op>join|leave|bot|start):(?P<table>[0-9]+)",
 ):
@@ -33,13 +50,14 @@ class LobbyButton(
     ) -> LobbyButton:
         return cls(match["op"], int(match["table"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
         from bot.cogs import lobby
 
         await lobby.run_lobby_op(interaction, self.op, self.table_id)
 
 
 class BoardButton(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tabula:board:(?P<op>moves|hand):(?P<table>[0-9]+):(?P<version>[0-9]+)",
 ):
@@ -60,23 +78,21 @@ class BoardButton(
     ) -> BoardButton:
         return cls(match["op"], int(match["table"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.cogs.common import bot_of, reply, report_error
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.cogs.common import bot_of, reply
         from bot.cogs.flows import offer_moves, show_hand
 
-        try:
-            table = await bot_of(interaction).tables.table_for(self.table_id)
-            if table.version != self.version:
-                await reply(interaction, STALE)
-            elif self.op == "moves":
-                await offer_moves(interaction, self.table_id)
-            else:
-                await show_hand(interaction, self.table_id)
-        except Exception as exc:
-            await report_error(interaction, exc)
+        table = await bot_of(interaction).tables.table_for(self.table_id)
+        if table.version != self.version:
+            await reply(interaction, STALE)
+        elif self.op == "moves":
+            await offer_moves(interaction, self.table_id)
+        else:
+            await show_hand(interaction, self.table_id)
 
 
 class ConfirmButton(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tabula:confirm:(?P<op>ok|no):(?P<pending>[0-9]+)",
 ):
@@ -96,23 +112,21 @@ class ConfirmButton(
     ) -> ConfirmButton:
         return cls(match["op"], int(match["pending"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.cogs.common import bot_of, member_of, report_error
-        from bot.cogs.flows import commit
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.cogs.common import bot_of, member_of
+        from bot.cogs.flows import confirm
 
-        try:
-            if self.op == "ok":
-                await commit(interaction, 0, pending_id=self.pending_id)
-            else:
-                await bot_of(interaction).tables.cancel(self.pending_id, member_of(interaction))
-                await interaction.response.edit_message(
-                    content="Cancelled; nothing was played.", attachments=[], view=None
-                )
-        except Exception as exc:
-            await report_error(interaction, exc)
+        if self.op == "ok":
+            await confirm(interaction, self.pending_id)
+        else:
+            await bot_of(interaction).tables.cancel(self.pending_id, member_of(interaction))
+            await interaction.response.edit_message(
+                content="Cancelled; nothing was played.", attachments=[], view=None
+            )
 
 
 class MoveSelect(
+    Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"tabula:pick:(?P<table>[0-9]+):(?P<version>[0-9]+)",
 ):
@@ -133,20 +147,17 @@ class MoveSelect(
     ) -> MoveSelect:
         return cls(int(match["table"]), int(match["version"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.cogs.common import bot_of, reply, report_error
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.cogs.common import bot_of, reply
         from bot.cogs.flows import show_preview
 
-        try:
-            table = await bot_of(interaction).tables.table_for(self.table_id)
-            data: dict[str, Any] = dict(interaction.data or {})
-            values = list(data.get("values") or [])
-            if table.version != self.version:
-                await reply(interaction, STALE)
-            elif values:
-                await show_preview(interaction, self.table_id, str(values[0]))
-        except Exception as exc:
-            await report_error(interaction, exc)
+        table = await bot_of(interaction).tables.table_for(self.table_id)
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = list(data.get("values") or [])
+        if table.version != self.version:
+            await reply(interaction, STALE)
+        elif values:
+            await show_preview(interaction, self.table_id, str(values[0]))
 
 
 def lobby_view(table_id: int) -> discord.ui.View:
