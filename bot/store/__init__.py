@@ -19,6 +19,8 @@ from bot.store.records import (
     NewAction,
     PendingMove,
     SeatRecord,
+    Status,
+    Step,
     TableRecord,
 )
 from bot.store.sqlite import SqliteStore
@@ -36,6 +38,8 @@ __all__ = [
     "SeatRecord",
     "SqliteStore",
     "StaleVersion",
+    "Status",
+    "Step",
     "StoreError",
     "TableRecord",
 ]

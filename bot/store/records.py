@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-LIVE = ("lobby", "playing")
+
+class Status(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    ABANDONED = "abandoned"
+
+
+LIVE = (Status.LOBBY, Status.PLAYING)
 
 
 @dataclass(frozen=True)
@@ -27,10 +36,15 @@ class TableRecord:
     created_at: str
     updated_at: str
     league_id: int | None = None
+    announced: int = 0  # the last version whose announcement reached the channel
 
     @property
     def live(self) -> bool:
         return self.status in LIVE
+
+    @property
+    def ended(self) -> bool:
+        return self.status in (Status.OVER, Status.ABANDONED)
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,7 @@ class SeatRecord:
     name: str
     is_computer: bool
     dm_closed: bool
+    level: str | None = None  # a computer seat's level
 
 
 @dataclass(frozen=True)
@@ -74,6 +89,15 @@ class NewAction:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One committed change of a table: its new snapshot and status, and its log entry."""
+
+    snapshot: dict[str, Any]
+    entry: NewAction
+    status: str = Status.PLAYING
+
+
+@dataclass(frozen=True)
 class PendingMove:
     """A previewed move waiting for its player's Confirm."""
 
@@ -83,6 +107,7 @@ class PendingMove:
     version: int
     action: dict[str, Any]
     text: str
+    fingerprint: str | None = None
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ async def _table_with(
 ) -> int:
     opened = await tables.open(game, CHANNEL, members[0], seat_order="join", **kw)
     for m in members[1:]:
-        await tables.join(CHANNEL, m)
+        await tables.join((await tables.table_in(CHANNEL)).id, m)
     return opened.table_id
 
 
@@ -43,7 +43,7 @@ async def _table_with(
 async def test_a_member_name_is_data_never_a_template(tables: Tables, name: str) -> None:
     odd = Member(555, name)
     table_id = await _table_with(tables, odd, BOB, options={"first": 0})
-    notice = await tables.start(CHANNEL, odd)
+    notice = await tables.start((await tables.table_in(CHANNEL)).id, odd)
     texts = [notice.public_text, *(n.text for n in notice.private)]
     for text in texts:
         assert len(text) < 4_000
@@ -56,7 +56,7 @@ async def test_a_member_name_is_data_never_a_template(tables: Tables, name: str)
         assert shown == "{p0}"
     moved = await tables.act(table_id, odd, "hold")
     assert len(moved.public_text) < 4_000
-    undone = await tables.undo(CHANNEL, odd)
+    undone = await tables.undo((await tables.table_in(CHANNEL)).id, odd)
     assert len(undone.public_text) < 4_000
     if name.strip() and "{p1}" in name:
         assert "Bob" not in undone.public_text
@@ -65,7 +65,7 @@ async def test_a_member_name_is_data_never_a_template(tables: Tables, name: str)
 async def test_mentions_and_markdown_in_names_are_neutralised(tables: Tables) -> None:
     odd = Member(556, "@everyone **x**")
     await _table_with(tables, odd, BOB)
-    notice = await tables.start(CHANNEL, odd)
+    notice = await tables.start((await tables.table_in(CHANNEL)).id, odd)
     assert "@everyone" not in notice.public_text
     assert "**x**" not in notice.public_text
 
@@ -74,8 +74,8 @@ async def test_private_views_are_of_the_latest_version_after_computer_moves(
     tables: Tables,
 ) -> None:
     table_id = await _table_with(tables, ALICE, options={"first": 0, "turns": 3})
-    await tables.add_computer(CHANNEL, ALICE)
-    notice = await tables.start(CHANNEL, ALICE)
+    await tables.add_computer((await tables.table_in(CHANNEL)).id, ALICE)
+    notice = await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     game = GAMES["pebbles"]
     for _ in range(3):
         if notice.over:
@@ -93,7 +93,7 @@ async def test_private_views_are_of_the_latest_version_after_computer_moves(
 
 async def test_a_preview_is_checked_for_its_owner_before_it_is_used(tables: Tables) -> None:
     table_id = await _table_with(tables, ALICE, BOB, options={"first": 0})
-    await tables.start(CHANNEL, ALICE)
+    await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     proposal = await tables.propose(table_id, ALICE, "hold")
     with pytest.raises(TableError, match="another player"):
         await tables.confirm(proposal.pending_id, MALLORY)
@@ -106,7 +106,7 @@ async def test_a_preview_is_checked_for_its_owner_before_it_is_used(tables: Tabl
 
 async def test_a_preview_stays_valid_while_the_seat_is_unchanged(tables: Tables) -> None:
     table_id = await _table_with(tables, ALICE, BOB, options={"first": 0})
-    await tables.start(CHANNEL, ALICE)
+    await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     proposal = await tables.propose(table_id, ALICE, "hold")
     # Something changes the table version without touching Alice's seat.
     await tables.mark_dm_closed(table_id, BOB.id)
@@ -118,7 +118,7 @@ async def test_a_preview_stays_valid_while_the_seat_is_unchanged(tables: Tables)
 
 async def test_a_preview_goes_stale_when_the_seats_position_changes(tables: Tables) -> None:
     table_id = await _table_with(tables, ALICE, BOB, options={"first": 0})
-    await tables.start(CHANNEL, ALICE)
+    await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     proposal = await tables.propose(table_id, ALICE, "hold")
     await tables.act(table_id, ALICE, "hold")
     await tables.act(table_id, BOB, "hold")
@@ -131,7 +131,7 @@ async def test_a_game_without_secrets_dms_a_seat_only_when_its_turn_comes(
 ) -> None:
     carol = Member(103, "Carol")
     table_id = await _table_with(tables, ALICE, BOB, carol, game="palermo")
-    notice = await tables.start(CHANNEL, ALICE)
+    notice = await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     by_id = {m.id: m for m in (ALICE, BOB, carol)}
     rng = Rng("palermo-dms")
     dms = 0

@@ -32,8 +32,8 @@ def test_a_many_player_game_moves_ratings_about_as_much_as_a_duel() -> None:
 async def play_out(tables: Tables, channel: int, league: str | None) -> None:
     await tables.open("pebbles", channel, ALICE, guild_id=GUILD, league=league,
                       options={"first": 0, "turns": 2}, seat_order="join")
-    await tables.join(channel, BOB)
-    notice = await tables.start(channel, ALICE)
+    await tables.join((await tables.table_in(channel)).id, BOB)
+    notice = await tables.start((await tables.table_in(channel)).id, ALICE)
     by_id = {ALICE.id: ALICE, BOB.id: BOB}
     for _ in range(20):
         if notice.over:
