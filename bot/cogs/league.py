@@ -8,8 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import bot_of, league_names, member_of, reply
-from bot.cogs.lobby import GAME_CHOICES
+from bot.ui.choices import GAME_CHOICES, league_names
+from bot.ui.respond import bot_of, member_of, reply
 from rules import GAMES
 
 SHOWN = 20

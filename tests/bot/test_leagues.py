@@ -66,7 +66,7 @@ async def test_a_league_table_must_play_the_leagues_game(tables: Tables) -> None
     await leagues.create(GUILD, ADMIN, "Cup", "palatinus")
     with pytest.raises(TableError, match="plays Palatinus"):
         await tables.open("pebbles", 1, ALICE, guild_id=GUILD, league="Cup")
-    with pytest.raises(TableError, match="no league called"):
+    with pytest.raises(TableError, match="no league of that name"):
         await tables.open("pebbles", 1, ALICE, guild_id=GUILD, league="Nope")
 
 
