@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from bot.locks import KeyedLocks
 from bot.store import SeatRecord, SqliteStore, TableRecord
@@ -42,10 +43,19 @@ class Loaded:
         return next((s.position for s in self.seats if s.member_id == member_id), None)
 
 
+def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
+    """What a seat's view holds beyond the public one."""
+    return {k: v for k, v in view.items() if public.get(k) != v}
+
+
 def fingerprint(game: Game, state: State, seat: int) -> str:
-    """What a seat itself can see and do: equal fingerprints mean a preview or menu made for
-    the seat is still right, whatever other seats did meanwhile."""
-    own = {"view": game.view(state, seat), "moves": game.legal_actions(state, seat)}
+    """The seat's own position: its own part of the view and its legal moves. Equal
+    fingerprints mean a preview or menu made for the seat is still right, whatever other
+    seats did meanwhile (the move is checked by the rules again when it counts)."""
+    own = {
+        "view": private_part(game.view(state, seat), game.view(state, None)),
+        "moves": game.legal_actions(state, seat),
+    }
     encoded = json.dumps(own, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(encoded.encode()).hexdigest()[:16]
 

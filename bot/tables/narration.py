@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.notices import Notice, SeatNotice
 from bot.store import SeatRecord, TableRecord
-from bot.tables.live import Loaded, fingerprint
+from bot.tables.live import Loaded, fingerprint, private_part
 from bot.text import escape, fill
 from rules.core import Event, Game, State
 
@@ -151,11 +151,6 @@ def due_computers(loaded: Loaded) -> list[int]:
         return []
     active = loaded.game.active_seats(loaded.state)
     return sorted(s.position for s in loaded.seats if s.is_computer and s.position in active)
-
-
-def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
-    """What a seat's view holds beyond the public one: the part worth a DM when it changes."""
-    return {k: v for k, v in view.items() if public.get(k) != v}
 
 
 def narrate(events: Iterable[Event], seat: int | None) -> str:

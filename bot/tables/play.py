@@ -27,6 +27,14 @@ from bot.text import escape
 from bot.values import Member, OutOfDate, Proposal, TableError
 
 ALREADY = "That move was already made."
+MOVE_TEXT_LIMIT = 300  # no move in any game's notation comes near it
+
+
+def parse(loaded: Loaded, seat: int, text: str) -> dict[str, Any]:
+    if len(text) > MOVE_TEXT_LIMIT:
+        raise TableError(f"A move is at most {MOVE_TEXT_LIMIT} characters; "
+                         "`/move` lists the legal ones as you type.")
+    return loaded.game.parse_action(loaded.state, seat, text)
 
 
 class PlayCases:
@@ -64,9 +72,7 @@ class PlayCases:
                     raise OutOfDate("Your preview is out of date: the game moved on. Look again.")
             elif expected_version is not None and expected_version != table.version:
                 raise OutOfDate("This board is out of date; use the latest one.")
-            parsed = (
-                game.parse_action(state, seat, action) if isinstance(action, str) else dict(action)
-            )
+            parsed = parse(loaded, seat, action) if isinstance(action, str) else dict(action)
             transition = await asyncio.to_thread(game.apply, state, seat, parsed)
             chain = Chain(table.version, state)
             try:
@@ -89,7 +95,7 @@ class PlayCases:
         loaded = await self.live.load(table_id)
         seat = _playing_seat(loaded, member)
         game, state = loaded.game, loaded.state
-        action = game.parse_action(state, seat, text)
+        action = parse(loaded, seat, text)
         transition = await asyncio.to_thread(game.apply, state, seat, action)
         notation = game.format_action(state, action)
         seat_print = await asyncio.to_thread(fingerprint, game, state, seat)
