@@ -183,7 +183,6 @@ class LobbyCases:
             loaded.table = replace(table, version=table.version + 1, status=Status.PLAYING,
                                    snapshot=None)
             loaded.seats, loaded.state = seats, state
-            loaded.moves.clear()
             how = "shuffled" if table.seat_order == "shuffled" else "in join order"
             chain = Chain(table.version, None, lines=[
                 f"{game.title} begins. Seats ({how}): "
