@@ -24,13 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import aiosqlite  # noqa: E402
+import aiosqlite
 
-import rules  # noqa: E402
-from bot.store import SqliteStore  # noqa: E402
-from bot.tables import Tables  # noqa: E402
-from bot.values import Member  # noqa: E402
-from rules.core import Rng  # noqa: E402
+import rules
+from bot.store import SqliteStore
+from bot.tables import Tables
+from bot.values import Member
+from rules.core import Rng
 
 
 def percentile(values: list[float], p: float) -> float:
