@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.palatinus import components as comp
 from rules.palatinus import scoring
-from rules.palatinus.geometry import RING_BY_NUMBER, field_hexes, hill_of
+from rules.palatinus.geometry import RING_BY_NUMBER, Board, field_hexes, hill_of
 from rules.palatinus.laying import free_positions
 from rules.palatinus.placing import allowed_kinds, soldier_free_turns
 from rules.palatinus.state import LAYING, OVER, PLACING, PalatinusState
@@ -46,13 +46,13 @@ def _tile_entry(state: PalatinusState, letter: str, position: int, rotation: int
 
 
 def _piece_entry(
-    state: PalatinusState, field: str, owner: int, kind: str, seat: int | None
+    state: PalatinusState, board: Board, field: str, owner: int, kind: str, seat: int | None
 ) -> dict[str, Any]:
     wolf = comp.is_wolf(kind)
     known = not wolf or state.phase == OVER or seat == owner
     return {
         "field": field,
-        "hex": list(state.board.fields[field]),
+        "hex": list(board.fields[field]),
         "owner": owner,
         "type": comp.base_type(kind) if known else None,
         "wolf": wolf,
@@ -62,6 +62,7 @@ def _piece_entry(
 
 def build_view(state: PalatinusState, seat: int | None) -> dict[str, Any]:
     outer = [t.position for t in state.tiles if t.position != 0]
+    board = state.board  # built once for the whole view, not once per piece
     view: dict[str, Any] = {
         "game": "palatinus",
         "players": state.players,
@@ -72,7 +73,8 @@ def build_view(state: PalatinusState, seat: int | None) -> dict[str, Any]:
         "start_seat": state.start_seat,
         "handedness": RING_BY_NUMBER[outer[0]].hand if outer else None,
         "tiles": [_tile_entry(state, t.letter, t.position, t.rotation) for t in state.tiles],
-        "pieces": [_piece_entry(state, p.field, p.owner, p.kind, seat) for p in state.pieces],
+        "pieces": [_piece_entry(state, board, p.field, p.owner, p.kind, seat)
+                   for p in state.pieces],
         "left": [state.left(s) for s in range(state.players)],
         "soldier_free_turns": soldier_free_turns(state.players),
         "laying": None,
