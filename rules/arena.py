@@ -9,11 +9,13 @@ run repeats exactly. Games are played in up to two worker processes.
 
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, TextIO
 
 from rules import find_game
 from rules.core import RulesError, derive_seed
@@ -131,3 +133,29 @@ def format_summary(summary: dict[str, Any]) -> str:
         r = summary["rounds"]
         lines.append(f"rounds: median {r['median']}, worst {r['worst']}")
     return "\n".join(lines)
+
+
+def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game")
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--games", type=int, required=True)
+    parser.add_argument("--seats", required=True, help="levels, comma separated, rotated")
+    parser.add_argument("--seed", default="arena")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def run_arena_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    try:
+        summary = run_arena(args.game, args.players, args.games,
+                            [s for s in args.seats.split(",") if s.strip()],
+                            args.seed, args.workers)
+    except RulesError as exc:
+        print(f"error: {exc}", file=stderr)
+        return 2
+    if args.json:
+        json.dump(summary, stdout, indent=1)
+        stdout.write("\n")
+    else:
+        print(format_summary(summary), file=stdout)
+    return 0

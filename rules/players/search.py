@@ -3,7 +3,7 @@
 Every iteration samples a world the deciding seat cannot tell from the real one
 (``game.determinize(state, seat, ...)``), walks one tree shared by all samples (a child is
 available in a sample when its action is legal there; UCB counts availabilities, not parent
-visits), adds one node, plays a short rollout with the heuristic's greedy policy and scores the
+visits), adds one node, plays a short rollout with the heuristic's first candidate (its best guess) and scores the
 result with the heuristic's projection. Only the sampled worlds are ever read: the real state
 gives nothing but its determinization and the seat's own legal actions, which the seat sees.
 """
@@ -19,11 +19,10 @@ from typing import Any
 
 from rules.core import Action, Game, Rng, derive_seed
 from rules.players.registry import Heuristic
-from rules.players.values import greedy, projected, rewards
+from rules.players.values import projected, rewards
 
 EXPLORATION = 0.7
 MAX_CHILDREN = 12  # widest node: the heuristic's best guesses first
-ROLLOUT_WIDTH = 4  # the rollout's greedy choice looks at this many candidates
 ROLLOUT_RANDOM = 0.1  # share of rollout moves picked at random among the candidates
 
 
@@ -75,7 +74,7 @@ def _rollout(game: Game, heur: Heuristic, world: Any, seat: int, depth: int,
         if len(cands) > 1 and rng.randbelow(1000) < ROLLOUT_RANDOM * 1000:
             action = rng.choice(cands[:MAX_CHILDREN])
         else:
-            action = greedy(game, heur, world, mover, cands[:ROLLOUT_WIDTH])
+            action = cands[0]  # the heuristic's best guess: candidates come best first
         world = game.apply(world, mover, action).state
     return world
 
