@@ -22,9 +22,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.arena import run_arena  # noqa: E402
-from rules.players import LEVELS  # noqa: E402
-from rules.players.registry import games_with_players  # noqa: E402
+from rules.arena import run_arena
+from rules.players import LEVELS
+from rules.players.registry import games_with_players
 
 SOLO = ("hadrians-wall", "minerva")
 

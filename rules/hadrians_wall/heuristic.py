@@ -28,7 +28,7 @@ def _progress(sheet: dict[str, Any]) -> float:
              + sum(sheet["theatre"]) + int(sheet["scouts"]) + sum(sheet["map"]))
     cohorts = sum(int(n) for n in sheet["cohorts"])
     hand = sum(int(v) for v in sheet["hand"].values())
-    return 0.4 * boxes + 0.6 * cohorts + 0.15 * hand + 0.5 * int(sheet["favours"])
+    return float(0.4 * boxes + 0.6 * cohorts + 0.15 * hand + 0.5 * int(sheet["favours"]))
 
 
 def evaluate(state: State) -> tuple[float, ...]:

@@ -17,7 +17,7 @@ from rules.palatinus import scoring
 from rules.palatinus.state import PLACING, PalatinusState
 
 SCALE = 6.0
-BUDGETS = {"normal": (24, 2), "hard": (90, 2)}
+BUDGETS = {"normal": (30, 0), "hard": (90, 0)}
 KEEP = 8  # placements kept for the search, best first
 
 

@@ -106,7 +106,7 @@ def _build_order(state: PalermoState, seat: int, actions: list[Action]) -> list[
     def cost(action: Action) -> float:
         door = _door_cell(state, action)
         x, y = geo.xy(door)
-        c = min((_manhattan(state, door, s) for s in sf), default=0)
+        c = float(min((_manhattan(state, door, s) for s in sf), default=0))
         c += 0.7 * min((_manhattan(state, door, m) for m in mine), default=0)
         if x in (0, edge) or y in (0, edge):
             c -= 2  # a door on the bypass: fast to reach from anywhere

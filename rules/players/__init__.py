@@ -4,7 +4,8 @@
     choose_from_snapshot(game_id, snapshot, seat, level, seed) -> Action   (for a process pool)
 
 * ``random``: uniform among the legal actions (``rules.random_player``);
-* ``easy``: greedy on the game's own scoring plus its rules of thumb (``rules/<game>/heuristic.py``);
+* ``easy``: greedy on the game's own scoring plus its rules of thumb
+  (``rules/<game>/heuristic.py``);
 * ``normal`` and ``hard``: single-observer information-set search (``search.py``) with the
   heuristic as prior and rollout policy; normal has the smaller budget.
 
@@ -25,8 +26,17 @@ from rules.players.search import search
 from rules.players.values import greedy
 from rules.random_player import UniformRandomPlayer
 
-__all__ = ["LEVELS", "DEFAULT_LEVEL", "Budget", "budget", "choose", "choose_from_snapshot",
-           "games_with_players", "parse_level", "UniformRandomPlayer"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "Budget",
+    "UniformRandomPlayer",
+    "budget",
+    "choose",
+    "choose_from_snapshot",
+    "games_with_players",
+    "parse_level",
+]
 
 LEVELS = ("random", "easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"

@@ -3,9 +3,10 @@
 Every iteration samples a world the deciding seat cannot tell from the real one
 (``game.determinize(state, seat, ...)``), walks one tree shared by all samples (a child is
 available in a sample when its action is legal there; UCB counts availabilities, not parent
-visits), adds one node, plays a short rollout with the heuristic's first candidate (its best guess) and scores the
-result with the heuristic's projection. Only the sampled worlds are ever read: the real state
-gives nothing but its determinization and the seat's own legal actions, which the seat sees.
+visits), adds one node, plays a short rollout with the heuristic's first candidate (its best
+guess) and scores the result with the heuristic's projection. Only the sampled worlds are ever
+read: the real state gives nothing but its determinization and the seat's own legal actions,
+which the seat sees.
 """
 
 from __future__ import annotations
