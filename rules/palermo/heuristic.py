@@ -18,7 +18,7 @@ from rules.palermo.movement import Graph
 from rules.palermo.state import BUILD, COLLECT, HOUSE, MOVE, OFF, START_TILE, WALK, PalermoState
 
 SCALE = 25.0
-BUDGETS = {"normal": (16, 6), "hard": (48, 6)}
+BUDGETS = {"normal": (16, 5), "hard": (40, 5)}
 FAR = 60  # a cell no street reaches (counted as a long way round)
 
 

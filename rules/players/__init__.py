@@ -51,7 +51,7 @@ class Budget:
 
 # Defaults; a game's heuristic may set its own (iterations, rollout depth) per level.
 _DEFAULTS = {"normal": (60, 8), "hard": (240, 8)}
-_CAPS = {"normal": 1.0, "hard": 2.0}
+_CAPS = {"normal": 2.0, "hard": 2.0}
 
 
 def parse_level(text: str) -> str:
