@@ -15,7 +15,7 @@ from rules.minerva.scoring import breakdown
 from rules.minerva.state import MinervaState
 
 SCALE = 6.0
-BUDGETS = {"normal": (30, 3), "hard": (100, 3)}
+BUDGETS = {"normal": (20, 2), "hard": (60, 2)}
 KEEP = 8
 ROUNDS = 6
 
