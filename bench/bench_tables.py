@@ -60,7 +60,7 @@ async def drive(tables: Tables, game_id: str, players: int, channel: int, acts: 
     member = Member(channel, f"P{channel}")
     opened = await tables.open(game_id, channel, member, seat_order="join")
     for _ in range(players - 1):
-        await tables.add_computer(opened.table_id, member)
+        await tables.add_computer(opened.table_id, member, "random")
     notice = await tables.start(opened.table_id, member)
     rng = Rng(f"bench{channel}")
     for _ in range(acts):
@@ -102,7 +102,7 @@ async def cache_cost(game_id: str, players: int, count: int) -> None:
             member = Member(n + 1, f"P{n}")
             opened = await tables.open(game_id, 5000 + n, member, seat_order="join")
             for _ in range(players - 1):
-                await tables.add_computer(opened.table_id, member)
+                await tables.add_computer(opened.table_id, member, "random")
             ids.append(opened.table_id)
         for table_id in ids:
             await tables.start(table_id, Member(0, "x", is_admin=True))

@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -102,8 +103,10 @@ class Views:
 
 
 class Live:
-    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
+    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None,
+                 thinker: Executor | None = None) -> None:
         self.store = store
+        self.thinker = thinker  # a process pool for computer players that search
         self.games: Mapping[str, Game] = GAMES if games is None else games
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, Loaded] = OrderedDict()

@@ -74,7 +74,8 @@ async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
         if not due:
             break
         seat = due[0]
-        action = decide(game, state, seat, levels.get(seat), table.seed, version)
+        action = await decide(game, state, seat, levels.get(seat), table.seed, version,
+                              live.thinker)
         transition = await offload.run(f"{game.id}:apply", game.apply, state, seat, action)
         moves.append((seat, None, action, transition, None))
         state, version = transition.state, version + 1

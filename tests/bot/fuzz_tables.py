@@ -88,7 +88,7 @@ class Probe:
         check_text(opened.public_text)
         self.run(self.tables.join(opened.table_id, b))
         if game == "palermo":
-            self.run(self.tables.add_computer(opened.table_id, a))
+            self.run(self.tables.add_computer(opened.table_id, a, "random"))
         notice = self.run(self.tables.start(opened.table_id, a))
         for text in (notice.public_text, *(p.text for p in notice.private)):
             check_text(text)
@@ -107,7 +107,7 @@ class Probe:
         opened = self.run(self.tables.open(game, self.channel, a, seat_order="join"))
         self.run(self.tables.join(opened.table_id, b))
         if game == "palermo":
-            self.run(self.tables.add_computer(opened.table_id, a))
+            self.run(self.tables.add_computer(opened.table_id, a, "random"))
         self.run(self.tables.start(opened.table_id, a))
         for member in (a, b):
             before = self.fingerprint(opened.table_id)
