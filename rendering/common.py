@@ -12,22 +12,40 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-FONT_DIR = Path(__file__).with_name("fonts")
-
-# Okabe-Ito: distinguishable under the common colour-vision deficiencies. Player pieces also
-# carry a shape or letter, so colour is never the only cue.
-PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
-    (0, 114, 178),  # blue
-    (230, 159, 0),  # orange
-    (0, 158, 115),  # bluish green
-    (204, 121, 167),  # reddish purple
-    (86, 180, 233),  # sky blue
-    (213, 94, 0),  # vermillion
+# Player colours, shapes and markers live in ``rendering.palette`` (shared by every game);
+# they are re-exported here for the renderers that import them from this module.
+from rendering.palette import (
+    PLAYER_COLOUR_NAMES,
+    PLAYER_COLOURS,
+    PLAYER_MARKS,
+    PLAYER_SHAPES,
+    draw_marker,
+    player_colour,
 )
-PLAYER_COLOUR_NAMES = ("blue", "orange", "green", "purple", "sky", "red")
-# Seat markers drawn inside pieces, in case colours still look alike.
-PLAYER_MARKS = ("1", "2", "3", "4", "5", "6")
 
+__all__ = [
+    "BLACK",
+    "FONT_DIR",
+    "INK",
+    "MUTED",
+    "NAME_LIMIT",
+    "PAPER",
+    "PLAYER_COLOURS",
+    "PLAYER_COLOUR_NAMES",
+    "PLAYER_MARKS",
+    "PLAYER_SHAPES",
+    "WHITE",
+    "centred_text",
+    "draw_marker",
+    "encode_png",
+    "font",
+    "name_seats",
+    "player_colour",
+    "player_name",
+    "seat_names",
+]
+
+FONT_DIR = Path(__file__).with_name("fonts")
 INK = (33, 33, 33)
 PAPER = (250, 246, 236)
 MUTED = (120, 120, 120)
@@ -64,10 +82,6 @@ def name_seats(text: str) -> str:
     """Replace the engine's seat placeholders ``{p0}``, ``{p1}``, ... with players' names."""
     return re.sub(r"\{p(\d+)\}", lambda m: player_name(int(m[1]), f"Player {int(m[1]) + 1}"),
                   text)
-
-
-def player_colour(seat: int) -> tuple[int, int, int]:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
 @lru_cache(maxsize=64)

@@ -12,10 +12,8 @@ from rendering.common import (
     INK,
     MUTED,
     PAPER,
-    PLAYER_MARKS,
-    WHITE,
+    draw_marker,
     font,
-    player_colour,
     player_name,
 )
 from rendering.minerva.cards import (
@@ -182,9 +180,7 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
         active = s in view.get("active", [])
         if active:
             draw.rectangle((MARGIN - 4, y - 2, WIDTH - MARGIN, y + ROW_H - 4), fill=(236, 230, 214))
-        draw.ellipse((MARGIN, y, MARGIN + 20, y + 20), fill=player_colour(s), outline=INK)
-        draw.text((MARGIN + 10, y + 10), PLAYER_MARKS[s % len(PLAYER_MARKS)],
-                  font=font(12, bold=True), fill=WHITE, anchor="mm")
+        draw_marker(draw, (MARGIN + 10, y + 10), 10, s)
         name = _name(s) + (" ▶" if active else "") + (" (passed)" if seat["passed"] else "")
         draw.text((MARGIN + 28, y + 2), name, font=font(13, bold=True), fill=INK)
         draw.text((MARGIN + 190, y + 3), _seat_line(view, seat), font=font(12), fill=INK)

@@ -1,11 +1,12 @@
 """Inhabitants: shape and letter give the type (circle M merchant, square F farmer, shield S
-soldier, wolf head for a hidden wolf piece), colour and a numbered badge give the owner."""
+soldier, wolf head for a hidden wolf piece); colour and the seat's marker (shape and number)
+give the owner."""
 
 from __future__ import annotations
 
 from PIL import ImageDraw
 
-from rendering.common import BLACK, INK, PLAYER_MARKS, WHITE, centred_text, font, player_colour
+from rendering.common import BLACK, INK, WHITE, centred_text, draw_marker, font, player_colour
 from rendering.palatinus import layout as L
 
 NEUTRAL = (200, 200, 200)
@@ -81,9 +82,8 @@ def draw_piece(
             font(int(r * 1.05), bold=True),
             ink,
         )
-    badge(
-        draw, (x + r * 0.95, y - r * 0.8), PLAYER_MARKS[owner % len(PLAYER_MARKS)], max(r * 0.42, 6)
-    )
+    # The owner's marker (shape, colour and number) at the upper right.
+    draw_marker(draw, (x + r * 0.95, y - r * 0.8), max(r * 0.45, 7), owner, width=1)
     if wolf and kind is not None:
         # The owner's own wolf piece (or a revealed one): a dark "w" badge at the lower left.
         badge(draw, (x - r * 0.9, y + r * 0.75), "w", max(r * 0.5, 7), fill=INK, ink=WHITE)

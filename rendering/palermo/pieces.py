@@ -13,6 +13,7 @@ from rendering.common import (
     PLAYER_COLOUR_NAMES,
     WHITE,
     centred_text,
+    draw_marker,
     font,
     player_colour,
     player_name,
@@ -51,13 +52,10 @@ def text_on(colour: Colour) -> Colour:
 def draw_pawn(
     draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seat: int, home: bool = False
 ) -> None:
-    colour = player_colour(seat)
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
-    if home:  # a white inner ring: this pawn is home for good
-        inner = r - 3
-        draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), outline=WHITE, width=1)
-    centred_text(draw, (cx, cy), seat_label(seat), font(max(8, int(r * 1.1)), bold=True),
-                 fill=text_on(colour))
+    if home:  # a white halo: this pawn is home for good
+        halo = r + 4
+        draw.ellipse((cx - halo, cy - halo, cx + halo, cy + halo), fill=WHITE, outline=INK)
+    draw_marker(draw, (cx, cy), r, seat)
 
 
 def draw_police(
@@ -90,9 +88,6 @@ def draw_chip(
     if seat is None:
         return
     if present:
-        colour = player_colour(seat)
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=1)
-        centred_text(draw, (cx, cy), seat_label(seat), font(max(7, int(r * 1.3)), bold=True),
-                     fill=text_on(colour))
+        draw_marker(draw, (cx, cy), r, seat, width=1)
     else:  # collected: the white circle of the business shows again
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=1)
