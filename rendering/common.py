@@ -84,11 +84,36 @@ def name_seats(text: str) -> str:
                   text)
 
 
+# Font sizes asked for during a render, when a test records them (see ``record_font_sizes``).
+_FONT_LOG: ContextVar[list[int] | None] = ContextVar("font_log", default=None)
+
+
 @lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans shipped with the package, so images look the same on every machine."""
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def font(size: int, bold: bool = False, fine: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans shipped with the package, so images look the same on every machine.
+
+    ``fine`` marks fine print that repeats another cue (a seat number inside a marker that
+    already has the seat's shape and colour); the legibility check does not count it."""
+    log = _FONT_LOG.get()
+    if log is not None and not fine:
+        log.append(size)
+    return _font(size, bold)
+
+
+@contextmanager
+def record_font_sizes() -> Iterator[list[int]]:
+    """Collect the size of every font asked for (but fine print) inside the block."""
+    log: list[int] = []
+    token = _FONT_LOG.set(log)
+    try:
+        yield log
+    finally:
+        _FONT_LOG.reset(token)
 
 
 def centred_text(

@@ -107,4 +107,5 @@ def draw_marker(
     if text and r >= 6:
         size = max(8, int(r * (0.95 if shape in ("triangle", "star") else 1.2)))
         ty = y + (r * 0.22 if shape == "triangle" else 0)
-        draw.text((x, ty), text, font=font(size, bold=True), fill=ink_on(colour), anchor="mm")
+        draw.text((x, ty), text, font=font(size, bold=True, fine=True), fill=ink_on(colour),
+                  anchor="mm")

@@ -42,7 +42,7 @@ def badge(
 ) -> None:
     x, y = centre
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=BLACK)
-    centred_text(draw, (x, y), text, font(int(r * 1.45), bold=True), ink)
+    centred_text(draw, (x, y), text, font(max(int(r * 1.45), 16), bold=True), ink)
 
 
 def draw_piece(
@@ -83,12 +83,13 @@ def draw_piece(
             ink,
         )
     # The owner's marker (shape, colour and number) at the upper right.
-    draw_marker(draw, (x + r * 0.95, y - r * 0.8), max(r * 0.45, 7), owner, width=1)
+    draw_marker(draw, (x + r * 0.95, y - r * 0.8), max(r * 0.45, 7), owner, width=1,
+                outline=WHITE)
     if wolf and kind is not None:
         # The owner's own wolf piece (or a revealed one): a dark "w" badge at the lower left.
-        badge(draw, (x - r * 0.9, y + r * 0.75), "w", max(r * 0.5, 7), fill=INK, ink=WHITE)
+        badge(draw, (x - r * 0.9, y + r * 0.75), "w", max(r * 0.55, 11), fill=INK, ink=WHITE)
     if neutral:
-        badge(draw, (x - r * 0.95, y - r * 0.8), "n", r * 0.38, fill=NEUTRAL)
+        badge(draw, (x - r * 0.95, y - r * 0.8), "n", max(r * 0.38, 11), fill=NEUTRAL)
 
 
 def draw_cross(draw: ImageDraw.ImageDraw, centre: L.Point, r: float) -> None:
