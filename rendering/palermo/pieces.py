@@ -1,7 +1,7 @@
 """Palermo's pieces and colours, drawn the same way on the board and in the side panel.
 
-Every piece carries its seat number, and each kind of piece has its own shape: a pawn is a
-round counter, a police stone a square badge, a chip a small disc on a door.
+Every piece carries its seat's colour, marker shape and number; a pawn stands in a white collar
+(gold once home), a police stone is a square badge, a chip a small marker on a door.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ DOOR = (74, 44, 22)
 START_LIGHT = (250, 250, 250)
 START_DARK = (40, 40, 40)
 MARK = (255, 214, 0)
+HOME = (212, 175, 55)
 
 
 def seat_label(seat: int) -> str:
@@ -52,9 +53,10 @@ def text_on(colour: Colour) -> Colour:
 def draw_pawn(
     draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seat: int, home: bool = False
 ) -> None:
-    if home:  # a white halo: this pawn is home for good
-        halo = r + 4
-        draw.ellipse((cx - halo, cy - halo, cx + halo, cy + halo), fill=WHITE, outline=INK)
+    # A pawn stands in a white collar (chips have none); a pawn home for good has a gold one.
+    halo = r + 4
+    draw.ellipse((cx - halo, cy - halo, cx + halo, cy + halo), fill=HOME if home else WHITE,
+                 outline=INK, width=1)
     draw_marker(draw, (cx, cy), r, seat)
 
 
@@ -71,12 +73,12 @@ def draw_police(
     colour = player_colour(seat)
     draw.rounded_rectangle(box, radius=4, fill=colour, outline=INK, width=2)
     size = x1 - x0
-    fnt = font(max(8, int(size * 0.42)), bold=True)
     if with_number:
+        fnt = font(max(8, int(size * 0.42)), bold=True)
         centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "P" + seat_label(seat), fnt,
                      fill=text_on(colour))
     else:
-        small = font(max(7, int(size * 0.26)), bold=True)
+        small = font(max(7, int(size * 0.26)), bold=True, fine=True)  # the colour tells too
         draw.text((x0 + 3, y0 + 1), "P" + seat_label(seat), font=small, fill=text_on(colour))
     if frozen:  # a black bar across: the stone may not move on its owner's next turn
         draw.line((x0 + 2, y1 - 2, x1 - 2, y0 + 2), fill=INK, width=3)
