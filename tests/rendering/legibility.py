@@ -5,7 +5,7 @@ must read at 11 px or more there (fine print that repeats another cue is exempt,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PIL import Image
@@ -32,3 +32,14 @@ def render_legibly(game_id: str, view: Mapping[str, Any]) -> list[Image.Image]:
     for image in images:
         assert len(rendering.encode_png(image)) < MAX_BYTES
     return images
+
+
+def assert_legible(draw: Callable[[], Image.Image]) -> Image.Image:
+    """One image drawn by ``draw()``: the same check as ``render_legibly``."""
+    with record_font_sizes() as sizes:
+        image = draw()
+    smallest = min(sizes) * PREVIEW_WIDTH / image.width
+    assert smallest >= SMALLEST, (
+        f"{image.width} px wide: text of {min(sizes)} px reads at {smallest:.1f} px in preview")
+    assert len(rendering.encode_png(image)) < MAX_BYTES
+    return image
