@@ -31,6 +31,7 @@ from rendering.palermo.pieces import (
     draw_pawn,
     draw_police,
 )
+from rules.palermo.views import cheapest_moves
 
 CELL = 44
 MARGIN = 26
@@ -190,7 +191,7 @@ def _draw_door(draw: ImageDraw.ImageDraw, f: Frame, tile: Mapping[str, Any]) -> 
 def _mark_text(moves: Sequence[Mapping[str, Any]]) -> str:
     prefix = {"exact": "", "business": "B", "home": "H", "blocked": "!"}
     groups: dict[str, list[str]] = {}
-    for m in moves:
+    for m in cheapest_moves(moves):  # the same ending for more points is never better
         groups.setdefault(prefix[m["end"]], []).append(str(m["cost"]))
     return " ".join(p + "/".join(costs) for p, costs in groups.items())
 
