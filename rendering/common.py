@@ -136,11 +136,18 @@ def centred_text(
     )
 
 
+def quantized(image: Image.Image) -> Image.Image:
+    """The image on a palette of at most 256 colours, without dithering. The pictures are flat
+    colours and anti-aliased text, so the palette is lossless to the eye (``bench/
+    bench_render.py`` prints the mean difference) and the PNG is much smaller."""
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    return rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
+                        dither=Image.Dither.NONE)
+
+
 def encode_png(image: Image.Image) -> bytes:
-    """PNG at compression level 1 and without alpha: faster to encode than Pillow's default
-    level 6 for somewhat more bytes (``bench/bench_render.py`` prints both)."""
-    if image.mode != "RGB":
-        image = image.convert("RGB")
+    """A palette PNG (see ``quantized``) at compression level 1: smaller and faster to encode
+    than an RGB PNG (``bench/bench_render.py`` prints both)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1)
+    quantized(image).save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
