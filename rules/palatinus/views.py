@@ -7,6 +7,7 @@ not drawn, the laurels not dealt, or what is behind a screen (only how many piec
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,10 +18,24 @@ from rules.palatinus.laying import free_positions
 from rules.palatinus.placing import allowed_kinds, soldier_free_turns
 from rules.palatinus.state import LAYING, OVER, PLACING, PalatinusState
 
+NAME_LIMIT = 32
+
 
 def seat_name(seat: int) -> str:
-    """Seats as the images number them."""
-    return f"P{seat + 1}"
+    """A placeholder for the seat, replaced by ``_named`` with the player's name (or P1, P2...)."""
+    return f"{{p{seat}}}"
+
+
+def _named(text: str, view: Mapping[str, Any]) -> str:
+    """Players' names where the view carries them (as the images show them), else P1, P2..."""
+    names = list(view.get("names") or [])
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match[1])
+        given = names[seat] if seat < len(names) else ""
+        return str(given)[:NAME_LIMIT] if given else f"P{seat + 1}"
+
+    return re.sub(r"\{p(\d+)\}", name, text)
 
 
 def _tile_entry(state: PalatinusState, letter: str, position: int, rotation: int) -> dict[str, Any]:
@@ -143,7 +158,7 @@ def describe(view: Mapping[str, Any]) -> str:
         lines.append(f"Behind your screen: {screen or 'nothing'}.")
     if view.get("scoring"):
         lines.extend(_scoring_lines(view))
-    return "\n".join(lines)
+    return _named("\n".join(lines), view)
 
 
 def _headline(view: Mapping[str, Any]) -> str:
@@ -167,7 +182,7 @@ def _scoring_lines(view: Mapping[str, Any]) -> list[str]:
         totals = ", ".join(f"{{p{s}}} {t}" for s, t in enumerate(hill["totals"]) if t)
         text = f"Hill {hill['letter']}: " + "; ".join(parts) + ("; " if parts else "")
         text += f"influence {totals or 'none'}; {scoring.award_text(hill)}."
-        lines.append(text.format_map({f"p{i}": n for i, n in enumerate(names)}))
+        lines.append(text)
     outcome = view.get("outcome")
     if outcome:
         for seat, (score, parts) in enumerate(
