@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import getpass
+import os
+import select
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +24,7 @@ from bot.store import SqliteStore
 from bot.tables import Tables
 from bot.values import Member
 from rules import GAMES
-from rules.core import RulesError
+from rules.core import Game, RulesError
 
 
 def _your_name() -> str:
@@ -36,20 +40,75 @@ COMMANDS = """\
 Commands: a move in the game's notation, or
   legal   list your legal moves        board   the board again
   hand    your private view            undo    take back your last move
-  help    this text                    quit    leave the table"""
+  help    the rules, how to write a move, and this list
+  quit    leave the table (Ctrl-D and Ctrl-C leave too)"""
+LEFT = "Left the table. The game stays in the database."
+INTERRUPTED = 130  # the shell's code for a program stopped by Ctrl-C
+
+
+class TerminalInput:
+    """Reads typed lines so that Ctrl-C is never lost. With ``input()``, a Ctrl-C that lands
+    between printing the prompt and blocking on the read waits for the next Enter; here the
+    wait also watches the signal wake-up pipe, so the interrupt is raised at once."""
+
+    def __init__(self, out: TextIO, fd: int = 0) -> None:
+        self.out = out
+        self.fd = fd
+        self.pending = b""
+        self.wake_read, wake_write = os.pipe()
+        os.set_blocking(self.wake_read, False)
+        os.set_blocking(wake_write, False)
+        self.wake_write = wake_write
+        self.previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+
+    def __call__(self, prompt: str) -> str:
+        print(prompt, end="", file=self.out, flush=True)
+        while b"\n" not in self.pending:
+            ready, _, _ = select.select([self.fd, self.wake_read], [], [])
+            if self.wake_read in ready:
+                # A signal arrived: its handler (KeyboardInterrupt for Ctrl-C) runs as soon as
+                # this returns to Python; any other signal just wakes the loop.
+                with contextlib.suppress(BlockingIOError):
+                    os.read(self.wake_read, 512)
+            if self.fd in ready:
+                chunk = os.read(self.fd, 4096)
+                if not chunk:
+                    if not self.pending:
+                        raise EOFError
+                    chunk = b"\n"
+                self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line.decode("utf-8", errors="replace")
+
+    def close(self) -> None:
+        signal.set_wakeup_fd(self.previous)
+        os.close(self.wake_read)
+        os.close(self.wake_write)
+
+
+def players_problem(game: Game, players: int | None) -> str | None:
+    """Why ``players`` cannot sit at ``game``, or None when it can (None: the fewest)."""
+    if players is None or game.min_players <= players <= game.max_players:
+        return None
+    return f"{game.title} takes {game.min_players} to {game.max_players} players, yours included"
 
 
 class TerminalTable:
-    def __init__(self, tables: Tables, folder: Path, out: TextIO) -> None:
+    def __init__(self, tables: Tables, game: Game, folder: Path, out: TextIO) -> None:
         self.tables = tables
+        self.game = game
+        self.game_id = game.id
         self.folder = folder
         self.out = out
         self.images = 0
         self.table_id = 0
-        self.game_id = ""
+        self.over = False
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+    def help_text(self) -> str:
+        return f"{self.game.rules_summary()}\n\n{COMMANDS}"
 
     def save_image(self, view: dict[str, object], label: str) -> None:
         if not rendering.has_renderer(self.game_id):
@@ -59,7 +118,21 @@ class TerminalTable:
         path.write_bytes(rendering.render_png(self.game_id, view))
         self.say(f"[image] {path}")
 
+    async def begin(self, players: int, seed: str | None, auto: bool) -> None:
+        """Open the table, seat you and the computers (only computers with ``auto``), start."""
+        self.say(f"Images and the table's database go to {self.folder}")
+        opened = await self.tables.open(self.game_id, LOCAL_CHANNEL, YOU, seat_order="join",
+                                        seed=seed)
+        self.table_id = opened.table_id
+        if auto:
+            # Your seat goes first, so a full table of computers fits at the maximum count.
+            await self.tables.remove_seat(LOCAL_CHANNEL, YOU, 0)
+        for _ in range(players if auto else players - 1):
+            await self.tables.add_computer(LOCAL_CHANNEL, YOU)
+        await self.show(await self.tables.start(LOCAL_CHANNEL, YOU))
+
     async def show(self, notice: Notice) -> None:
+        self.over = notice.over
         if notice.public_text:
             self.say(notice.public_text)
         if notice.public_view is not None:
@@ -78,77 +151,120 @@ class TerminalTable:
         self.say("-- your view --\n" + private.text)
         self.save_image(private.view, "hand")
 
+    async def handle(self, line: str) -> bool:
+        """Carry out one typed line; False when the player leaves."""
+        line = line.strip()
+        word = line.lower()
+        try:
+            if not line:
+                pass
+            elif word == "quit":
+                self.say(LEFT)
+                return False
+            elif word == "help":
+                self.say(self.help_text())
+            elif word == "legal":
+                moves = await self.tables.legal_moves(self.table_id, YOU)
+                self.say("\n".join(moves) if moves else "Nothing to do now: not your turn.")
+            elif word == "board":
+                text, public = await self.tables.public_view(self.table_id)
+                self.say(text)
+                self.save_image(public, "board")
+            elif word == "hand":
+                self.show_private(await self.tables.private_view(self.table_id, YOU))
+            elif word == "undo":
+                await self.show(await self.tables.undo(LOCAL_CHANNEL, YOU))
+            else:
+                await self.show(await self.tables.act(self.table_id, YOU, line))
+        except RulesError as exc:
+            self.say(f"Not allowed: {exc}")
+        return True
+
+
+def _players_or_fewest(game_id: str, players: int | None, out: TextIO) -> int | None:
+    if game_id not in GAMES:
+        print(f"Unknown game {game_id!r}. Games: {', '.join(sorted(GAMES))}.", file=out)
+        return None
+    game = GAMES[game_id]
+    problem = players_problem(game, players)
+    if problem is not None:
+        print(f"{problem}.", file=out)
+        return None
+    return game.min_players if players is None else players
+
 
 async def run_local(
     game_id: str, players: int | None, seed: str | None, auto: bool, folder: Path,
-    read: Callable[[str], str] = input, out: TextIO = sys.stdout,
+    read: Callable[[str], str] = input, out: TextIO | None = None,
 ) -> int:
-    if game_id not in GAMES:
-        print(f"Unknown game {game_id!r}. Games: {', '.join(sorted(GAMES))}.", file=out)
-        return 2
-    game = GAMES[game_id]
-    count = players or game.min_players
-    if not game.min_players <= count <= game.max_players:
-        print(f"{game.title} takes {game.min_players} to {game.max_players} players.", file=out)
+    """The terminal table on a running event loop, ``read`` called in a worker thread (for
+    programs and tests; the command line uses ``play_at_terminal``)."""
+    out = out or sys.stdout
+    count = _players_or_fewest(game_id, players, out)
+    if count is None:
         return 2
     await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
     store = await SqliteStore.open(folder / "table.db")
     try:
-        tables = Tables(store)
-        view = TerminalTable(tables, folder, out)
-        view.game_id = game_id
-        view.say(f"Images and the table's database go to {folder}")
-        opened = await tables.open(game_id, LOCAL_CHANNEL, YOU, seat_order="join", seed=seed)
-        view.table_id = opened.table_id
-        for _ in range(count - 1):
-            await tables.add_computer(LOCAL_CHANNEL, YOU)
+        table = TerminalTable(Tables(store), GAMES[game_id], folder, out)
+        await table.begin(count, seed, auto)
         if auto:
-            await tables.add_computer(LOCAL_CHANNEL, YOU)
-            await tables.remove_seat(LOCAL_CHANNEL, YOU, 0)
-        notice = await tables.start(LOCAL_CHANNEL, YOU)
-        await view.show(notice)
-        if auto:
-            return 0 if notice.over else 1
-        return await _prompt_loop(tables, view, notice, read)
+            return 0 if table.over else 1
+        table.say(COMMANDS)
+        while not table.over:
+            try:
+                line = await asyncio.to_thread(read, "> ")
+            except EOFError:
+                line = "quit"
+            if not await table.handle(line):
+                break
+        return 0
     finally:
         await store.close()
 
 
-async def _prompt_loop(
-    tables: Tables, view: TerminalTable, notice: Notice, read: Callable[[str], str]
+def play_at_terminal(
+    game_id: str, players: int | None, seed: str | None, auto: bool, folder: Path,
+    read: Callable[[str], str] | None = None, out: TextIO | None = None,
 ) -> int:
-    view.say(COMMANDS)
-    while not notice.over:
+    """The terminal table with its prompt on the main thread, outside the event loop, so
+    Ctrl-C interrupts the prompt at once; each command runs on one loop kept between them."""
+    out = out or sys.stdout
+    count = _players_or_fewest(game_id, players, out)
+    if count is None:
+        return 2
+    typed = TerminalInput(out) if read is None and os.name == "posix" else None
+    try:
+        with asyncio.Runner() as runner:
+            folder.mkdir(parents=True, exist_ok=True)
+            store = runner.run(SqliteStore.open(folder / "table.db"))
+            try:
+                return _play(runner, TerminalTable(Tables(store), GAMES[game_id], folder, out),
+                             count, seed, auto, typed or read or input)
+            finally:
+                runner.run(store.close())
+    except KeyboardInterrupt:
+        print(f"\n{LEFT}", file=out, flush=True)
+        return INTERRUPTED
+    finally:
+        if typed is not None:
+            typed.close()
+
+
+def _play(runner: asyncio.Runner, table: TerminalTable, count: int, seed: str | None,
+          auto: bool, read: Callable[[str], str]) -> int:
+    runner.run(table.begin(count, seed, auto))
+    if auto:
+        return 0 if table.over else 1
+    table.say(COMMANDS)
+    while not table.over:
         try:
-            line = (await asyncio.to_thread(read, "> ")).strip()
+            line = read("> ")
         except EOFError:
+            table.say("")  # the shell's prompt on a line of its own
             line = "quit"
-        if not line:
-            continue
-        word = line.lower()
-        try:
-            if word == "quit":
-                view.say("Left the table. The game stays in the database.")
-                return 0
-            if word == "help":
-                view.say(COMMANDS)
-            elif word == "legal":
-                moves = await tables.legal_moves(view.table_id, YOU)
-                view.say("\n".join(moves) if moves else "Nothing to do now: not your turn.")
-            elif word == "board":
-                text, public = await tables.public_view(view.table_id)
-                view.say(text)
-                view.save_image(public, "board")
-            elif word == "hand":
-                view.show_private(await tables.private_view(view.table_id, YOU))
-            elif word == "undo":
-                notice = await tables.undo(LOCAL_CHANNEL, YOU)
-                await view.show(notice)
-            else:
-                notice = await tables.act(view.table_id, YOU, line)
-                await view.show(notice)
-        except RulesError as exc:
-            view.say(f"Not allowed: {exc}")
+        if not runner.run(table.handle(line)):
+            break
     return 0
 
 
@@ -162,6 +278,9 @@ def local_main(argv: list[str]) -> int:
                         help="computer players play the whole game; print the outcome")
     parser.add_argument("--out", type=Path, help="folder for images (default ./tabula-local/...)")
     args = parser.parse_args(argv)
+    problem = players_problem(GAMES[args.game], args.players)
+    if problem is not None:
+        parser.error(f"argument --players: {problem}")
     folder = args.out or Path("tabula-local") / f"{args.game}-{args.seed or 'random'}"
     if args.out is None and folder.exists():
         # A fresh folder per run, so images of two runs never mix.
@@ -169,5 +288,4 @@ def local_main(argv: list[str]) -> int:
         while folder.with_name(f"{folder.name}-{n}").exists():
             n += 1
         folder = folder.with_name(f"{folder.name}-{n}")
-    return asyncio.run(run_local(args.game, args.players, args.seed, args.auto, folder))
-
+    return play_at_terminal(args.game, args.players, args.seed, args.auto, folder)
