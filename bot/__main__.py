@@ -60,10 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    # Imported here so that `local` and `backup` never load discord.py.
-    from bot.app import run_bot
+    try:
+        # Imported here so that `local` and `backup` never load discord.py.
+        from bot.app import run_bot
 
-    return run_bot(settings)
+        return run_bot(settings)
+    except KeyboardInterrupt:  # Ctrl-C while starting, before the bot handles signals
+        return 130
 
 
 if __name__ == "__main__":
