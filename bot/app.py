@@ -3,6 +3,7 @@
 ``create_bot(settings)`` returns a ``TabulaBot``: no privileged intents, extensions loaded and
 commands synced in ``setup_hook`` (to the dev guild when set, else globally), the store opened
 and checked, restart-proof buttons registered, and computer seats due after a restart resumed.
+``run_bot(settings)`` runs it until SIGTERM or SIGINT and then closes it cleanly.
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.common import report_error
 from bot.config import Settings
+from bot.delivery import Delivery
 from bot.leagues import Leagues
 from bot.render_pool import RenderPool
 from bot.store import SqliteStore, StoreError
 from bot.tables import Tables
+from bot.views.buttons import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +42,6 @@ class TabulaTree(app_commands.CommandTree["TabulaBot"]):
     async def on_error(
         self, interaction: discord.Interaction[TabulaBot], error: app_commands.AppCommandError
     ) -> None:
-        from bot.cogs.common import report_error
-
         await report_error(interaction, error)
 
 
@@ -90,8 +92,6 @@ class TabulaBot(commands.Bot):
         self._tables = Tables(self._store)
         self._leagues = Leagues(self._store)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
-        from bot.views.buttons import DYNAMIC_ITEMS
-
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in EXTENSIONS:
             await self.load_extension(name)
@@ -120,8 +120,6 @@ class TabulaBot(commands.Bot):
     async def _resume_computers(self) -> None:
         """Computer seats that were due when the bot stopped move now."""
         await self.wait_until_ready()
-        from bot.delivery import Delivery
-
         delivery = Delivery(self)
         for table in await self.tables.store.tables_with_status("playing"):
             try:
