@@ -135,3 +135,15 @@ async def test_closing_lets_a_move_in_flight_finish(standin: StandIn, tmp_path: 
         assert "Done" in done[0].content
     assert standin.violations == []
 
+
+
+async def test_a_database_that_cannot_be_opened_is_one_line(standin: StandIn, tmp_path: Path
+                                                           ) -> None:
+    db = tmp_path / "bad.db"
+    db.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    code, printed = await finish(await start_bot(bot_env(db, standin.env), tmp_path))
+    assert code != 0
+    assert "Traceback" not in printed
+    lines = error_lines(printed)
+    assert len(lines) <= 2, printed
+    assert f"Could not open the database {db}" in lines[-1]
