@@ -191,7 +191,7 @@ def play_at_terminal(
     count = _players_or_fewest(game_id, players, out)
     if count is None:
         return 2
-    typed = TerminalInput(out) if read is None and os.name == "posix" else None
+    typed = TerminalInput(out) if read is None and not auto and os.name == "posix" else None
     try:
         with asyncio.Runner() as runner:
             folder.mkdir(parents=True, exist_ok=True)
