@@ -6,6 +6,7 @@ interaction was first deferred in public (the public "thinking…" message is re
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Coroutine
@@ -39,7 +40,7 @@ class Services(Protocol):
     @property
     def renderer(self) -> RenderPool: ...
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None: ...
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]: ...
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> Services:
