@@ -96,10 +96,10 @@ async def test_a_live_database_is_read_and_left_as_it_was(tmp_path: Path) -> Non
     source = tmp_path / "live.db"
     live = await SqliteStore.open(source)
     try:
-        table_id = await live.create_table(
+        table_id = (await live.create_table(
             guild_id=None, channel_id=7, game_id="pebbles", creator_id=1, creator_name="A",
             options={}, max_players=None, seat_order="join", seed="s", seed_hash="h",
-        )
+        )).id
         before = fingerprint(source)
         result = run_backup(tmp_path, str(tmp_path / "copy.db"), str(source))
         assert result.returncode == 0, result.stderr
