@@ -20,5 +20,5 @@ def test_the_image_has_a_row_per_member_up_to_a_limit() -> None:
 
 def test_alt_text_names_ranks_ratings_and_marks() -> None:
     text = standings_alt_text("Cup, season 1", rows(5))
-    assert text.startswith("Cup, season 1 standings. 1. Player 1xxxxxxxxxxxx…, rating 20.0")
+    assert text.startswith("Cup, season 1 standings. 1. Player 1xxxxxxxxxxxxx…, rating 20.0")
     assert "5. Player 5, rating 16.0 provisional, 6 played, 2 won, reliability 80%." in text
