@@ -35,8 +35,8 @@ async def drive(tables: Tables, game_id: str, players: int, channel: int, acts: 
     member = Member(channel, f"P{channel}")
     await tables.open(game_id, channel, member, seat_order="join")
     for _ in range(players - 1):
-        await tables.add_computer(channel, member)
-    notice = await tables.start(channel, member)
+        await tables.add_computer((await tables.table_in(channel)).id, member)
+    notice = await tables.start((await tables.table_in(channel)).id, member)
     rng = Rng(f"bench{channel}")
     for _ in range(acts):
         if notice.over:

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.leagues import Leagues
+from bot.leagues.rounds import Rounds
 from bot.render_pool import RenderPool
 from bot.store import SqliteStore
 from bot.tables import Tables
@@ -58,6 +59,7 @@ class TabulaBot(commands.Bot):
         self._store: SqliteStore | None = None
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
+        self._rounds: Rounds | None = None
         self._renderer: RenderPool | None = None
         self.background: set[asyncio.Task[None]] = set()
 
@@ -72,6 +74,11 @@ class TabulaBot(commands.Bot):
         return self._leagues
 
     @property
+    def rounds(self) -> Rounds:
+        assert self._rounds is not None, "rounds are ready after setup_hook"
+        return self._rounds
+
+    @property
     def renderer(self) -> RenderPool:
         assert self._renderer is not None, "the renderer is ready after setup_hook"
         return self._renderer
@@ -80,6 +87,7 @@ class TabulaBot(commands.Bot):
         self._store = await SqliteStore.open(self.settings.db_path)
         self._tables = Tables(self._store)
         self._leagues = Leagues(self._store)
+        self._rounds = Rounds(self._leagues, self._tables)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
         from bot.views.buttons import DYNAMIC_ITEMS
 
@@ -94,6 +102,7 @@ class TabulaBot(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
         self.spawn(self._resume_computers())
+        self.spawn(self._catch_up_results())
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine in the background, keeping a reference and logging its failure."""
@@ -119,6 +128,12 @@ class TabulaBot(commands.Bot):
                     await delivery.post_move(table.channel_id, notice)
             except Exception:
                 log.exception("could not resume computer seats of table %s", table.id)
+
+    async def _catch_up_results(self) -> None:
+        """League games that ended without their result stored (a crash in between)."""
+        count = await self.leagues.recorder.catch_up()
+        if count:
+            log.info("stored %d league results missed before the restart", count)
 
     async def close(self) -> None:
         for task in list(self.background):

@@ -60,6 +60,10 @@ class Delivery:
             clip(content), file=file, view=view, allowed_mentions=mentioned
         )
         await self.send_private(channel_id, notice)
+        if notice.over:
+            # A league game's ranking is stored once it is over (idempotent; ``catch_up``
+            # at start covers a crash in between).
+            await self.bot.leagues.recorder.record(notice.table_id)
         return message
 
     async def send_private(self, channel_id: int, notice: Notice) -> None:

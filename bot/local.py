@@ -101,11 +101,11 @@ async def run_local(
         opened = await tables.open(game_id, LOCAL_CHANNEL, YOU, seat_order="join", seed=seed)
         view.table_id = opened.table_id
         for _ in range(count - 1):
-            await tables.add_computer(LOCAL_CHANNEL, YOU)
+            await tables.add_computer((await tables.table_in(LOCAL_CHANNEL)).id, YOU)
         if auto:
-            await tables.add_computer(LOCAL_CHANNEL, YOU)
-            await tables.remove_seat(LOCAL_CHANNEL, YOU, 0)
-        notice = await tables.start(LOCAL_CHANNEL, YOU)
+            await tables.add_computer((await tables.table_in(LOCAL_CHANNEL)).id, YOU)
+            await tables.remove_seat((await tables.table_in(LOCAL_CHANNEL)).id, YOU, 0)
+        notice = await tables.start((await tables.table_in(LOCAL_CHANNEL)).id, YOU)
         await view.show(notice)
         if auto:
             return 0 if notice.over else 1
@@ -142,7 +142,7 @@ async def _prompt_loop(
             elif word == "hand":
                 view.show_private(await tables.private_view(view.table_id, YOU))
             elif word == "undo":
-                notice = await tables.undo(LOCAL_CHANNEL, YOU)
+                notice = await tables.undo((await tables.table_in(LOCAL_CHANNEL)).id, YOU)
                 await view.show(notice)
             else:
                 notice = await tables.act(view.table_id, YOU, line)

@@ -16,6 +16,8 @@ class SeatNotice:
     text: str
     view: dict[str, Any]
     dm_closed: bool = False
+    version: int = 0  # the table version this view belongs to
+    fingerprint: str = ""  # the seat's own position (view and moves) at that version
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,9 @@ class Notice:
 
     ``public_text`` goes to the channel with an image of ``public_view`` (when set);
     ``private`` goes to each listed seat by DM; ``next_members`` are mentioned once.
+    ``since`` is the version before the first change the notice tells of (``None`` for a
+    notice that tells of no committed move, such as a lobby change): the front end announces
+    moves once and in order by it.
     """
 
     table_id: int
@@ -37,6 +42,9 @@ class Notice:
     next_names: tuple[str, ...] = ()
     duplicate: bool = False
     data: dict[str, Any] = field(default_factory=dict)
+    channel_id: int = 0
+    since: int | None = None
+    computers_due: bool = False  # computer seats act next (``Tables.run_computers``)
 
     @property
     def over(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.text import clean_name
 from rules.core import RulesError
 
 
@@ -22,6 +23,10 @@ class Member:
     id: int
     name: str
     is_admin: bool = False  # Manage Server, or the front end's equivalent
+
+    def __post_init__(self) -> None:
+        # Names come from members: cleaned and capped once, here, for every use case.
+        object.__setattr__(self, "name", clean_name(self.name))
 
 
 @dataclass(frozen=True)

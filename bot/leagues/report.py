@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,6 +12,7 @@ from bot.leagues.ratings import Rating, provisional
 from bot.leagues.reliability import percent, reliability
 from bot.leagues.results import is_rated
 from bot.store import LeagueResult
+from bot.text import clean_name, escape
 
 NAME_LIMIT = 32
 SHOWN = 20
@@ -33,11 +33,8 @@ class StandingLine:
 
 
 def safe_name(name: str, limit: int = NAME_LIMIT) -> str:
-    """A member-supplied name made inert for chat markdown and cut to ``limit``."""
-    name = " ".join(name.split())
-    if len(name) > limit:
-        name = name[: limit - 1] + "…"
-    return re.sub(r"([\\*_~`|>#\[\]()<@:])", r"\\\1", name)
+    """A member-supplied name made inert for chat markdown and mentions, cut to ``limit``."""
+    return escape(clean_name(name, limit))
 
 
 def standing_lines(

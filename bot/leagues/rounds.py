@@ -1,5 +1,6 @@
-"""A league round: tables formed from the signed-up members, then opened through the table use
-cases (open, join, add a computer, start), one per channel the front end provides."""
+"""League tables through the table use cases: a round's tables formed from the signed-up
+members and opened (open, join, add a computer, start), one per channel the front end provides;
+and a member walking out of a league game, which is a forfeit."""
 
 from __future__ import annotations
 
@@ -79,12 +80,27 @@ class Rounds:
         seats), start it, and file it under the round. Returns the start notice."""
         members = plan.tables[index]
         opener = members[0]
-        await self.tables.open(plan.league.game_id, channel_id, opener, guild_id=guild_id,
-                               league=plan.league.name, seat_order="shuffled")
+        opened = await self.tables.open(plan.league.game_id, channel_id, opener,
+                                        guild_id=guild_id, league=plan.league.name,
+                                        seat_order="shuffled")
+        table_id = opened.table_id
+        await self.store.add_round_table(plan.round.id, table_id)
         for member in members[1:]:
-            await self.tables.join(channel_id, member)
+            await self.tables.join(table_id, member)
         for _ in range(plan.computers[index]):
-            await self.tables.add_computer(channel_id, opener)
-        table = await self.tables.table_in(channel_id)
-        await self.store.add_round_table(plan.round.id, table.id)
-        return await self.tables.start(channel_id, opener)
+            await self.tables.add_computer(table_id, opener)
+        return await self.tables.start(table_id, opener)
+
+    async def abandon(self, table_id: int, member: Member) -> Notice:
+        """``/game abandon`` at a league table by one of its players: their seat forfeits
+        (last place for rating purposes), the table ends, and whoever stayed shares first
+        place. By anyone else (the creator, a server manager) it is the ordinary abandon:
+        no result unless a seat forfeited before."""
+        table = await self.tables.table_for(table_id)
+        seat = next((s.position for s in await self.tables.seats(table_id)
+                     if s.member_id == member.id), None)
+        if table.league_id is not None and seat is not None and table.status == "playing":
+            await self.leagues.recorder.forfeit(table_id, seat, "abandoned")
+        notice = await self.tables.abandon(table_id, member)
+        await self.leagues.recorder.record(table_id)
+        return notice

@@ -27,6 +27,8 @@ from bot.store.records import (
     RoundRecord,
     SeasonRecord,
     SeatRecord,
+    Status,
+    Step,
     TableRecord,
 )
 from bot.store.sqlite import SqliteStore
@@ -52,6 +54,8 @@ __all__ = [
     "SeatRecord",
     "SqliteStore",
     "StaleVersion",
+    "Status",
+    "Step",
     "StoreError",
     "TableRecord",
 ]

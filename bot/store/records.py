@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 RATING_MU = 25.0  # openskill's defaults: a new player's estimate and its uncertainty
 RATING_SIGMA = RATING_MU / 3
 
-LIVE = ("lobby", "playing")
+class Status(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+    ABANDONED = "abandoned"
+
+
+LIVE = (Status.LOBBY, Status.PLAYING)
 
 
 @dataclass(frozen=True)
@@ -30,10 +38,15 @@ class TableRecord:
     created_at: str
     updated_at: str
     league_id: int | None = None
+    announced: int = 0  # the last version whose announcement reached the channel
 
     @property
     def live(self) -> bool:
         return self.status in LIVE
+
+    @property
+    def ended(self) -> bool:
+        return self.status in (Status.OVER, Status.ABANDONED)
 
 
 @dataclass(frozen=True)
@@ -43,6 +56,7 @@ class SeatRecord:
     name: str
     is_computer: bool
     dm_closed: bool
+    level: str | None = None  # a computer seat's level
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,15 @@ class NewAction:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One committed change of a table: its new snapshot and status, and its log entry."""
+
+    snapshot: dict[str, Any]
+    entry: NewAction
+    status: str = Status.PLAYING
+
+
+@dataclass(frozen=True)
 class PendingMove:
     """A previewed move waiting for its player's Confirm."""
 
@@ -86,6 +109,7 @@ class PendingMove:
     version: int
     action: dict[str, Any]
     text: str
+    fingerprint: str | None = None
 
 
 @dataclass(frozen=True)

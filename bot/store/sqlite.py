@@ -1,9 +1,13 @@
-"""The SQLite store, through aiosqlite.
+"""The SQLite store.
 
 WAL journal, ``synchronous=FULL``, foreign keys on, a busy timeout, and every write inside
 ``BEGIN IMMEDIATE`` (a deferred transaction that reads first fails at once with "database is
-locked" in WAL mode). One connection serves the process; an ``asyncio.Lock`` keeps one
-coroutine's statements from landing inside another's transaction.
+locked" in WAL mode). One thread owns the connection and each store call is one hand-off to it,
+however many statements it runs: the hand-offs, not SQLite, are what a move costs.
+
+Moves are group-committed: ``record`` calls of different tables that arrive while a commit is in
+flight are written together in the next transaction, a savepoint each, so one refused move
+leaves the others intact, and every caller hears back only once the transaction is durable.
 """
 
 from __future__ import annotations
@@ -12,14 +16,15 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import aiosqlite
+from typing import Any, TypeVar
 
 from bot.store.errors import (
     AlreadyExists,
@@ -43,12 +48,15 @@ from bot.store.records import (
     RoundRecord,
     SeasonRecord,
     SeatRecord,
+    Status,
+    Step,
     TableRecord,
 )
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5_000
+T = TypeVar("T")
 
 
 def _now() -> str:
@@ -69,79 +77,116 @@ def migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+@dataclass
+class _Queued:
+    table_id: int
+    expected_version: int
+    steps: Sequence[Step]
+    done: asyncio.Future[int]
+
+
+class _Statements:
+    """Statements run one hand-off each inside a transaction that spans several awaits."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Cursor:
+        args = tuple(params)
+        return await self._store._call(lambda db: db.execute(sql, args))
+
+    async def execute_fetchall(self, sql: str, params: Iterable[Any] = ()
+                               ) -> list[sqlite3.Row]:
+        args = tuple(params)
+        return await self._store._call(lambda db: db.execute(sql, args).fetchall())
+
+
 class SqliteStore:
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor) -> None:
         self._conn = conn
+        self._thread = thread
+        # Held for each hand-off, and across a multi-await transaction, so one coroutine's
+        # statements never land inside another's transaction.
         self._lock = asyncio.Lock()
+        self._queue: list[_Queued] = []
+        self._committer: asyncio.Task[None] | None = None
         self.path = path
+        self.commits = 0  # transactions that wrote moves (the group-commit bench reads it)
 
     # -- opening ---------------------------------------------------------------------------
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
         """Connect, set the pragmas, check integrity, and apply pending migrations."""
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        store = cls(conn, str(path))
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabula-db")
+        loop = asyncio.get_running_loop()
         try:
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = FULL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await store.check_integrity()
-            await store._migrate()
+            conn = await loop.run_in_executor(thread, _connect, str(path))
         except BaseException:
-            await conn.close()
+            thread.shutdown(wait=False)
             raise
-        return store
+        return cls(conn, str(path), thread)
 
     async def close(self) -> None:
+        if self._committer is not None:
+            await asyncio.gather(self._committer, return_exceptions=True)
         async with self._lock:
-            await self._conn.close()
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._conn.close)
+        self._thread.shutdown(wait=True)
 
     async def check_integrity(self) -> None:
-        rows = await self._conn.execute_fetchall("PRAGMA integrity_check")
-        answers = [row[0] for row in rows]
-        if answers != ["ok"]:
-            raise IntegrityFailure("; ".join(str(a) for a in answers[:5]))
+        await self._call(_check_integrity)
 
     async def schema_version(self) -> int:
-        rows = list(await self._conn.execute_fetchall("PRAGMA user_version"))
-        return int(rows[0][0])
+        return await self._call(_user_version)
 
-    async def _migrate(self) -> None:
-        current = await self.schema_version()
-        for number, sql in migrations():
-            if number <= current:
-                continue
-            # One transaction per migration, the version bump inside it: all or nothing.
-            try:
-                await self._conn.executescript(
-                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
-                )
-            except sqlite3.Error:
-                if self._conn.in_transaction:
-                    await self._conn.execute("ROLLBACK")
-                raise
-            log.info("applied migration %04d", number)
+    # -- hand-offs to the connection's thread ----------------------------------------------
 
-    # -- transactions ----------------------------------------------------------------------
+    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(connection)`` on the connection's thread; the caller holds ``_lock``
+        when it is inside a multi-await transaction."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._conn)
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        async with self._lock:
+            return await self._call(fn)
+
+    async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """One write transaction in one hand-off."""
+
+        def run(db: sqlite3.Connection) -> T:
+            with _transaction(db):
+                return fn(db)
+
+        return await self._run(run)
 
     @asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _write(self) -> AsyncIterator[_Statements]:
+        """A write transaction over several awaits (for rarely used writes; hot paths use
+        ``_transact``, one hand-off)."""
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._call(lambda db: db.execute("BEGIN IMMEDIATE"))
             try:
-                yield self._conn
+                yield _Statements(self)
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await self._call(lambda db: db.execute("ROLLBACK"))
                 raise
-            else:
-                await self._conn.execute("COMMIT")
+            await self._call(lambda db: db.execute("COMMIT"))
 
     async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock:
-            return list(await self._conn.execute_fetchall(sql, tuple(params)))
+        args = tuple(params)
+        return await self._run(lambda db: db.execute(sql, args).fetchall())
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -159,26 +204,28 @@ class SqliteStore:
         seed: str,
         seed_hash: str,
         league_id: int | None = None,
-    ) -> int:
+    ) -> TableRecord:
         """A new lobby with its creator in the first seat; ``ChannelBusy`` if one is live."""
         now = _now()
+
+        def write(db: sqlite3.Connection) -> TableRecord:
+            row = db.execute(
+                "INSERT INTO game_tables (guild_id, channel_id, game_id, status, creator_id,"
+                " options, max_players, seat_order, seed, seed_hash, created_at, updated_at,"
+                " league_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                (guild_id, channel_id, game_id, creator_id, _dumps(options), max_players,
+                 seat_order, seed, seed_hash, now, now, league_id),
+            ).fetchone()
+            db.execute(
+                "INSERT INTO seats (table_id, position, member_id, name) VALUES (?, 0, ?, ?)",
+                (row["id"], creator_id, creator_name),
+            )
+            return _table(row)
+
         try:
-            async with self._write() as db:
-                cursor = await db.execute(
-                    "INSERT INTO game_tables (guild_id, channel_id, game_id, status, creator_id,"
-                    " options, max_players, seat_order, seed, seed_hash, created_at, updated_at,"
-                    " league_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (guild_id, channel_id, game_id, creator_id, _dumps(options), max_players,
-                     seat_order, seed, seed_hash, now, now, league_id),
-                )
-                table_id = int(cursor.lastrowid or 0)
-                await db.execute(
-                    "INSERT INTO seats (table_id, position, member_id, name) VALUES (?, 0, ?, ?)",
-                    (table_id, creator_id, creator_name),
-                )
+            return await self._transact(write)
         except sqlite3.IntegrityError as exc:
             raise ChannelBusy("This channel already has a game.") from exc
-        return table_id
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         rows = await self._fetch("SELECT * FROM game_tables WHERE id = ?", (table_id,))
@@ -206,6 +253,20 @@ class SqliteStore:
         )
         return [_table(r) for r in rows]
 
+    async def unannounced(self) -> list[TableRecord]:
+        """Started tables whose latest committed version never reached their channel."""
+        rows = await self._fetch(
+            "SELECT * FROM game_tables WHERE status IN ('playing', 'over')"
+            " AND announced < version AND snapshot IS NOT NULL ORDER BY id"
+        )
+        return [_table(r) for r in rows]
+
+    async def mark_announced(self, table_id: int, version: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "UPDATE game_tables SET announced = MAX(announced, ?) WHERE id = ?",
+            (version, table_id),
+        ))
+
     async def tables_of_member(self, member_id: int) -> list[TableRecord]:
         """Live tables where the member holds a seat (for commands sent by DM)."""
         rows = await self._fetch(
@@ -217,13 +278,11 @@ class SqliteStore:
 
     async def set_status(self, table_id: int, status: str, expected_version: int) -> int:
         """End or abandon a table; bumps the version so old buttons stop working."""
-        async with self._write() as db:
-            await self._check_version(db, table_id, expected_version)
-            await db.execute(
-                "UPDATE game_tables SET status = ?, version = version + 1, updated_at = ?"
-                " WHERE id = ?",
-                (status, _now(), table_id),
-            )
+
+        def write(db: sqlite3.Connection) -> None:
+            _bump(db, table_id, expected_version, "status = ?, ", (status,))
+
+        await self._transact(write)
         return expected_version + 1
 
     # -- seats -----------------------------------------------------------------------------
@@ -232,53 +291,52 @@ class SqliteStore:
         rows = await self._fetch(
             "SELECT * FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
         )
-        return [
-            SeatRecord(
-                position=int(r["position"]),
-                member_id=r["member_id"],
-                name=str(r["name"]),
-                is_computer=bool(r["is_computer"]),
-                dm_closed=bool(r["dm_closed"]),
-            )
-            for r in rows
-        ]
+        return [_seat(r) for r in rows]
 
     async def add_seat(
-        self, table_id: int, member_id: int | None, name: str, expected_version: int
-    ) -> int:
-        """Append a seat in the lobby; returns the new table version."""
+        self, table_id: int, member_id: int | None, name: str, expected_version: int,
+        level: str | None = None,
+    ) -> list[SeatRecord]:
+        """Append a seat in the lobby; returns the seats as they now are (the table version
+        is ``expected_version + 1``)."""
+
+        def write(db: sqlite3.Connection) -> list[SeatRecord]:
+            _bump(db, table_id, expected_version)
+            db.execute(
+                "INSERT INTO seats (table_id, position, member_id, name, is_computer, level)"
+                " VALUES (?, (SELECT COALESCE(MAX(position) + 1, 0) FROM seats"
+                " WHERE table_id = ?), ?, ?, ?, ?)",
+                (table_id, table_id, member_id, name, int(member_id is None), level),
+            )
+            return _seats_of(db, table_id)
+
         try:
-            async with self._write() as db:
-                await self._check_version(db, table_id, expected_version)
-                await db.execute(
-                    "INSERT INTO seats (table_id, position, member_id, name, is_computer)"
-                    " VALUES (?, (SELECT COALESCE(MAX(position) + 1, 0) FROM seats"
-                    " WHERE table_id = ?), ?, ?, ?)",
-                    (table_id, table_id, member_id, name, int(member_id is None)),
-                )
-                await self._bump(db, table_id)
+            return await self._transact(write)
         except sqlite3.IntegrityError as exc:
             raise AlreadySeated("You already have a seat at this table.") from exc
-        return expected_version + 1
 
-    async def remove_seat(self, table_id: int, position: int, expected_version: int) -> int:
+    async def remove_seat(
+        self, table_id: int, position: int, expected_version: int
+    ) -> list[SeatRecord]:
         """Remove a lobby seat and close the gap so positions stay 0..n-1."""
-        async with self._write() as db:
-            await self._check_version(db, table_id, expected_version)
-            await db.execute(
+
+        def write(db: sqlite3.Connection) -> list[SeatRecord]:
+            _bump(db, table_id, expected_version)
+            db.execute(
                 "DELETE FROM seats WHERE table_id = ? AND position = ?", (table_id, position)
             )
             # Two steps through negative numbers: the primary key forbids a transient clash.
-            await db.execute(
+            db.execute(
                 "UPDATE seats SET position = -position - 1 WHERE table_id = ? AND position > ?",
                 (table_id, position),
             )
-            await db.execute(
+            db.execute(
                 "UPDATE seats SET position = -position - 2 WHERE table_id = ? AND position < 0",
                 (table_id,),
             )
-            await self._bump(db, table_id)
-        return expected_version + 1
+            return _seats_of(db, table_id)
+
+        return await self._transact(write)
 
     async def start(
         self,
@@ -286,32 +344,29 @@ class SqliteStore:
         expected_version: int,
         order: list[int],
         snapshot: dict[str, Any],
-    ) -> int:
+    ) -> list[SeatRecord]:
         """Seat the lobby in ``order`` (old positions, new seat = index) and store the
-        initial snapshot, in one transaction."""
-        async with self._write() as db:
-            await self._check_version(db, table_id, expected_version)
-            await db.execute(
+        initial snapshot, in one transaction; returns the seats in their new order."""
+
+        def write(db: sqlite3.Connection) -> list[SeatRecord]:
+            _bump(db, table_id, expected_version, "status = 'playing', snapshot = ?, ",
+                  (_dumps(snapshot),))
+            db.execute(
                 "UPDATE seats SET position = -position - 1 WHERE table_id = ?", (table_id,)
             )
-            for seat, old in enumerate(order):
-                await db.execute(
-                    "UPDATE seats SET position = ? WHERE table_id = ? AND position = ?",
-                    (seat, table_id, -old - 1),
-                )
-            await db.execute(
-                "UPDATE game_tables SET status = 'playing', snapshot = ?, version = version + 1,"
-                " updated_at = ? WHERE id = ?",
-                (_dumps(snapshot), _now(), table_id),
+            db.executemany(
+                "UPDATE seats SET position = ? WHERE table_id = ? AND position = ?",
+                [(seat, table_id, -old - 1) for seat, old in enumerate(order)],
             )
-        return expected_version + 1
+            return _seats_of(db, table_id)
+
+        return await self._transact(write)
 
     async def set_dm_closed(self, table_id: int, member_id: int, closed: bool) -> None:
-        async with self._write() as db:
-            await db.execute(
-                "UPDATE seats SET dm_closed = ? WHERE table_id = ? AND member_id = ?",
-                (int(closed), table_id, member_id),
-            )
+        await self._transact(lambda db: db.execute(
+            "UPDATE seats SET dm_closed = ? WHERE table_id = ? AND member_id = ?",
+            (int(closed), table_id, member_id),
+        ))
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -321,38 +376,45 @@ class SqliteStore:
         expected_version: int,
         snapshot: dict[str, Any],
         entry: NewAction,
-        status: str = "playing",
+        status: str = Status.PLAYING,
     ) -> int:
-        """Write the new snapshot and its log entry in one transaction.
+        """Write the new snapshot and its log entry; returns the new version once durable.
 
         ``StaleVersion`` if the table moved on since ``expected_version`` was read;
-        ``DuplicateKey`` if ``entry.idem_key`` was recorded before. Returns the new version.
-        """
-        version = expected_version + 1
-        try:
-            async with self._write() as db:
-                await self._check_version(db, table_id, expected_version)
-                await db.execute(
-                    "INSERT INTO actions (table_id, version, kind, seat, member_id, action, text,"
-                    " irreversible, undoes, idem_key, created_at, notation)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table_id, version, entry.kind, entry.seat, entry.member_id,
-                        None if entry.action is None else _dumps(entry.action), entry.text,
-                        int(entry.irreversible), entry.undoes, entry.idem_key, _now(),
-                        entry.notation,
-                    ),
-                )
-                await db.execute(
-                    "UPDATE game_tables SET snapshot = ?, version = ?, status = ?, updated_at = ?"
-                    " WHERE id = ?",
-                    (_dumps(snapshot), version, status, _now(), table_id),
-                )
-        except sqlite3.IntegrityError as exc:
-            if "idem_key" in str(exc) or "one_action_per_key" in str(exc):
-                raise DuplicateKey("That action was already received.") from exc
-            raise
-        return version
+        ``DuplicateKey`` if ``entry.idem_key`` was recorded before."""
+        return await self.record_steps(table_id, expected_version,
+                                       [Step(snapshot, entry, status)])
+
+    async def record_steps(self, table_id: int, expected_version: int, steps: Sequence[Step]
+                           ) -> int:
+        """Several consecutive changes of one table (a chain of computer moves), all or none;
+        group-committed with whatever other tables' moves are waiting."""
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Queued(table_id, expected_version, steps, done))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_queued())
+        return await done
+
+    async def _commit_queued(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            try:
+                results = await self._run(partial(_write_batch, batch=batch))
+            except BaseException as exc:
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_exception(exc)
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            self.commits += 1
+            for item, result in zip(batch, results, strict=True):
+                if item.done.done():
+                    continue
+                if isinstance(result, Exception):
+                    item.done.set_exception(result)
+                else:
+                    item.done.set_result(result)
 
     async def find_action_by_key(self, table_id: int, idem_key: str) -> ActionRecord | None:
         rows = await self._fetch(
@@ -368,9 +430,10 @@ class SqliteStore:
         )
         return _action(rows[0]) if rows else None
 
-    async def actions(self, table_id: int) -> list[ActionRecord]:
+    async def actions(self, table_id: int, after_version: int = 0) -> list[ActionRecord]:
         rows = await self._fetch(
-            "SELECT * FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
+            "SELECT * FROM actions WHERE table_id = ? AND version > ? ORDER BY version",
+            (table_id, after_version),
         )
         return [_action(r) for r in rows]
 
@@ -381,17 +444,15 @@ class SqliteStore:
         """A new league; ``AlreadyExists`` when the server has one of that name."""
         o = settings or LeagueSettings()
         try:
-            async with self._write() as db:
-                cursor = await db.execute(
-                    "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at,"
-                    " channel_id, min_seats, max_seats, computers, min_reliability, carry)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (guild_id, name, game_id, created_by, _now(), o.channel_id, o.min_seats,
-                     o.max_seats, int(o.computers), o.min_reliability, o.carry),
-                )
+            return await self._transact(lambda db: int(db.execute(
+                "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at,"
+                " channel_id, min_seats, max_seats, computers, min_reliability, carry)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (guild_id, name, game_id, created_by, _now(), o.channel_id, o.min_seats,
+                 o.max_seats, int(o.computers), o.min_reliability, o.carry),
+            ).fetchone()[0]))
         except sqlite3.IntegrityError as exc:
-            raise AlreadyExists(f"This server already has a league called {name!r}.") from exc
-        return int(cursor.lastrowid or 0)
+            raise AlreadyExists("This server already has a league of that name.") from exc
 
     async def leagues(self, guild_id: int) -> list[LeagueRecord]:
         rows = await self._fetch(
@@ -407,10 +468,12 @@ class SqliteStore:
         return _league(rows[0]) if rows else None
 
     async def close_league(self, league_id: int) -> None:
-        async with self._write() as db:
-            await db.execute("UPDATE leagues SET closed = 1 WHERE id = ?", (league_id,))
+        await self._transact(lambda db: db.execute(
+            "UPDATE leagues SET closed = 1 WHERE id = ?", (league_id,)
+        ))
 
-    async def league_tables(self, league_id: int, status: str = "over") -> list[TableRecord]:
+    async def league_tables(self, league_id: int, status: str = Status.OVER
+                            ) -> list[TableRecord]:
         rows = await self._fetch(
             "SELECT * FROM game_tables WHERE league_id = ? AND status = ? ORDER BY updated_at",
             (league_id, status),
@@ -420,74 +483,57 @@ class SqliteStore:
     # -- previews awaiting Confirm ----------------------------------------------------------
 
     async def add_pending(
-        self, table_id: int, member_id: int, version: int, action: dict[str, Any], text: str
+        self, table_id: int, member_id: int, version: int, action: dict[str, Any], text: str,
+        fingerprint: str | None = None,
     ) -> int:
-        async with self._write() as db:
+        def write(db: sqlite3.Connection) -> int:
             # Old previews of the same member at this table are superseded by the new one.
-            await db.execute(
+            db.execute(
                 "DELETE FROM pending_moves WHERE table_id = ? AND member_id = ?",
                 (table_id, member_id),
             )
-            cursor = await db.execute(
+            return int(db.execute(
                 "INSERT INTO pending_moves (table_id, member_id, version, action, text,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, member_id, version, _dumps(action), text, _now()),
-            )
-            return int(cursor.lastrowid or 0)
+                " created_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (table_id, member_id, version, _dumps(action), text, _now(), fingerprint),
+            ).fetchone()[0])
 
-    async def take_pending(self, pending_id: int) -> PendingMove | None:
-        """Remove and return a preview, so one Confirm can use it at most once."""
-        async with self._write() as db:
-            rows = list(await db.execute_fetchall(
+        return await self._transact(write)
+
+    async def take_pending(self, pending_id: int, member_id: int) -> PendingMove | None:
+        """Remove and return the member's own preview, so one Confirm uses it at most once;
+        ``None`` when it is gone. Another member's preview is left alone (``PermissionError``)."""
+
+        def write(db: sqlite3.Connection) -> sqlite3.Row | None:
+            row: sqlite3.Row | None = db.execute(
                 "SELECT * FROM pending_moves WHERE id = ?", (pending_id,)
-            ))
-            if not rows:
-                return None
-            await db.execute("DELETE FROM pending_moves WHERE id = ?", (pending_id,))
-        row = rows[0]
+            ).fetchone()
+            if row is None or int(row["member_id"]) != member_id:
+                return row
+            db.execute("DELETE FROM pending_moves WHERE id = ?", (pending_id,))
+            return row
+
+        row = await self._transact(write)
+        if row is None:
+            return None
+        if int(row["member_id"]) != member_id:
+            raise PermissionError("That preview belongs to another player.")
         return PendingMove(
             id=int(row["id"]), table_id=int(row["table_id"]), member_id=int(row["member_id"]),
             version=int(row["version"]), action=json.loads(row["action"]), text=str(row["text"]),
-        )
-
-    # -- maintenance -----------------------------------------------------------------------
-
-    async def backup(self, target: str | Path) -> None:
-        """An online, consistent copy (SQLite's backup API) while the bot keeps running."""
-        async with self._lock:
-            dest = await aiosqlite.connect(str(target))
-            try:
-                await self._conn.backup(dest)
-            finally:
-                await dest.close()
-
-    # -- helpers ---------------------------------------------------------------------------
-
-    @staticmethod
-    async def _check_version(db: aiosqlite.Connection, table_id: int, expected: int) -> None:
-        rows = list(
-            await db.execute_fetchall("SELECT version FROM game_tables WHERE id = ?", (table_id,))
-        )
-        if not rows or int(rows[0][0]) != expected:
-            raise StaleVersion("This table changed meanwhile; look at the latest board.")
-
-    @staticmethod
-    async def _bump(db: aiosqlite.Connection, table_id: int) -> None:
-        await db.execute(
-            "UPDATE game_tables SET version = version + 1, updated_at = ? WHERE id = ?",
-            (_now(), table_id),
+            fingerprint=row["fingerprint"],
         )
 
     # == leagues: settings, seasons, sign-ups, rounds, forfeits, results, ratings ==========
-    # Portable SQL only (ON CONFLICT, RETURNING): a PostgreSQL store mirrors these methods.
+    # Portable SQL only (ON CONFLICT, RETURNING); each method is one hand-off, one
+    # transaction when it writes. A PostgreSQL store mirrors these methods.
 
     async def set_league_admin_role(self, guild_id: int, role_id: int | None) -> None:
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO league_guilds (guild_id, admin_role_id) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET admin_role_id = excluded.admin_role_id",
-                (guild_id, role_id),
-            )
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO league_guilds (guild_id, admin_role_id) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET admin_role_id = excluded.admin_role_id",
+            (guild_id, role_id),
+        ))
 
     async def league_admin_role(self, guild_id: int) -> int | None:
         rows = await self._fetch(
@@ -501,23 +547,20 @@ class SqliteStore:
 
     async def join_league(self, league_id: int, member_id: int, name: str) -> None:
         """Sign a member up (again); keeps their first join date."""
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO league_members (league_id, member_id, name, joined_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (league_id, member_id)"
-                " DO UPDATE SET name = excluded.name, left_at = NULL",
-                (league_id, member_id, name, _now()),
-            )
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO league_members (league_id, member_id, name, joined_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (league_id, member_id)"
+            " DO UPDATE SET name = excluded.name, left_at = NULL",
+            (league_id, member_id, name, _now()),
+        ))
 
     async def leave_league(self, league_id: int, member_id: int) -> bool:
         """False when the member was not signed up."""
-        async with self._write() as db:
-            cursor = await db.execute(
-                "UPDATE league_members SET left_at = ? WHERE league_id = ? AND member_id = ?"
-                " AND left_at IS NULL",
-                (_now(), league_id, member_id),
-            )
-            return cursor.rowcount > 0
+        return await self._transact(lambda db: db.execute(
+            "UPDATE league_members SET left_at = ? WHERE league_id = ? AND member_id = ?"
+            " AND left_at IS NULL",
+            (_now(), league_id, member_id),
+        ).rowcount > 0)
 
     async def league_members(self, league_id: int, *, signed_up: bool = True
                              ) -> list[LeagueMemberRecord]:
@@ -533,27 +576,29 @@ class SqliteStore:
                            ) -> SeasonRecord:
         """End the running season (if any) and start the next one, in one transaction."""
         now = _now()
-        async with self._write() as db:
-            await db.execute(
+
+        def write(db: sqlite3.Connection) -> sqlite3.Row:
+            db.execute(
                 "UPDATE league_seasons SET ended_at = ? WHERE league_id = ? AND ended_at IS NULL",
                 (now, league_id),
             )
-            rows = list(await db.execute_fetchall(
+            row: sqlite3.Row = db.execute(
                 "INSERT INTO league_seasons (league_id, number, started_at, ends_on, carry)"
                 " VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_seasons"
                 " WHERE league_id = ?), ?, ?, ?) RETURNING *",
                 (league_id, league_id, now, ends_on, carry),
-            ))
-        return _season(rows[0])
+            ).fetchone()
+            return row
+
+        return _season(await self._transact(write))
 
     async def end_season(self, league_id: int) -> SeasonRecord | None:
-        async with self._write() as db:
-            rows = list(await db.execute_fetchall(
-                "UPDATE league_seasons SET ended_at = ? WHERE league_id = ? AND ended_at IS NULL"
-                " RETURNING *",
-                (_now(), league_id),
-            ))
-        return _season(rows[0]) if rows else None
+        row = await self._transact(lambda db: db.execute(
+            "UPDATE league_seasons SET ended_at = ? WHERE league_id = ? AND ended_at IS NULL"
+            " RETURNING *",
+            (_now(), league_id),
+        ).fetchone())
+        return _season(row) if row else None
 
     async def seasons(self, league_id: int) -> list[SeasonRecord]:
         rows = await self._fetch(
@@ -568,26 +613,27 @@ class SqliteStore:
     async def add_round(self, league_id: int, season_id: int | None,
                         marks: dict[int, float]) -> RoundRecord:
         """A new round, with each member's shown rating at this moment."""
-        async with self._write() as db:
-            rows = list(await db.execute_fetchall(
+
+        def write(db: sqlite3.Connection) -> sqlite3.Row:
+            row: sqlite3.Row = db.execute(
                 "INSERT INTO league_rounds (league_id, season_id, number, created_at)"
                 " VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_rounds"
                 " WHERE league_id = ?), ?) RETURNING *",
                 (league_id, season_id, league_id, _now()),
-            ))
-            record = _round(rows[0])
-            await db.executemany(
+            ).fetchone()
+            db.executemany(
                 "INSERT INTO league_round_marks (round_id, member_id, rating) VALUES (?, ?, ?)",
-                [(record.id, m, r) for m, r in marks.items()],
+                [(row["id"], m, r) for m, r in marks.items()],
             )
-        return record
+            return row
+
+        return _round(await self._transact(write))
 
     async def add_round_table(self, round_id: int, table_id: int) -> None:
-        async with self._write() as db:
-            await db.execute(
-                "INSERT INTO league_round_tables (round_id, table_id) VALUES (?, ?)",
-                (round_id, table_id),
-            )
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO league_round_tables (round_id, table_id) VALUES (?, ?)",
+            (round_id, table_id),
+        ))
 
     async def rounds(self, league_id: int) -> list[RoundRecord]:
         rows = await self._fetch(
@@ -622,14 +668,12 @@ class SqliteStore:
     async def add_forfeit(self, table_id: int, seat: int, member_id: int, name: str,
                           reason: str) -> bool:
         """Record that a seat forfeited; False when it already had."""
-        async with self._write() as db:
-            rows = list(await db.execute_fetchall(
-                "INSERT INTO league_forfeits (table_id, seat, member_id, name, reason, at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO NOTHING"
-                " RETURNING seat",
-                (table_id, seat, member_id, name, reason, _now()),
-            ))
-        return bool(rows)
+        return await self._transact(lambda db: db.execute(
+            "INSERT INTO league_forfeits (table_id, seat, member_id, name, reason, at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO NOTHING"
+            " RETURNING seat",
+            (table_id, seat, member_id, name, reason, _now()),
+        ).fetchone() is not None)
 
     async def forfeits(self, table_id: int) -> list[ForfeitRecord]:
         rows = await self._fetch(
@@ -651,25 +695,27 @@ class SqliteStore:
                           ratings: dict[tuple[str, int], LeagueRating]) -> int | None:
         """Store a result and the ratings it moved, in one transaction. None (and nothing
         written) when the table's result was stored before: recording is idempotent."""
-        async with self._write() as db:
-            rows = list(await db.execute_fetchall(
+
+        def write(db: sqlite3.Connection) -> int | None:
+            row = db.execute(
                 "INSERT INTO league_results (league_id, guild_id, game_id, season_id, round_id,"
                 " table_id, finished_at, abandoned) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (table_id) DO NOTHING RETURNING id",
                 (result.league_id, result.guild_id, result.game_id, result.season_id,
                  result.round_id, result.table_id, result.finished_at, int(result.abandoned)),
-            ))
-            if not rows:
+            ).fetchone()
+            if row is None:
                 return None
-            result_id = int(rows[0][0])
-            await db.executemany(
+            db.executemany(
                 "INSERT INTO league_places (result_id, seat, member_id, name, place, forfeited)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                [(result_id, p.seat, p.member_id, p.name, p.place, int(p.forfeited))
+                [(row[0], p.seat, p.member_id, p.name, p.place, int(p.forfeited))
                  for p in result.places],
             )
-            await self._put_ratings(db, ratings)
-        return result_id
+            _put_ratings(db, ratings)
+            return int(row[0])
+
+        return await self._transact(write)
 
     async def league_results(self, league_id: int | None = None) -> list[LeagueResult]:
         """Results in the order they were recorded: one league's, or every one (rebuilds)."""
@@ -704,21 +750,139 @@ class SqliteStore:
 
     async def replace_ratings(self, ratings: dict[tuple[str, int], LeagueRating]) -> None:
         """Every stored rating replaced by ``ratings`` (a rebuild), in one transaction."""
-        async with self._write() as db:
-            await db.execute("DELETE FROM league_ratings")
-            await self._put_ratings(db, ratings)
 
-    @staticmethod
-    async def _put_ratings(db: aiosqlite.Connection,
-                           ratings: dict[tuple[str, int], LeagueRating]) -> None:
-        await db.executemany(
-            "INSERT INTO league_ratings (scope, member_id, mu, sigma, games, wins, forfeits)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, member_id) DO UPDATE SET"
-            " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
-            " wins = excluded.wins, forfeits = excluded.forfeits",
-            [(scope, member, r.mu, r.sigma, r.games, r.wins, r.forfeits)
-             for (scope, member), r in ratings.items()],
-        )
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM league_ratings")
+            _put_ratings(db, ratings)
+
+        await self._transact(write)
+
+    # -- maintenance -----------------------------------------------------------------------
+
+    async def backup(self, target: str | Path) -> None:
+        """An online, consistent copy (SQLite's backup API) while the bot keeps running."""
+
+        def copy(db: sqlite3.Connection) -> None:
+            dest = sqlite3.connect(str(target))
+            try:
+                db.backup(dest)
+            finally:
+                dest.close()
+
+        await self._run(copy)
+
+
+# -- on the connection's thread ----------------------------------------------------------------
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    try:
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA foreign_keys = ON")
+        _check_integrity(db)
+        _migrate(db)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _check_integrity(db: sqlite3.Connection) -> None:
+    answers = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
+    if answers != ["ok"]:
+        raise IntegrityFailure("; ".join(str(a) for a in answers[:5]))
+
+
+def _user_version(db: sqlite3.Connection) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    current = _user_version(db)
+    for number, sql in migrations():
+        if number <= current:
+            continue
+        # One transaction per migration, the version bump inside it: all or nothing.
+        try:
+            db.executescript(
+                f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
+            )
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        log.info("applied migration %04d", number)
+
+
+def _bump(db: sqlite3.Connection, table_id: int, expected: int, sets: str = "",
+          params: tuple[Any, ...] = ()) -> None:
+    """Advance the table's version by one, refusing with ``StaleVersion`` if it moved on."""
+    cursor = db.execute(
+        f"UPDATE game_tables SET {sets}version = version + 1, updated_at = ?"
+        " WHERE id = ? AND version = ?",
+        (*params, _now(), table_id, expected),
+    )
+    if cursor.rowcount != 1:
+        raise StaleVersion("This table changed meanwhile; look at the latest board.")
+
+
+def _seats_of(db: sqlite3.Connection, table_id: int) -> list[SeatRecord]:
+    rows = db.execute(
+        "SELECT * FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
+    ).fetchall()
+    return [_seat(r) for r in rows]
+
+
+def _write_batch(db: sqlite3.Connection, *, batch: Sequence[_Queued]) -> list[int | Exception]:
+    """Every queued change in one transaction, each inside its own savepoint."""
+    results: list[int | Exception] = []
+    now = _now()
+    with _transaction(db):
+        for item in batch:
+            db.execute("SAVEPOINT move")
+            try:
+                version = item.expected_version
+                for step in item.steps:
+                    _bump(db, item.table_id, version, "snapshot = ?, status = ?, ",
+                          (_dumps(step.snapshot), str(step.status)))
+                    version += 1
+                    _insert_action(db, item.table_id, version, step.entry, now)
+            except (StaleVersion, sqlite3.IntegrityError) as exc:
+                db.execute("ROLLBACK TO move")
+                results.append(_refusal(exc))
+            else:
+                results.append(version)
+            db.execute("RELEASE move")
+    return results
+
+
+def _insert_action(db: sqlite3.Connection, table_id: int, version: int, entry: NewAction,
+                   now: str) -> None:
+    db.execute(
+        "INSERT INTO actions (table_id, version, kind, seat, member_id, action, text,"
+        " irreversible, undoes, idem_key, created_at, notation)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            table_id, version, entry.kind, entry.seat, entry.member_id,
+            None if entry.action is None else _dumps(entry.action), entry.text,
+            int(entry.irreversible), entry.undoes, entry.idem_key, now, entry.notation,
+        ),
+    )
+
+
+def _refusal(exc: Exception) -> Exception:
+    if isinstance(exc, sqlite3.IntegrityError) and (
+        "idem_key" in str(exc) or "one_action_per_key" in str(exc)
+    ):
+        return DuplicateKey("That action was already received.")
+    return exc
+
+
+# -- rows to records ---------------------------------------------------------------------------
 
 
 def _table(row: sqlite3.Row) -> TableRecord:
@@ -727,7 +891,7 @@ def _table(row: sqlite3.Row) -> TableRecord:
         guild_id=row["guild_id"],
         channel_id=int(row["channel_id"]),
         game_id=str(row["game_id"]),
-        status=str(row["status"]),
+        status=Status(row["status"]),
         creator_id=int(row["creator_id"]),
         options=json.loads(row["options"]),
         max_players=row["max_players"],
@@ -740,6 +904,18 @@ def _table(row: sqlite3.Row) -> TableRecord:
         created_at=str(row["created_at"]),
         updated_at=str(row["updated_at"]),
         league_id=row["league_id"],
+        announced=int(row["announced"]),
+    )
+
+
+def _seat(row: sqlite3.Row) -> SeatRecord:
+    return SeatRecord(
+        position=int(row["position"]),
+        member_id=row["member_id"],
+        name=str(row["name"]),
+        is_computer=bool(row["is_computer"]),
+        dm_closed=bool(row["dm_closed"]),
+        level=row["level"],
     )
 
 
@@ -775,6 +951,21 @@ def _action(row: sqlite3.Row) -> ActionRecord:
         idem_key=row["idem_key"],
         created_at=str(row["created_at"]),
         notation=row["notation"],
+    )
+
+
+# -- leagues, on the connection's thread -------------------------------------------------------
+
+
+def _put_ratings(db: sqlite3.Connection,
+                 ratings: dict[tuple[str, int], LeagueRating]) -> None:
+    db.executemany(
+        "INSERT INTO league_ratings (scope, member_id, mu, sigma, games, wins, forfeits)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, member_id) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+        " wins = excluded.wins, forfeits = excluded.forfeits",
+        [(scope, member, r.mu, r.sigma, r.games, r.wins, r.forfeits)
+         for (scope, member), r in ratings.items()],
     )
 
 

@@ -23,8 +23,8 @@ async def main(path: str) -> None:
     tables = Tables(store)
     await tables.open("pebbles", 1, ALICE, options={"turns": 1_000_000, "first": 0},
                       seat_order="join")
-    await tables.join(1, BOB)
-    notice = await tables.start(1, ALICE)
+    await tables.join((await tables.table_in(1)).id, BOB)
+    notice = await tables.start((await tables.table_in(1)).id, ALICE)
     for n in range(1_000_000):
         mover = ALICE if n % 2 == 0 else BOB
         notice = await tables.act(notice.table_id, mover, "hold", idem_key=f"k{n}")

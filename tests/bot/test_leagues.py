@@ -59,11 +59,11 @@ async def play_to_end(tables: Tables, notice: Notice, members: list[Member],
 
 async def league_game(tables: Tables, leagues: Leagues, channel: int, members: list[Member],
                       winner: Member | None, forfeit: Member | None = None) -> int:
-    await tables.open("pebbles", channel, members[0], guild_id=GUILD, league="Cup",
-                      options={"turns": 2}, seed=f"s{channel}")
+    opened = await tables.open("pebbles", channel, members[0], guild_id=GUILD, league="Cup",
+                               options={"turns": 2}, seed=f"s{channel}")
     for m in members[1:]:
-        await tables.join(channel, m)
-    notice = await tables.start(channel, members[0])
+        await tables.join(opened.table_id, m)
+    notice = await tables.start(opened.table_id, members[0])
     if forfeit is not None:
         seat = next(s.position for s in await tables.seats(notice.table_id)
                     if s.member_id == forfeit.id)
@@ -226,9 +226,10 @@ async def test_results_and_csv_list_finished_tables(tables: Tables, leagues: Lea
 
 async def test_results_missed_by_a_crash_are_caught_up(tables: Tables,
                                                        leagues: Leagues) -> None:
-    await tables.open("pebbles", 1, ALICE, guild_id=GUILD, league="Cup", options={"turns": 1})
-    await tables.join(1, BOB)
-    notice = await tables.start(1, ALICE)
+    opened = await tables.open("pebbles", 1, ALICE, guild_id=GUILD, league="Cup",
+                               options={"turns": 1})
+    await tables.join(opened.table_id, BOB)
+    notice = await tables.start(opened.table_id, ALICE)
     await play_to_end(tables, notice, [ALICE, BOB], ALICE)
     assert await leagues.recorder.catch_up() == 1
     assert await leagues.recorder.catch_up() == 0
@@ -240,5 +241,5 @@ async def test_a_league_table_must_play_the_leagues_game(tables: Tables,
     await leagues.create(GUILD, ADMIN, "Pal", "palatinus")
     with pytest.raises(TableError, match="plays Palatinus"):
         await tables.open("pebbles", 1, ALICE, guild_id=GUILD, league="Pal")
-    with pytest.raises(TableError, match="no league called"):
+    with pytest.raises(TableError, match="no league of that name"):
         await tables.open("pebbles", 1, ALICE, guild_id=GUILD, league="Nope")

@@ -19,11 +19,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def new_table(store: SqliteStore, channel: int = 1) -> int:
-    return await store.create_table(
+    table = await store.create_table(
         guild_id=None, channel_id=channel, game_id="pebbles", creator_id=1,
         creator_name="A", options={}, max_players=None, seat_order="join",
         seed="s", seed_hash="h",
     )
+    return table.id
 
 
 async def test_pragmas_and_schema_version(store: SqliteStore, tmp_path: Path) -> None:

@@ -23,16 +23,16 @@ async def started(tables: Tables, *members: Member, options: dict | None = None)
     opened = await tables.open("pebbles", CHANNEL, members[0], options=options,
                                seat_order="join")
     for m in members[1:]:
-        await tables.join(CHANNEL, m)
-    await tables.start(CHANNEL, members[0])
+        await tables.join((await tables.table_in(CHANNEL)).id, m)
+    await tables.start((await tables.table_in(CHANNEL)).id, members[0])
     return opened.table_id
 
 
 async def test_a_table_goes_from_lobby_to_the_end(tables: Tables) -> None:
     opened = await tables.open("pebbles", CHANNEL, ALICE, seat_order="join")
     assert "lobby" in opened.public_text
-    await tables.join(CHANNEL, BOB)
-    notice = await tables.start(CHANNEL, ALICE)
+    await tables.join((await tables.table_in(CHANNEL)).id, BOB)
+    notice = await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     table = await tables.table_for(opened.table_id)
     # Provably fair: the hash of the secret seed is announced, the seed itself is not.
     assert hashlib.sha256(table.seed.encode()).hexdigest() in notice.public_text
@@ -52,8 +52,8 @@ async def test_every_seat_is_told_at_start_and_the_first_mover_is_mentioned(
     tables: Tables,
 ) -> None:
     await tables.open("pebbles", CHANNEL, ALICE, options={"first": 1}, seat_order="join")
-    await tables.join(CHANNEL, BOB)
-    notice = await tables.start(CHANNEL, ALICE)
+    await tables.join((await tables.table_in(CHANNEL)).id, BOB)
+    notice = await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     assert notice.next_members == (BOB.id,)
     hands = {n.member_id: n.view["hand"] for n in notice.private}
     assert len(hands[ALICE.id]) == 2 and len(hands[BOB.id]) == 2
@@ -118,7 +118,7 @@ async def test_a_stale_version_is_refused(tables: Tables) -> None:
 async def test_undo_takes_back_your_own_last_move(tables: Tables) -> None:
     table_id = await started(tables, ALICE, BOB, options={"first": 0})
     await tables.act(table_id, ALICE, "hold")
-    notice = await tables.undo(CHANNEL, ALICE)
+    notice = await tables.undo((await tables.table_in(CHANNEL)).id, ALICE)
     assert notice.next_members == (ALICE.id,)
     history = await tables.history(CHANNEL)
     assert history == []
@@ -129,7 +129,7 @@ async def test_undo_is_refused_after_another_seat_acted(tables: Tables) -> None:
     await tables.act(table_id, ALICE, "hold")
     await tables.act(table_id, BOB, "hold")
     with pytest.raises(TableError, match="your own last move"):
-        await tables.undo(CHANNEL, ALICE)
+        await tables.undo((await tables.table_in(CHANNEL)).id, ALICE)
 
 
 async def test_undo_is_refused_after_a_draw(tables: Tables) -> None:
@@ -137,14 +137,14 @@ async def test_undo_is_refused_after_a_draw(tables: Tables) -> None:
     card = (await tables.private_view(table_id, ALICE)).view["hand"][0]
     await tables.act(table_id, ALICE, f"play {card}")
     with pytest.raises(TableError, match="cannot be undone"):
-        await tables.undo(CHANNEL, ALICE)
+        await tables.undo((await tables.table_in(CHANNEL)).id, ALICE)
 
 
 async def test_computer_seats_play_until_a_human_must_act(tables: Tables) -> None:
     await tables.open("pebbles", CHANNEL, ALICE, options={"first": 1}, seat_order="join")
-    await tables.add_computer(CHANNEL, ALICE)
-    await tables.add_computer(CHANNEL, ALICE)
-    notice = await tables.start(CHANNEL, ALICE)
+    await tables.add_computer((await tables.table_in(CHANNEL)).id, ALICE)
+    await tables.add_computer((await tables.table_in(CHANNEL)).id, ALICE)
+    notice = await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     assert notice.next_members == (ALICE.id,)
     assert len(await tables.history(CHANNEL)) == 2  # both computers moved
 
@@ -152,8 +152,8 @@ async def test_computer_seats_play_until_a_human_must_act(tables: Tables) -> Non
 async def test_only_the_creator_or_an_admin_may_abandon(tables: Tables) -> None:
     await started(tables, ALICE, BOB)
     with pytest.raises(TableError, match="creator or a server manager"):
-        await tables.abandon(CHANNEL, BOB)
-    notice = await tables.abandon(CHANNEL, ADMIN)
+        await tables.abandon((await tables.table_in(CHANNEL)).id, BOB)
+    notice = await tables.abandon((await tables.table_in(CHANNEL)).id, ADMIN)
     assert notice.status == "abandoned"
     await tables.open("pebbles", CHANNEL, BOB)  # the channel is free again
 
@@ -161,17 +161,17 @@ async def test_only_the_creator_or_an_admin_may_abandon(tables: Tables) -> None:
 async def test_lobby_rules(tables: Tables) -> None:
     await tables.open("pebbles", CHANNEL, ALICE, max_players=2)
     with pytest.raises(TableError, match="needs 2 to 4"):
-        await tables.start(CHANNEL, ALICE)
-    await tables.join(CHANNEL, BOB)
+        await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
+    await tables.join((await tables.table_in(CHANNEL)).id, BOB)
     with pytest.raises(TableError, match="already have a seat"):
-        await tables.join(CHANNEL, BOB)
+        await tables.join((await tables.table_in(CHANNEL)).id, BOB)
     with pytest.raises(TableError, match="full"):
-        await tables.join(CHANNEL, CAROL)
-    await tables.leave(CHANNEL, BOB)
+        await tables.join((await tables.table_in(CHANNEL)).id, CAROL)
+    await tables.leave((await tables.table_in(CHANNEL)).id, BOB)
     with pytest.raises(TableError, match="creator or a server manager"):
-        await tables.remove_seat(CHANNEL, CAROL, 0)
-    await tables.join(CHANNEL, CAROL)
-    notice = await tables.status(CHANNEL)
+        await tables.remove_seat((await tables.table_in(CHANNEL)).id, CAROL, 0)
+    await tables.join((await tables.table_in(CHANNEL)).id, CAROL)
+    notice = await tables.status((await tables.table_in(CHANNEL)).id)
     assert notice.data["seats"] == ["Alice", "Carol"]
 
 
@@ -182,7 +182,7 @@ async def test_unknown_options_are_refused_when_opening(tables: Tables) -> None:
 
 async def test_the_export_replays_to_the_same_end(tables: Tables) -> None:
     table_id = await started(tables, ALICE, BOB)
-    notice = await tables.status(CHANNEL)
+    notice = await tables.status((await tables.table_in(CHANNEL)).id)
     for _ in range(100):
         if notice.over:
             break
@@ -204,8 +204,8 @@ async def test_the_export_replays_to_the_same_end(tables: Tables) -> None:
 
 async def test_export_withholds_the_seed_and_actions_while_the_game_is_live(tables: Tables) -> None:
     await started(tables, ALICE, BOB)
-    table_id = (await tables.status(CHANNEL)).table_id
-    mover = ALICE if (await tables.status(CHANNEL)).next_members == (ALICE.id,) else BOB
+    table_id = (await tables.table_in(CHANNEL)).id
+    mover = ALICE if (await tables.status(table_id)).next_members == (ALICE.id,) else BOB
     card = (await tables.private_view(table_id, mover)).view["hand"][0]
     await tables.act(table_id, mover, f"play {card}")
     exported = await tables.export(CHANNEL)
@@ -220,8 +220,8 @@ async def test_different_tables_do_not_wait_for_each_other(tables: Tables) -> No
     ids = []
     for n in range(4):
         await tables.open("pebbles", CHANNEL + n, ALICE, options={"first": 0}, seat_order="join")
-        await tables.join(CHANNEL + n, BOB)
-        ids.append((await tables.start(CHANNEL + n, ALICE)).table_id)
+        await tables.join((await tables.table_in(CHANNEL + n)).id, BOB)
+        ids.append((await tables.start((await tables.table_in(CHANNEL + n)).id, ALICE)).table_id)
     results = await asyncio.gather(*(tables.act(t, ALICE, "hold") for t in ids))
     assert all(r.next_members == (BOB.id,) for r in results)
 
@@ -272,8 +272,8 @@ async def test_a_hadrians_wall_player_hears_of_each_change_to_their_own_sheet(
 ) -> None:
     # The rule: each player's sheets go to them by DM whenever they change.
     await tables.open("hadrians-wall", CHANNEL, ALICE, seat_order="join")
-    await tables.join(CHANNEL, BOB)
-    notice = await tables.start(CHANNEL, ALICE)
+    await tables.join((await tables.table_in(CHANNEL)).id, BOB)
+    notice = await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     by_id = {ALICE.id: ALICE, BOB.id: BOB}
     checked = 0
     for _ in range(200):
@@ -293,13 +293,13 @@ async def test_a_hadrians_wall_player_hears_of_each_change_to_their_own_sheet(
 async def test_only_recent_tables_keep_a_decoded_state(
     tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.tables.CACHED_STATES", 2)
+    monkeypatch.setattr("bot.tables.live.CACHED_TABLES", 2)
     ids = []
     for n in range(4):
         await tables.open("pebbles", CHANNEL + n, ALICE, options={"first": 0}, seat_order="join")
-        await tables.join(CHANNEL + n, BOB)
-        ids.append((await tables.start(CHANNEL + n, ALICE)).table_id)
-    assert len(tables._cache) == 2
+        await tables.join((await tables.table_in(CHANNEL + n)).id, BOB)
+        ids.append((await tables.start((await tables.table_in(CHANNEL + n)).id, ALICE)).table_id)
+    assert tables.live.cached() == 2
     # A table whose state was dropped is read back from the store and plays on.
     notice = await tables.act(ids[0], ALICE, "hold")
     assert notice.next_members == (BOB.id,)

@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import rules
-from bot import gamelog
 from bot.store import SqliteStore
-from bot.tables import Tables
+from bot.tables import Tables, gamelog
 from bot.values import Member
 from rules.core import RulesError
 from tests.pebbles import GAME as PEBBLES
@@ -38,6 +37,11 @@ class TableMachine(RuleBasedStateMachine):
     def run(self, coro: Any) -> Any:
         return self.loop.run_until_complete(coro)
 
+    async def here(self, use_case: Any, *args: Any) -> Any:
+        """A use case on this channel's live table (refused like any other without one)."""
+        table = await self.tables.table_in(CHANNEL)
+        return await use_case(table.id, *args)
+
     def attempt(self, coro: Any) -> Any:
         """A use case; a refusal (RulesError) must leave the table exactly as it was."""
         before = self.snapshot()
@@ -58,17 +62,17 @@ class TableMachine(RuleBasedStateMachine):
     def a_game_in_play(self, computers: int) -> None:
         self.run(self.tables.open("pebbles", CHANNEL, MEMBERS[0], seat_order="join",
                                   options={"turns": 3}))
-        self.run(self.tables.join(CHANNEL, MEMBERS[1]))
+        self.run(self.here(self.tables.join, MEMBERS[1]))
         for _ in range(computers):
-            self.run(self.tables.add_computer(CHANNEL, MEMBERS[0]))
-        self.run(self.tables.start(CHANNEL, MEMBERS[0]))
+            self.run(self.here(self.tables.add_computer, MEMBERS[0]))
+        self.run(self.here(self.tables.start, MEMBERS[0]))
 
     @rule(pick=st.integers(min_value=0, max_value=5))
     def the_member_to_act_acts(self, pick: int) -> None:
         table = self.run(self.store.live_table(CHANNEL))
         if table is None or table.status != "playing":
             return
-        notice = self.run(self.tables.status(CHANNEL))
+        notice = self.run(self.here(self.tables.status))
         for member in MEMBERS:
             if member.id in notice.next_members:
                 self.act(member, pick)
@@ -81,19 +85,19 @@ class TableMachine(RuleBasedStateMachine):
 
     @rule(who=st.sampled_from(MEMBERS))
     def join(self, who: Member) -> None:
-        self.attempt(self.tables.join(CHANNEL, who))
+        self.attempt(self.here(self.tables.join, who))
 
     @rule(who=st.sampled_from(MEMBERS))
     def leave(self, who: Member) -> None:
-        self.attempt(self.tables.leave(CHANNEL, who))
+        self.attempt(self.here(self.tables.leave, who))
 
     @rule(who=st.sampled_from(MEMBERS))
     def add_computer(self, who: Member) -> None:
-        self.attempt(self.tables.add_computer(CHANNEL, who))
+        self.attempt(self.here(self.tables.add_computer, who))
 
     @rule(who=st.sampled_from(MEMBERS))
     def start(self, who: Member) -> None:
-        self.attempt(self.tables.start(CHANNEL, who))
+        self.attempt(self.here(self.tables.start, who))
 
     @rule(who=st.sampled_from(MEMBERS), pick=st.integers(min_value=0, max_value=5))
     def act(self, who: Member, pick: int) -> None:
@@ -105,7 +109,7 @@ class TableMachine(RuleBasedStateMachine):
 
     @rule(who=st.sampled_from(MEMBERS))
     def undo(self, who: Member) -> None:
-        self.attempt(self.tables.undo(CHANNEL, who))
+        self.attempt(self.here(self.tables.undo, who))
 
     @rule()
     def the_last_mover_undoes(self) -> None:
@@ -119,7 +123,7 @@ class TableMachine(RuleBasedStateMachine):
 
     @rule(who=st.sampled_from(MEMBERS))
     def abandon(self, who: Member) -> None:
-        self.attempt(self.tables.abandon(CHANNEL, who))
+        self.attempt(self.here(self.tables.abandon, who))
 
     @invariant()
     def snapshot_is_the_replay_of_the_log(self) -> None:

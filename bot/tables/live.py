@@ -1,0 +1,141 @@
+"""One helper every table use case stands on: find a table by id, serialize the calls for it,
+and keep live tables (record, seats, decoded state) in memory.
+
+The database is the truth: on start, after a conflict (``StaleVersion``) and for a table that
+fell out of the bounded cache, the table is read again. A decoded state can be ~100 KiB, so the
+cache holds the most recently used tables only (see bench/bench_tables.py for the measured cost).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+
+from bot.store import SeatRecord, SqliteStore, TableRecord
+from bot.values import OutOfDate, TableError
+from rules import GAMES
+from rules.core import Game, RulesError, State
+
+CACHED_TABLES = 256
+
+
+@dataclass
+class Loaded:
+    """A table with its seats, its game and its current state, as one use case sees it."""
+
+    table: TableRecord
+    seats: list[SeatRecord]
+    game: Game
+    state: State | None
+    # Each seat's legal moves in the game's notation at this version (autocomplete asks often).
+    moves: dict[int, list[str]] = field(default_factory=dict)
+
+    def seat_of(self, member_id: int) -> int | None:
+        return next((s.position for s in self.seats if s.member_id == member_id), None)
+
+
+def fingerprint(game: Game, state: State, seat: int) -> str:
+    """What a seat itself can see and do: equal fingerprints mean a preview or menu made for
+    the seat is still right, whatever other seats did meanwhile."""
+    own = {"view": game.view(state, seat), "moves": game.legal_actions(state, seat)}
+    encoded = json.dumps(own, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(encoded.encode()).hexdigest()[:16]
+
+
+class _Locks:
+    """One lock per table, dropped when nobody holds or waits for it (so the map does not
+    grow by one lock per table ever played)."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: int) -> AsyncIterator[None]:
+        lock, users = self._held.get(key, (asyncio.Lock(), 0))
+        self._held[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._held[key]
+            if users <= 1:
+                del self._held[key]
+            else:
+                self._held[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+
+class Live:
+    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
+        self.store = store
+        self.games: Mapping[str, Game] = GAMES if games is None else games
+        self.locks = _Locks()
+        self._cache: OrderedDict[int, Loaded] = OrderedDict()
+
+    def game(self, game_id: str) -> Game:
+        try:
+            return self.games[game_id]
+        except KeyError:
+            known = ", ".join(sorted(self.games))
+            raise TableError(f"Unknown game. Games: {known}.") from None
+
+    async def record(self, table_id: int) -> TableRecord:
+        cached = self._cache.get(table_id)
+        if cached is not None:
+            return cached.table
+        table = await self.store.get_table(table_id)
+        if table is None:
+            raise TableError("That game no longer exists.")
+        return table
+
+    async def load(self, table_id: int) -> Loaded:
+        """The table as it is now, from memory when it is cached."""
+        cached = self._cache.get(table_id)
+        if cached is not None:
+            self._cache.move_to_end(table_id)
+            return cached
+        table = await self.store.get_table(table_id)
+        if table is None:
+            raise TableError("That game no longer exists.")
+        seats = await self.store.seats(table_id)
+        game = self.game(table.game_id)
+        state = None if table.snapshot is None else game.load(table.snapshot)
+        # The snapshot is decoded once; the record need not carry it around as well.
+        loaded = Loaded(replace(table, snapshot=None), seats, game, state)
+        self.keep(loaded)
+        return loaded
+
+    @asynccontextmanager
+    async def locked(self, table_id: int) -> AsyncIterator[Loaded]:
+        """The table, with its lock held for the whole use case."""
+        async with self.locks.hold(table_id):
+            try:
+                yield await self.load(table_id)
+            except OutOfDate:
+                self.forget(table_id)  # the database moved on: read it again next time
+                raise
+            except RulesError:
+                raise  # a player's mistake changes nothing
+            except BaseException:
+                # A failed use case may have left the in-memory copy half-changed.
+                self.forget(table_id)
+                raise
+
+    def keep(self, loaded: Loaded) -> None:
+        self._cache[loaded.table.id] = loaded
+        self._cache.move_to_end(loaded.table.id)
+        while len(self._cache) > CACHED_TABLES:
+            self._cache.popitem(last=False)
+
+    def forget(self, table_id: int) -> None:
+        self._cache.pop(table_id, None)
+
+    def cached(self) -> int:
+        return len(self._cache)

@@ -1,0 +1,211 @@
+"""Turning a table's state into notices: narration, per-seat private news, who acts next.
+
+Texts are trusted templates with ``{p0}``-style seat placeholders; member names go in once, at
+the end, escaped for Discord (``bot.text``). Views for images carry the plain names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from bot.notices import Notice, SeatNotice
+from bot.store import SeatRecord, TableRecord
+from bot.tables.live import Loaded, fingerprint
+from bot.text import escape, fill
+from rules.core import Event, Game, State
+
+
+def plain_names(loaded: Loaded) -> list[str]:
+    return [s.name for s in loaded.seats]
+
+
+def text_names(seats: Iterable[SeatRecord]) -> list[str]:
+    """Names as they go into message text: shown literally, never as markup or mentions."""
+    return [escape(s.name) for s in seats]
+
+
+def named_view(loaded: Loaded, state: State, seat: int | None) -> dict[str, Any]:
+    """The engine's view plus the players' names, so images can say "Alice" not "Player 1"."""
+    return {**loaded.game.view(state, seat), "names": plain_names(loaded)}
+
+
+def lasting_keys(game: Game, state: State, seats: Iterable[int], active: frozenset[int],
+                 public: Mapping[str, Any]) -> set[str] | None:
+    """The keys of a private view that a seat keeps when it is not its turn (a screen, a
+    sheet, a hand), as opposed to help shown only to the seat on the move (reachable cells).
+    ``None`` when every seat is on the move, so there is nobody to tell them apart by."""
+    idle = [s for s in seats if s not in active]
+    if not idle:
+        return None
+    return set(private_part(game.view(state, idle[0]), public))
+
+
+def private_notices(
+    loaded: Loaded,
+    state: State,
+    before: State | None,
+    events: Iterable[Event],
+    *,
+    every_human: bool = False,
+    only_seats: set[int] | None = None,
+) -> list[SeatNotice]:
+    """A notice for each human seat with news of its own, all built from ``state``.
+
+    A seat hears when an event is addressed to it, when the game starts, when its turn comes,
+    or when what it keeps out of sight of the table (a screen, a sheet) changed; help shown
+    only to the seat on the move (Palermo's reachable cells) is no news by itself. Builds
+    several views: callers run it off the loop."""
+    game = loaded.game
+    events = tuple(events)
+    active_now = game.active_seats(state)
+    active_before = game.active_seats(before) if before is not None else frozenset()
+    public_now = game.view(state, None)
+    public_before = game.view(before, None) if before is not None else None
+    lasting = lasting_keys(game, state, (s.position for s in loaded.seats), active_now,
+                           public_now)
+    out = []
+    for seat_rec in loaded.seats:
+        seat = seat_rec.position
+        if seat_rec.is_computer or (only_seats is not None and seat not in only_seats):
+            continue
+        mine = tuple(e for e in events if e.to is not None and seat in e.to)
+        view = game.view(state, seat)
+        news = every_human or only_seats is not None or bool(mine)
+        if not news and before is not None and public_before is not None:
+            now = private_part(view, public_now)
+            then = private_part(game.view(before, seat), public_before)
+            changed = {k for k in now.keys() | then.keys() if now.get(k) != then.get(k)}
+            turn_comes = seat in active_now and seat not in active_before
+            news = bool(changed) and (turn_comes or lasting is None or bool(changed & lasting))
+        if news:
+            out.append(seat_notice(loaded, seat, state, narrate(mine, seat), view))
+    return out
+
+
+def seat_notice(
+    loaded: Loaded, seat: int, state: State, text: str, view: dict[str, Any] | None = None
+) -> SeatNotice:
+    """A seat's private news; ``view`` is the engine's view of the seat when already built."""
+    rec = loaded.seats[seat]
+    view = {**(view if view is not None else loaded.game.view(state, seat)),
+            "names": plain_names(loaded)}
+    body = fill(text, text_names(loaded.seats))
+    described = describe(loaded, view)
+    return SeatNotice(
+        seat,
+        rec.member_id,
+        rec.name,
+        "\n".join(t for t in (body, described) if t),
+        view,
+        rec.dm_closed,
+        version=loaded.table.version,
+        fingerprint=fingerprint(loaded.game, state, seat),
+    )
+
+
+def describe(loaded: Loaded, view: Mapping[str, Any]) -> str:
+    return fill(loaded.game.describe(view), text_names(loaded.seats))
+
+
+def play_notice(
+    loaded: Loaded, lines: list[str], private: list[SeatNotice], since: int | None = None
+) -> Notice:
+    table, game, state = loaded.table, loaded.game, loaded.state
+    names = text_names(loaded.seats)
+    text_lines = [fill(line, names) for line in lines if line]
+    next_members: list[int] = []
+    next_names: list[str] = []
+    outcome = game.outcome(state) if state is not None else None
+    if outcome is not None:
+        text_lines.append(outcome_text(outcome.to_json(), names))
+        text_lines.append(
+            f"The secret seed was `{table.seed}` (its SHA-256 was announced at the start); "
+            "`/export` gives the replay."
+        )
+    elif state is not None:
+        for seat in sorted(game.active_seats(state)):
+            rec = loaded.seats[seat]
+            next_names.append(names[seat])
+            if rec.member_id is not None:
+                next_members.append(rec.member_id)
+    view = named_view(loaded, state, None) if state is not None else None
+    return Notice(
+        table.id,
+        table.game_id,
+        table.version,
+        table.status,
+        "\n".join(text_lines),
+        public_view=view,
+        private=tuple(private),
+        next_members=tuple(next_members),
+        next_names=tuple(next_names),
+        channel_id=table.channel_id,
+        since=since,
+        computers_due=bool(due_computers(loaded)),
+    )
+
+
+def due_computers(loaded: Loaded) -> list[int]:
+    if loaded.state is None or loaded.table.status != "playing":
+        return []
+    active = loaded.game.active_seats(loaded.state)
+    return sorted(s.position for s in loaded.seats if s.is_computer and s.position in active)
+
+
+def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
+    """What a seat's view holds beyond the public one: the part worth a DM when it changes."""
+    return {k: v for k, v in view.items() if public.get(k) != v}
+
+
+def narrate(events: Iterable[Event], seat: int | None) -> str:
+    """The events one observer may see: a new line whenever another seat's doing starts, so
+    two players' actions never share a sentence, and a text said twice in a row said once."""
+    lines: list[str] = []
+    last_text: str | None = None
+    last_actor: object = None
+    for event in events:
+        if not event.text or not event.visible_to(seat):
+            continue
+        actor = event.data.get("seat") if isinstance(event.data, Mapping) else None
+        if event.text == last_text:
+            continue
+        if lines and (actor is None or actor == last_actor):
+            lines[-1] += " " + event.text
+        else:
+            lines.append(event.text)
+        last_text, last_actor = event.text, actor if actor is not None else last_actor
+    return "\n".join(line.strip() for line in lines)
+
+
+def outcome_text(outcome: Mapping[str, Any], names: list[str]) -> str:
+    places = []
+    scores = outcome.get("scores", [])
+    for place, group in enumerate(outcome.get("ranking", []), start=1):
+        who = " and ".join(f"{names[s]} ({scores[s]})" for s in group)
+        places.append(f"{place}. {who}")
+    notes = " ".join(outcome.get("notes", []))
+    return "**Game over.** " + "; ".join(places) + (f". {notes}" if notes else "")
+
+
+def lobby_notice(
+    table: TableRecord, game: Game, seats: list[SeatRecord], headline: str
+) -> Notice:
+    """Who sits at a lobby, how many seats are left, and whether it can start (``headline``
+    is finished text: any member name in it is already escaped)."""
+    limit = table.max_players or game.max_players
+    names = text_names(seats)
+    listing = ", ".join(
+        f"{i + 1}. {names[i]}" + (f" (computer, {s.level or 'random'})" if s.is_computer else "")
+        for i, s in enumerate(seats)
+    )
+    ready = (
+        "Ready to start."
+        if len(seats) >= game.min_players
+        else f"Needs at least {game.min_players} players."
+    )
+    lobby = f"**{game.title}** lobby: {len(seats)}/{limit} seats: {listing}. {ready}"
+    text = "\n".join(line for line in (headline, lobby) if line)
+    return Notice(table.id, table.game_id, table.version, table.status, text,
+                  data={"seats": [s.name for s in seats], "limit": limit},
+                  channel_id=table.channel_id)

@@ -1,0 +1,192 @@
+"""Play use cases: a member's move, its preview and confirmation, undo, and computer seats.
+
+A move is committed (group-committed with other tables' moves) before its notice exists, so
+nobody is ever told of a move that a crash could lose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from bot.notices import Notice
+from bot.store import DuplicateKey, NewAction, StaleVersion, Status
+from bot.tables import gamelog
+from bot.tables.live import Live, Loaded, fingerprint
+from bot.tables.moves import Chain, commit, computers, told
+from bot.tables.narration import (
+    describe,
+    due_computers,
+    named_view,
+    play_notice,
+    private_notices,
+)
+from bot.text import escape
+from bot.values import Member, OutOfDate, Proposal, TableError
+
+ALREADY = "That move was already made."
+
+
+class PlayCases:
+    live: Live
+
+    async def act(
+        self,
+        table_id: int,
+        member: Member,
+        action: Mapping[str, Any] | str,
+        *,
+        idem_key: str | None = None,
+        expected_version: int | None = None,
+        expected_fingerprint: str | None = None,
+        then_computers: bool = True,
+    ) -> Notice:
+        """Apply one action of the member's seat (text in the game's notation, or its JSON).
+
+        A repeated ``idem_key`` returns a duplicate notice without applying anything again.
+        The move must be made on the position the member saw: ``expected_fingerprint`` (the
+        seat's own view and moves) or else ``expected_version``; otherwise ``OutOfDate``.
+        With ``then_computers`` false, computer seats due next are left to ``run_computers``
+        so the member hears of their own move first."""
+        async with self.live.locked(table_id) as loaded:
+            table = loaded.table
+            if idem_key is not None and await self.live.store.find_action_by_key(
+                table_id, idem_key
+            ):
+                return _duplicate(loaded)
+            seat = _playing_seat(loaded, member)
+            game, state = loaded.game, loaded.state
+            if expected_fingerprint is not None:
+                now = await asyncio.to_thread(fingerprint, game, state, seat)
+                if expected_fingerprint != now:
+                    raise OutOfDate("Your preview is out of date: the game moved on. Look again.")
+            elif expected_version is not None and expected_version != table.version:
+                raise OutOfDate("This board is out of date; use the latest one.")
+            parsed = (
+                game.parse_action(state, seat, action) if isinstance(action, str) else dict(action)
+            )
+            transition = await asyncio.to_thread(game.apply, state, seat, parsed)
+            chain = Chain(table.version, state)
+            try:
+                await commit(self.live, loaded, [(seat, member.id, parsed, transition, idem_key)],
+                                   chain)
+            except DuplicateKey:
+                return _duplicate(loaded)
+            if then_computers:
+                await computers(self.live, loaded, chain)
+            return await told(loaded, chain)
+
+    async def propose(self, table_id: int, member: Member, text: str) -> Proposal:
+        """Check a move and show its mover the result, without committing it.
+
+        The move waits in the store for ``confirm``. The preview is the mover's own view after
+        it, except for a move that draws or reveals something: showing that result before the
+        move counts would let a player peek at a draw and cancel, so such a preview shows the
+        board as it is and says the result comes on Confirm.
+        """
+        loaded = await self.live.load(table_id)
+        seat = _playing_seat(loaded, member)
+        game, state = loaded.game, loaded.state
+        action = game.parse_action(state, seat, text)
+        transition = await asyncio.to_thread(game.apply, state, seat, action)
+        notation = game.format_action(state, action)
+        seat_print = await asyncio.to_thread(fingerprint, game, state, seat)
+        pending = await self.live.store.add_pending(table_id, member.id, loaded.table.version,
+                                                    action, notation, seat_print)
+        if transition.irreversible:
+            view = named_view(loaded, state, seat)
+            note = "This move draws or reveals something: you see the result once it counts."
+            return Proposal(pending, table_id, loaded.table.version, notation, view,
+                            f"{note}\n{describe(loaded, view)}", hidden_result=True)
+        view = named_view(loaded, transition.state, seat)
+        return Proposal(pending, table_id, loaded.table.version, notation, view,
+                        describe(loaded, view))
+
+    async def confirm(self, pending_id: int, member: Member, idem_key: str | None = None,
+                      *, then_computers: bool = True) -> Notice:
+        """Commit a previewed move while the member's own position is as the preview saw it."""
+        pending = await self._take(pending_id, member)
+        if pending is None:
+            raise OutOfDate("That preview was already used or replaced by a newer one.")
+        return await self.act(
+            pending.table_id, member, pending.action, idem_key=idem_key,
+            expected_version=pending.version, expected_fingerprint=pending.fingerprint,
+            then_computers=then_computers,
+        )
+
+    async def cancel(self, pending_id: int, member: Member) -> None:
+        await self._take(pending_id, member)
+
+    async def _take(self, pending_id: int, member: Member) -> Any:
+        # The owner is checked before the preview is used up: a forged click spoils nothing.
+        try:
+            return await self.live.store.take_pending(pending_id, member.id)
+        except PermissionError:
+            raise TableError("That preview belongs to another player.") from None
+
+    async def undo(self, table_id: int, member: Member, idem_key: str | None = None) -> Notice:
+        async with self.live.locked(table_id) as loaded:
+            table = loaded.table
+            seat = loaded.seat_of(member.id)
+            if seat is None:
+                raise TableError("You do not have a seat in this game.")
+            if table.status != Status.PLAYING:
+                raise TableError("Only a game in progress can take back a move.")
+            played = gamelog.effective(await self.live.store.actions(table_id))
+            if not played:
+                raise TableError("There is no move to take back.")
+            last = played[-1]
+            if last.seat != seat or last.record.member_id != member.id:
+                raise TableError(
+                    "You can only take back your own last move, before anyone else acts."
+                )
+            if last.record.irreversible:
+                raise TableError(
+                    "That move revealed something hidden or drew at random; it cannot be undone."
+                )
+            game = loaded.game
+            state = await asyncio.to_thread(
+                gamelog.rebuild, game, table, len(loaded.seats), played[:-1]
+            )
+            entry = NewAction("undo", seat, member.id, undoes=last.record.id, idem_key=idem_key)
+            try:
+                version = await self.live.store.record(table_id, table.version,
+                                                       game.dump(state), entry)
+            except (StaleVersion, DuplicateKey):
+                raise OutOfDate("The game changed meanwhile; nothing was undone.") from None
+            loaded.table = replace(table, version=version)
+            loaded.state = state
+            loaded.moves.clear()
+            private = await asyncio.to_thread(
+                private_notices, loaded, state, None, (), only_seats={seat}
+            )
+            return play_notice(loaded, [f"{{p{seat}}} took back a move."], private,
+                               since=table.version)
+
+    async def run_computers(self, table_id: int) -> Notice | None:
+        """Let computer seats that are due act (after a member's move, or a restart)."""
+        async with self.live.locked(table_id) as loaded:
+            if not due_computers(loaded):
+                return None
+            chain = Chain(loaded.table.version, loaded.state)
+            await computers(self.live, loaded, chain)
+            return await told(loaded, chain)
+
+def _duplicate(loaded: Loaded) -> Notice:
+    table = loaded.table
+    return Notice(table.id, table.game_id, table.version, table.status, ALREADY,
+                  duplicate=True, channel_id=table.channel_id)
+
+
+def _playing_seat(loaded: Loaded, member: Member) -> int:
+    status = loaded.table.status
+    if status == Status.LOBBY:
+        raise TableError("The game has not started yet.")
+    if status != Status.PLAYING:
+        raise TableError("This game is over.")
+    seat = loaded.seat_of(member.id)
+    if seat is None:
+        raise TableError(f"{escape(member.name)}, you do not have a seat in this game.")
+    return seat

@@ -1,0 +1,132 @@
+"""Reading use cases: status, views, legal moves, history and the replay file."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.notices import Notice, SeatNotice
+from bot.store import SeatRecord, Status, TableRecord
+from bot.tables import gamelog
+from bot.tables.live import Live, Loaded
+from bot.tables.narration import (
+    describe,
+    lobby_notice,
+    named_view,
+    play_notice,
+    seat_notice,
+    text_names,
+)
+from bot.values import Member, TableError
+
+
+class ReadingCases:
+    live: Live
+
+    async def table_in(self, channel_id: int) -> TableRecord:
+        """The channel's live table."""
+        table = await self.live.store.live_table(channel_id)
+        if table is None:
+            raise TableError("There is no game in this channel. Open one with `/game new`.")
+        return table
+
+    async def table_for(self, table_id: int) -> TableRecord:
+        """The table as the database has it (with its snapshot)."""
+        table = await self.live.store.get_table(table_id)
+        if table is None:
+            raise TableError("That game no longer exists.")
+        return table
+
+    async def tables_of(self, member_id: int) -> list[TableRecord]:
+        return await self.live.store.tables_of_member(member_id)
+
+    async def status(self, table_id: int) -> Notice:
+        loaded = await self.live.load(table_id)
+        if loaded.table.status == Status.LOBBY:
+            return lobby_notice(loaded.table, loaded.game, loaded.seats, "")
+        return play_notice(loaded, [], [])
+
+    async def private_view(self, table_id: int, member: Member) -> SeatNotice:
+        loaded = await self.live.load(table_id)
+        seat = loaded.seat_of(member.id)
+        if seat is None:
+            raise TableError("You do not have a seat in this game.")
+        if loaded.state is None:
+            raise TableError("The game has not started yet.")
+        return await asyncio.to_thread(seat_notice, loaded, seat, loaded.state, "")
+
+    async def public_view(self, table_id: int) -> tuple[str, dict[str, object]]:
+        loaded = await self.live.load(table_id)
+        if loaded.state is None:
+            raise TableError("The game has not started yet.")
+        view = named_view(loaded, loaded.state, None)
+        return describe(loaded, view), view
+
+    async def legal_moves(self, table_id: int, member: Member) -> list[str]:
+        """The member's legal actions in the game's notation (empty when not their turn),
+        computed off the loop once per table version."""
+        loaded = await self.live.load(table_id)
+        if loaded.table.status != Status.PLAYING or loaded.state is None:
+            return []
+        seat = loaded.seat_of(member.id)
+        if seat is None:
+            return []
+        cached = loaded.moves.get(seat)
+        if cached is None:
+            cached = await asyncio.to_thread(_moves, loaded, seat)
+            if loaded is await self.live.load(table_id):
+                loaded.moves[seat] = cached
+        return cached
+
+    async def last_notation(self, table_id: int, member: Member) -> str | None:
+        """The member's own last move in the game's notation (for a shortlist of moves)."""
+        record = await self.live.store.last_action_of(table_id, member.id)
+        return record.notation if record else None
+
+    async def history(self, channel_id: int) -> list[str]:
+        table = await self._latest(channel_id)
+        seats = await self.live.store.seats(table.id)
+        played = gamelog.effective(await self.live.store.actions(table.id))
+        return gamelog.history_lines(text_names(seats), played)
+
+    async def export(self, channel_id: int) -> dict[str, object]:
+        table = await self._latest(channel_id)
+        seats = await self.live.store.seats(table.id)
+        played = gamelog.effective(await self.live.store.actions(table.id))
+        return gamelog.replay_file(table, [s.name for s in seats], played)
+
+    async def seats(self, table_id: int) -> list[SeatRecord]:
+        return list((await self.live.load(table_id)).seats)
+
+    async def catch_up(self, table_id: int) -> Notice | None:
+        """What was committed but never announced (a crash came between), as one notice."""
+        table = await self.live.store.get_table(table_id)
+        if table is None or table.announced >= table.version or table.snapshot is None:
+            return None
+        loaded = await self.live.load(table_id)
+        done = await self.live.store.actions(table_id, after_version=table.announced)
+        lines = [r.text or r.notation or "" for r in done]
+        notice = play_notice(loaded, lines, [], since=table.announced)
+        return notice
+
+    async def mark_announced(self, table_id: int, version: int) -> None:
+        await self.live.store.mark_announced(table_id, version)
+
+    async def unannounced(self) -> list[TableRecord]:
+        return await self.live.store.unannounced()
+
+    async def mark_dm_closed(self, table_id: int, member_id: int, closed: bool = True) -> None:
+        await self.live.store.set_dm_closed(table_id, member_id, closed)
+        self.live.forget(table_id)
+
+    async def _latest(self, channel_id: int) -> TableRecord:
+        table = await self.live.store.latest_table(channel_id)
+        if table is None:
+            raise TableError("No game has been played in this channel.")
+        return table
+
+
+def _moves(loaded: Loaded, seat: int) -> list[str]:
+    game, state = loaded.game, loaded.state
+    # The same text twice (two equal actions) would break a select menu; list it once.
+    return list(dict.fromkeys(game.format_action(state, a)
+                              for a in game.legal_actions(state, seat)))
