@@ -3,6 +3,7 @@ stored when games end, forfeits, seasons, rebuilds, rounds, standings and the CS
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 from datetime import UTC, datetime, timedelta
@@ -10,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.leagues import Leagues
+from bot.leagues.__main__ import main
 from bot.leagues.rounds import Rounds
 from bot.notices import Notice
 from bot.store import LeagueSettings
@@ -215,7 +217,7 @@ async def test_a_round_forms_tables_and_the_next_avoids_repeats(tables: Tables,
 async def test_results_and_csv_list_finished_tables(tables: Tables, leagues: Leagues) -> None:
     await league_game(tables, leagues, 1, [ALICE, ERIN], winner=ERIN)
     await league_game(tables, leagues, 2, [BOB, ALICE], winner=ALICE, forfeit=BOB)
-    league, results = await leagues.results(GUILD, "Cup")
+    _, results = await leagues.results(GUILD, "Cup")
     assert [channel for _, channel in results] == [2, 1]
     _, text = await leagues.export(GUILD, "Cup")
     rows = list(csv.DictReader(io.StringIO(text)))
@@ -243,3 +245,16 @@ async def test_a_league_table_must_play_the_leagues_game(tables: Tables,
         await tables.open("pebbles", 1, ALICE, guild_id=GUILD, league="Pal")
     with pytest.raises(TableError, match="no league of that name"):
         await tables.open("pebbles", 1, ALICE, guild_id=GUILD, league="Nope")
+
+
+async def test_the_rebuild_command_replays_the_stored_results(
+    tables: Tables, leagues: Leagues, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    await league_game(tables, leagues, 1, [ALICE, BOB], winner=BOB)
+    before = await tables.store.all_ratings()
+    monkeypatch.setenv("TABULA_DB", tables.store.path)
+    assert main(["nonsense"]) == 2
+    assert await asyncio.to_thread(main, ["rebuild"]) == 0
+    assert "from 1 results" in capsys.readouterr().out
+    assert await tables.store.all_ratings() == before
