@@ -89,6 +89,7 @@ class League(commands.GroupCog, group_name="league",
         await reply(interaction, "\n".join(lines), allowed_mentions=NONE)
 
     @app_commands.command(name="join", description="Sign up for a league's rounds")
+    @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
     async def join(self, interaction: discord.Interaction[Any], name: str) -> None:
         assert interaction.guild_id is not None
@@ -99,7 +100,7 @@ class League(commands.GroupCog, group_name="league",
 
     @app_commands.command(name="leave", description="Stop playing a league's rounds "
                           "(organisers may remove a member)")
-    @app_commands.describe(member="Someone to remove (organisers only)")
+    @app_commands.describe(name="The league", member="Someone to remove (organisers only)")
     @app_commands.autocomplete(name=league_names)
     async def leave(self, interaction: discord.Interaction[Any], name: str,
                     member: discord.Member | None = None) -> None:
@@ -112,6 +113,7 @@ class League(commands.GroupCog, group_name="league",
                     allowed_mentions=NONE)
 
     @app_commands.command(name="close", description="Close a league (organisers)")
+    @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
     async def close(self, interaction: discord.Interaction[Any], name: str) -> None:
         assert interaction.guild_id is not None
@@ -133,7 +135,7 @@ class League(commands.GroupCog, group_name="league",
         await reply(interaction, text, allowed_mentions=NONE)
 
     @season.command(name="start", description="Start a new season (organisers)")
-    @app_commands.describe(ends="Planned last day, YYYY-MM-DD",
+    @app_commands.describe(name="The league", ends="Planned last day, YYYY-MM-DD",
                            carry="Share (%) of each rating carried over (the league's default "
                            "if not given)")
     @app_commands.autocomplete(name=league_names)
@@ -150,6 +152,7 @@ class League(commands.GroupCog, group_name="league",
                     ephemeral=False, allowed_mentions=NONE)
 
     @season.command(name="end", description="End the running season (organisers)")
+    @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
     async def season_end(self, interaction: discord.Interaction[Any], name: str) -> None:
         assert interaction.guild_id is not None
@@ -161,6 +164,7 @@ class League(commands.GroupCog, group_name="league",
 
     @app_commands.command(name="round", description="Form the next round's tables from the "
                           "signed-up members and open them in threads (organisers)")
+    @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
     async def round(self, interaction: discord.Interaction[Any], name: str) -> None:
         assert interaction.guild_id is not None
@@ -195,7 +199,8 @@ class League(commands.GroupCog, group_name="league",
         await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
 
     @app_commands.command(name="standings", description="A league's standings, as an image")
-    @app_commands.describe(season="A season's number (the running season if not given)",
+    @app_commands.describe(name="The league",
+                           season="A season's number (the running season if not given)",
                            all_time="All games of this game on this server")
     @app_commands.autocomplete(name=league_names)
     async def standings(self, interaction: discord.Interaction[Any], name: str,
@@ -211,6 +216,7 @@ class League(commands.GroupCog, group_name="league",
                     ephemeral=False, file=file, allowed_mentions=NONE)
 
     @app_commands.command(name="results", description="A league's finished tables, with links")
+    @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
     async def results(self, interaction: discord.Interaction[Any], name: str) -> None:
         assert interaction.guild_id is not None
@@ -231,6 +237,7 @@ class League(commands.GroupCog, group_name="league",
         await reply(interaction, "\n".join(lines), allowed_mentions=NONE)
 
     @app_commands.command(name="export", description="Every result of a league as CSV")
+    @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
     async def export(self, interaction: discord.Interaction[Any], name: str) -> None:
         assert interaction.guild_id is not None
