@@ -23,6 +23,9 @@ from bot.leagues.rounds import Rounds
 from bot.render_pool import RenderPool
 from bot.store import SqliteStore
 from bot.tables import Tables
+from bot.ui.delivery import Delivery
+from bot.ui.items import DYNAMIC_ITEMS
+from bot.ui.respond import report_error
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +38,6 @@ class TabulaTree(app_commands.CommandTree["TabulaBot"]):
     async def on_error(
         self, interaction: discord.Interaction[TabulaBot], error: app_commands.AppCommandError
     ) -> None:
-        from bot.cogs.common import report_error
-
         await report_error(interaction, error)
 
 
@@ -61,6 +62,7 @@ class TabulaBot(commands.Bot):
         self._leagues: Leagues | None = None
         self._rounds: Rounds | None = None
         self._renderer: RenderPool | None = None
+        self.delivery = Delivery(self, self)
         self.background: set[asyncio.Task[None]] = set()
 
     @property
@@ -89,8 +91,6 @@ class TabulaBot(commands.Bot):
         self._leagues = Leagues(self._store)
         self._rounds = Rounds(self._leagues, self._tables)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
-        from bot.views.buttons import DYNAMIC_ITEMS
-
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in EXTENSIONS:
             await self.load_extension(name)
@@ -101,7 +101,7 @@ class TabulaBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
-        self.spawn(self._resume_computers())
+        self.spawn(self._catch_up())
         self.spawn(self._catch_up_results())
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -115,17 +115,22 @@ class TabulaBot(commands.Bot):
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
 
-    async def _resume_computers(self) -> None:
-        """Computer seats that were due when the bot stopped move now."""
+    async def _catch_up(self) -> None:
+        """After a restart: announce what was committed but never told (a crash came between
+        the commit and the post), then let computer seats that were due move."""
         await self.wait_until_ready()
-        from bot.delivery import Delivery
-
-        delivery = Delivery(self)
+        for table in await self.tables.unannounced():
+            try:
+                notice = await self.tables.catch_up(table.id)
+                if notice is not None:
+                    await self.delivery.post_move(notice)
+            except Exception:
+                log.exception("could not announce table %s after a restart", table.id)
         for table in await self.tables.store.tables_with_status("playing"):
             try:
                 notice = await self.tables.run_computers(table.id)
                 if notice is not None:
-                    await delivery.post_move(table.channel_id, notice)
+                    await self.delivery.post_move(notice)
             except Exception:
                 log.exception("could not resume computer seats of table %s", table.id)
 

@@ -10,8 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import bot_of, clip, reply
-from bot.cogs.lobby import GAME_CHOICES
+from bot.text import clip
+from bot.ui.choices import GAME_CHOICES
+from bot.ui.respond import bot_of, reply
 from rules import GAMES
 
 HELP_TEXT = """\

@@ -15,12 +15,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import bot_of, league_names, member_of, reply
-from bot.cogs.lobby import GAME_CHOICES
-from bot.delivery import Delivery
 from bot.leagues import Standings
 from bot.leagues.report import safe_name, standings_text
 from bot.store import LeagueSettings
+from bot.ui.choices import GAME_CHOICES, league_names
+from bot.ui.delivery import delivery_of
+from bot.ui.respond import bot_of, defer, member_of, reply
 from bot.values import Member, TableError
 from rendering.common import encode_png
 from rendering.leagues import StandingRow, render_standings, standings_alt_text
@@ -169,14 +169,15 @@ class League(commands.GroupCog, group_name="league",
     async def round(self, interaction: discord.Interaction[Any], name: str) -> None:
         assert interaction.guild_id is not None
         bot = bot_of(interaction)
-        await interaction.response.defer(thinking=True)
+        await defer(interaction, public=True)
         plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
                                      roles_of(interaction))
-        parent = bot.get_channel(plan.league.channel_id or interaction.channel_id or 0)
+        parent = interaction.client.get_channel(plan.league.channel_id
+                                                or interaction.channel_id or 0)
         if not isinstance(parent, discord.TextChannel):
             raise TableError("The league's channel is gone or not a text channel; "
                              "create the league again in a text channel.")
-        delivery = Delivery(bot)
+        delivery = delivery_of(interaction)
         links = []
         for i, members in enumerate(plan.tables):
             thread = await parent.create_thread(
@@ -188,9 +189,7 @@ class League(commands.GroupCog, group_name="league",
                     plan.round.number, i + 1, ", ".join(f"<@{m.id}>" for m in members)),
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(m.id) for m in members]))
-            await delivery.post_move(thread.id, notice)
-            if notice.over:
-                await bot.leagues.recorder.record(notice.table_id)
+            await delivery.post_move(notice)
             links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
                          + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
         out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)
@@ -207,7 +206,7 @@ class League(commands.GroupCog, group_name="league",
                         season: app_commands.Range[int, 1, 10_000] | None = None,
                         all_time: bool = False) -> None:
         assert interaction.guild_id is not None
-        await interaction.response.defer(thinking=True)
+        await defer(interaction, public=True)
         standings = await bot_of(interaction).leagues.standings(
             interaction.guild_id, name, season, all_time_view=all_time)
         png, alt = await asyncio.to_thread(standings_png, standings)

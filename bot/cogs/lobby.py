@@ -1,4 +1,4 @@
-"""``/game new|join|leave|start|status|abandon|add-bot|remove`` and the lobby buttons."""
+"""``/game new|join|leave|start|status|abandon|add-bot|remove``."""
 
 from __future__ import annotations
 
@@ -8,77 +8,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.common import (
-    bot_of,
-    clip,
-    league_names,
-    member_of,
-    reply,
-    table_here,
-)
-from bot.delivery import Delivery
-from bot.notices import Notice
-from bot.views.buttons import lobby_view
-from rules import GAMES
+from bot.tables.computers import LEVELS
+from bot.text import clip
+from bot.ui import lobby
+from bot.ui.choices import GAME_CHOICES, league_names
+from bot.ui.components import lobby_view
+from bot.ui.delivery import delivery_of
+from bot.ui.respond import bot_of, defer, member_of, reply, table_here
 
-GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()]
-
-
-async def _after_lobby_change(
-    interaction: discord.Interaction[Any], notice: Notice, *, from_button: bool
-) -> None:
-    """Refresh the lobby message (the button's own, or a new one for a slash command)."""
-    if notice.status != "lobby":
-        content = clip(notice.public_text)
-        if from_button:
-            await interaction.response.edit_message(content=content, view=None)
-        else:
-            await reply(interaction, content, ephemeral=False)
-        return
-    if from_button:
-        await interaction.response.edit_message(
-            content=clip(notice.public_text), view=lobby_view(notice.table_id)
-        )
-    else:
-        await reply(interaction, notice.public_text, ephemeral=False,
-                    view=lobby_view(notice.table_id))
-
-
-async def _start(interaction: discord.Interaction[Any], *, from_button: bool) -> None:
-    bot = bot_of(interaction)
-    table = await table_here(interaction)
-    if from_button:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(thinking=True)
-    notice = await bot.tables.start(table.channel_id, member_of(interaction))
-    if from_button:
-        await interaction.edit_original_response(content="The game has started.", view=None)
-    else:
-        await interaction.followup.send("The game has started.")
-    await Delivery(bot).post_move(table.channel_id, notice)
-
-
-async def run_lobby_op(interaction: discord.Interaction[Any], op: str, table_id: int) -> None:
-    """A lobby button: join, leave, add a computer or start (errors reach the one handler
-    through the button)."""
-    bot = bot_of(interaction)
-    table = await bot.tables.table_for(table_id)
-    if table.status != "lobby":
-        await reply(interaction, "This lobby is closed; the game has started or ended.")
-        return
-    member = member_of(interaction)
-    channel = table.channel_id
-    if op == "start":
-        await _start(interaction, from_button=True)
-        return
-    if op == "join":
-        notice = await bot.tables.join(channel, member)
-    elif op == "leave":
-        notice = await bot.tables.leave(channel, member)
-    else:
-        notice = await bot.tables.add_computer(channel, member)
-    await _after_lobby_change(interaction, notice, from_button=True)
+LEVEL_CHOICES = [app_commands.Choice(name=f"{k} ({v})", value=k) for k, v in LEVELS.items()]
 
 
 class Lobby(commands.GroupCog, group_name="game", group_description="Open and run game tables"):
@@ -107,55 +45,59 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         players: app_commands.Range[int, 1, 6] | None = None,
         thread: bool = False,
         seating: app_commands.Choice[str] | None = None,
-        league: str | None = None,
+        league: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         bot = bot_of(interaction)
         channel_id = interaction.channel_id
         assert channel_id is not None
         order = seating.value if seating else "shuffled"
-        if thread:
-            parent = interaction.channel
-            if not isinstance(parent, discord.TextChannel):
-                await reply(interaction, "Threads can only be opened from a text channel.")
-                return
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            made = await parent.create_thread(
-                name=f"{game.name} table", type=discord.ChannelType.public_thread,
-                auto_archive_duration=10080,
-            )
+        if not thread:
             notice = await bot.tables.open(
-                game.value, made.id, member_of(interaction), guild_id=interaction.guild_id,
+                game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,
                 max_players=players, seat_order=order, league=league,
             )
-            await Delivery(bot).post_lobby(made.id, notice)
-            await interaction.followup.send(f"Table opened in {made.mention}.", ephemeral=True)
+            await reply(interaction, notice.public_text, ephemeral=False,
+                        view=lobby_view(notice.table_id),
+                        allowed_mentions=discord.AllowedMentions.none())
             return
+        parent = interaction.channel
+        if not isinstance(parent, discord.TextChannel):
+            await reply(interaction, "Threads can only be opened from a text channel.")
+            return
+        await defer(interaction)
+        made = await parent.create_thread(
+            name=f"{game.name} table", type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080,
+        )
         notice = await bot.tables.open(
-            game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,
+            game.value, made.id, member_of(interaction), guild_id=interaction.guild_id,
             max_players=players, seat_order=order, league=league,
         )
-        await reply(interaction, notice.public_text, ephemeral=False,
-                    view=lobby_view(notice.table_id))
+        await delivery_of(interaction).post_lobby(notice)
+        await interaction.followup.send(f"Table opened in {made.mention}.", ephemeral=True)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_here(interaction)
-        notice = await bot_of(interaction).tables.join(table.channel_id, member_of(interaction))
-        await _after_lobby_change(interaction, notice, from_button=False)
+        notice = await bot_of(interaction).tables.join(table.id, member_of(interaction))
+        await lobby.after_lobby_change(interaction, notice, from_button=False)
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_here(interaction)
-        notice = await bot_of(interaction).tables.leave(table.channel_id, member_of(interaction))
-        await _after_lobby_change(interaction, notice, from_button=False)
+        notice = await bot_of(interaction).tables.leave(table.id, member_of(interaction))
+        await lobby.after_lobby_change(interaction, notice, from_button=False)
 
     @app_commands.command(name="add-bot", description="Fill a seat with a computer player")
-    async def add_bot(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(level="How the computer plays")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def add_bot(self, interaction: discord.Interaction[Any],
+                      level: app_commands.Choice[str] | None = None) -> None:
         table = await table_here(interaction)
         notice = await bot_of(interaction).tables.add_computer(
-            table.channel_id, member_of(interaction)
+            table.id, member_of(interaction), level.value if level else "random"
         )
-        await _after_lobby_change(interaction, notice, from_button=False)
+        await lobby.after_lobby_change(interaction, notice, from_button=False)
 
     @app_commands.command(name="remove", description="Remove a seat from the lobby (creator or "
                           "server manager)")
@@ -165,18 +107,19 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     ) -> None:
         table = await table_here(interaction)
         notice = await bot_of(interaction).tables.remove_seat(
-            table.channel_id, member_of(interaction), seat - 1
+            table.id, member_of(interaction), seat - 1
         )
-        await _after_lobby_change(interaction, notice, from_button=False)
+        await lobby.after_lobby_change(interaction, notice, from_button=False)
 
     @app_commands.command(name="start", description="Start the game with the seated players")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
-        await _start(interaction, from_button=False)
+        table = await table_here(interaction)
+        await lobby.start(interaction, table.id, from_button=False)
 
     @app_commands.command(name="status", description="Who sits here and whose turn it is")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_here(interaction)
-        notice = await bot_of(interaction).tables.status(table.channel_id)
+        notice = await bot_of(interaction).tables.status(table.id)
         text = notice.public_text
         if notice.next_names:
             text += "\nWaiting for: " + ", ".join(notice.next_names)
@@ -188,7 +131,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         table = await table_here(interaction)
         # At a league table, a player abandoning forfeits (``Rounds.abandon``).
         notice = await bot_of(interaction).rounds.abandon(table.id, member_of(interaction))
-        await reply(interaction, notice.public_text, ephemeral=False)
+        await reply(interaction, clip(notice.public_text), ephemeral=False,
+                    allowed_mentions=discord.AllowedMentions.none())
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,11 +10,13 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.cogs.common import bot_of, member_of, reply, table_here
-from bot.cogs.flows import announce, commit, defer, offer_moves, show_hand, show_preview
-from bot.delivery import image_file
-from bot.values import TableError
-from bot.views.buttons import board_view
+from bot.store import Status
+from bot.ui import flows
+from bot.ui.components import board_view
+from bot.ui.delivery import image_file
+from bot.ui.ids import Mark
+from bot.ui.respond import bot_of, defer, member_of, table_here
+from rules.core import RulesError
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +47,11 @@ class Play(commands.Cog):
     ) -> None:
         table = await table_here(interaction)
         if not action:
-            await offer_moves(interaction, table.id)
+            await flows.offer_moves(interaction, table.id)
         elif confirm:
-            await commit(interaction, table.id, action)
+            await flows.commit(interaction, table.id, action)
         else:
-            await show_preview(interaction, table.id, action)
+            await flows.show_preview(interaction, table.id, action)
 
     @move.autocomplete("action")
     async def move_autocomplete(
@@ -59,7 +61,7 @@ class Play(commands.Cog):
             table = await table_here(interaction)
             moves = await bot_of(interaction).tables.legal_moves(table.id,
                                                                  member_of(interaction))
-        except TableError:
+        except RulesError:
             return []
         except Exception:
             log.exception("autocomplete failed for %s", interaction.user.id)
@@ -70,23 +72,26 @@ class Play(commands.Cog):
     @app_commands.command(name="board", description="Show this game's board")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_here(interaction)
-        await interaction.response.defer(thinking=True)
         bot = bot_of(interaction)
-        text, view = await bot.tables.public_view(table.id)
+        text, view = await bot.tables.public_view(table.id)  # refuses before any answer
+        await defer(interaction, public=True)
         rendered = await bot.renderer.render(table.game_id, view)
         file = image_file(*rendered) if rendered is not None else MISSING
-        buttons = board_view(table.id, table.version) if table.status == "playing" else MISSING
-        status = await bot.tables.status(table.channel_id)
+        playing = table.status == Status.PLAYING
+        buttons = board_view(table.id, Mark(version=table.version)) if playing else MISSING
+        status = await bot.tables.status(table.id)
         waiting = ", ".join(status.next_names)
         content = text if rendered is None else ""
         if waiting:
             content += f"\nWaiting for: {waiting}"
-        await interaction.followup.send(content.strip() or "The board:", file=file, view=buttons)
+        await interaction.followup.send(content.strip()[:2000] or "The board:", file=file,
+                                        view=buttons,
+                                        allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="hand", description="Your private view (only you see it)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_here(interaction)
-        await show_hand(interaction, table.id)
+        await flows.show_hand(interaction, table.id)
 
     @app_commands.command(name="undo", description="Take back your last move, if nobody "
                           "has acted since")
@@ -94,12 +99,9 @@ class Play(commands.Cog):
         table = await table_here(interaction)
         await defer(interaction)
         notice = await bot_of(interaction).tables.undo(
-            table.channel_id, member_of(interaction), idem_key=str(interaction.id)
+            table.id, member_of(interaction), idem_key=str(interaction.id)
         )
-        if not notice.public_text:
-            await reply(interaction, "Nothing changed.")
-            return
-        await announce(interaction, notice)
+        await flows.announce(interaction, notice)
 
 
 async def setup(bot: commands.Bot) -> None:

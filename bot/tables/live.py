@@ -8,7 +8,6 @@ cache holds the most recently used tables only (see bench/bench_tables.py for th
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 from collections import OrderedDict
@@ -16,6 +15,7 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 
+from bot.locks import KeyedLocks
 from bot.store import SeatRecord, SqliteStore, TableRecord
 from bot.values import OutOfDate, TableError
 from rules import GAMES
@@ -34,6 +34,9 @@ class Loaded:
     state: State | None
     # Each seat's legal moves in the game's notation at this version (autocomplete asks often).
     moves: dict[int, list[str]] = field(default_factory=dict)
+    # The chain of moves last committed (``bot.tables.moves.Chain``), so computer replies can
+    # be told of together with the member's move that they answer.
+    chain: object | None = None
 
     def seat_of(self, member_id: int) -> int | None:
         return next((s.position for s in self.seats if s.member_id == member_id), None)
@@ -47,36 +50,11 @@ def fingerprint(game: Game, state: State, seat: int) -> str:
     return hashlib.sha256(encoded.encode()).hexdigest()[:16]
 
 
-class _Locks:
-    """One lock per table, dropped when nobody holds or waits for it (so the map does not
-    grow by one lock per table ever played)."""
-
-    def __init__(self) -> None:
-        self._held: dict[int, tuple[asyncio.Lock, int]] = {}
-
-    @asynccontextmanager
-    async def hold(self, key: int) -> AsyncIterator[None]:
-        lock, users = self._held.get(key, (asyncio.Lock(), 0))
-        self._held[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._held[key]
-            if users <= 1:
-                del self._held[key]
-            else:
-                self._held[key] = (lock, users - 1)
-
-    def __len__(self) -> int:
-        return len(self._held)
-
-
 class Live:
     def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
-        self.locks = _Locks()
+        self.locks = KeyedLocks()
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
 
     def game(self, game_id: str) -> Game:

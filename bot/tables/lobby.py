@@ -191,6 +191,7 @@ class LobbyCases:
                 f"Fair setup: SHA-256 of this game's secret seed is `{table.seed_hash}`; "
                 "the seed is revealed when the game ends.",
             ])
+            loaded.chain = chain  # computer seats' first moves are told with the start
             if then_computers:
                 await computers(self.live, loaded, chain)
             return await told(loaded, chain, every_human=True)

@@ -57,6 +57,7 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain) ->
     loaded.table = replace(table, version=version, status=steps[-1].status)
     loaded.state = state
     loaded.moves.clear()
+    loaded.chain = chain
 
 
 async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:

@@ -165,14 +165,25 @@ class PlayCases:
             return play_notice(loaded, [f"{{p{seat}}} took back a move."], private,
                                since=table.version)
 
-    async def run_computers(self, table_id: int) -> Notice | None:
-        """Let computer seats that are due act (after a member's move, or a restart)."""
+    async def run_computers(self, table_id: int, continuing: Notice | None = None
+                            ) -> Notice | None:
+        """Let computer seats that are due act (after a member's move, or a restart).
+
+        ``continuing`` is the notice of the member's move they answer: when nothing came in
+        between, the result tells of both moves in one notice (its ``since`` is that notice's).
+        """
         async with self.live.locked(table_id) as loaded:
             if not due_computers(loaded):
                 return None
-            chain = Chain(loaded.table.version, loaded.state)
+            chain = loaded.chain
+            if not (
+                continuing is not None and isinstance(chain, Chain)
+                and continuing.version == loaded.table.version and chain.since == continuing.since
+            ):
+                chain = Chain(loaded.table.version, loaded.state)
             await computers(self.live, loaded, chain)
             return await told(loaded, chain)
+
 
 def _duplicate(loaded: Loaded) -> Notice:
     table = loaded.table

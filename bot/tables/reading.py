@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from bot.notices import Notice, SeatNotice
-from bot.store import SeatRecord, Status, TableRecord
+from bot.store import ActionRecord, SeatRecord, Status, TableRecord
 from bot.tables import gamelog
-from bot.tables.live import Live, Loaded
+from bot.tables.live import Live, Loaded, fingerprint
 from bot.tables.narration import (
     describe,
     lobby_notice,
@@ -16,6 +16,7 @@ from bot.tables.narration import (
     seat_notice,
     text_names,
 )
+from bot.text import fill
 from bot.values import Member, TableError
 
 
@@ -77,6 +78,14 @@ class ReadingCases:
                 loaded.moves[seat] = cached
         return cached
 
+    async def seat_print(self, table_id: int, member: Member) -> str | None:
+        """The member's seat's own position (view and moves), to check a menu against."""
+        loaded = await self.live.load(table_id)
+        seat = loaded.seat_of(member.id)
+        if seat is None or loaded.state is None:
+            return None
+        return await asyncio.to_thread(fingerprint, loaded.game, loaded.state, seat)
+
     async def last_notation(self, table_id: int, member: Member) -> str | None:
         """The member's own last move in the game's notation (for a shortlist of moves)."""
         record = await self.live.store.last_action_of(table_id, member.id)
@@ -104,9 +113,14 @@ class ReadingCases:
             return None
         loaded = await self.live.load(table_id)
         done = await self.live.store.actions(table_id, after_version=table.announced)
-        lines = [r.text or r.notation or "" for r in done]
-        notice = play_notice(loaded, lines, [], since=table.announced)
-        return notice
+        return play_notice(loaded, [_told(r) for r in done], [], since=table.announced)
+
+    async def told_lines(self, table_id: int, after: int, upto: int) -> list[str]:
+        """The channel narration of versions ``after + 1`` to ``upto``, names filled in."""
+        loaded = await self.live.load(table_id)
+        names = text_names(loaded.seats)
+        records = await self.live.store.actions(table_id, after_version=after)
+        return [fill(_told(r), names) for r in records if r.version <= upto]
 
     async def mark_announced(self, table_id: int, version: int) -> None:
         await self.live.store.mark_announced(table_id, version)
@@ -123,6 +137,13 @@ class ReadingCases:
         if table is None:
             raise TableError("No game has been played in this channel.")
         return table
+
+
+def _told(record: ActionRecord) -> str:
+    """An entry of the log as the channel heard it (a template with seat placeholders)."""
+    if record.kind == "undo":
+        return f"{{p{record.seat}}} took back a move."
+    return record.text or ""
 
 
 def _moves(loaded: Loaded, seat: int) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.cogs.flows import shortlist
+from bot.ui.flows import shortlist
 from bot.cogs.play import matches
 
 MOVES = [

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.delivery import Delivery
 from bot.leagues.results import all_time
 from bot.values import Member
 from rules import GAMES
@@ -46,7 +45,7 @@ async def play_to_the_end(t: Table, table_id: int, thread_id: int, rng: Rng,
             if moves:
                 notice = await bot.tables.act(table_id, member, rng.choice(moves))
                 if notice.over:
-                    await Delivery(bot).post_move(thread_id, notice)
+                    await bot.delivery.post_move(notice)
                 break
     raise AssertionError("the game did not end")
 

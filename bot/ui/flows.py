@@ -1,7 +1,6 @@
-"""Interaction flows shared by slash commands and buttons: preview, commit, list moves.
-
-Each flow defers first when it renders or commits (Discord wants a first answer within 3 s),
-then calls ``bot.tables``; no rule of any game lives here.
+"""Play flows shared by slash commands and buttons: preview, commit, confirm, list moves,
+show a hand. Each defers first when it renders or commits (Discord wants a first answer
+within 3 s), then calls the table use cases; no rule of any game lives here.
 """
 
 from __future__ import annotations
@@ -11,20 +10,16 @@ from typing import Any
 import discord
 from discord.utils import MISSING
 
-from bot.cogs.common import bot_of, clip, member_of, reply
-from bot.delivery import Delivery, image_file
 from bot.notices import Notice
-from bot.views.buttons import confirm_view, moves_view
+from bot.ui.components import confirm_view, moves_view
+from bot.ui.delivery import delivery_of, image_file
+from bot.ui.ids import Mark
+from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
 SELECT_LIMIT = 25
-
-
-async def defer(interaction: discord.Interaction[Any], *, update: bool = False) -> None:
-    if not interaction.response.is_done():
-        if update:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+DONE = "Done. The board is in the game's channel."
+STALE = "This board is out of date; use the latest one in the channel (or `/board`)."
+FINISHING_WORDS = ("pass", "done", "end", "stop", "skip")
 
 
 async def show_preview(interaction: discord.Interaction[Any], table_id: int, text: str) -> None:
@@ -32,51 +27,59 @@ async def show_preview(interaction: discord.Interaction[Any], table_id: int, tex
     await defer(interaction)
     bot = bot_of(interaction)
     proposal = await bot.tables.propose(table_id, member_of(interaction), text)
-    table = await bot.tables.table_for(table_id)
+    table = await bot.tables.live.record(table_id)
     rendered = await bot.renderer.render(table.game_id, proposal.view)
     file = image_file(*rendered, name="preview.png") if rendered is not None else MISSING
     content = f"Preview of **{proposal.text}** (only you see this).\n{proposal.description}"
     await interaction.followup.send(
-        clip(content), ephemeral=True, file=file, view=confirm_view(proposal.pending_id)
+        content[:2000], ephemeral=True, file=file, view=confirm_view(proposal.pending_id)
     )
 
 
 async def commit(interaction: discord.Interaction[Any], table_id: int, text: str) -> None:
     """Commit a typed move (``/move confirm:true``), tell the mover, then post the board."""
     await defer(interaction)
-    bot = bot_of(interaction)
-    notice = await bot.tables.act(table_id, member_of(interaction), text,
-                                  idem_key=str(interaction.id))
+    notice = await bot_of(interaction).tables.act(
+        table_id, member_of(interaction), text, idem_key=str(interaction.id),
+        then_computers=False,
+    )
     await announce(interaction, notice)
 
 
 async def confirm(interaction: discord.Interaction[Any], pending_id: int) -> None:
     """Commit a previewed move from its Confirm button, in place of the preview."""
     await defer(interaction, update=True)
-    bot = bot_of(interaction)
-    notice = await bot.tables.confirm(pending_id, member_of(interaction),
-                                      idem_key=str(interaction.id))
+    notice = await bot_of(interaction).tables.confirm(
+        pending_id, member_of(interaction), idem_key=str(interaction.id), then_computers=False,
+    )
     await announce(interaction, notice, edit=True)
 
 
 async def announce(
     interaction: discord.Interaction[Any], notice: Notice, *, edit: bool = False
 ) -> None:
-    """The move is committed: tell the mover first, then the channel and the DMs."""
-    bot = bot_of(interaction)
+    """The move is committed: tell the mover first, then the channel and the DMs, then let
+    computer seats answer (their moves are told in a message of their own)."""
     if notice.duplicate:
         await reply(interaction, "That move was already made.")
         return
-    done = "Done. The board is in the game's channel."
     if edit:
-        await interaction.edit_original_response(content=done, attachments=[], view=None)
+        await interaction.edit_original_response(content=DONE, attachments=[], view=None)
     else:
-        await reply(interaction, done)
-    table = await bot.tables.table_for(notice.table_id)
-    await Delivery(bot).post_move(table.channel_id, notice)
+        await reply(interaction, DONE)
+    await tell_channel(interaction, notice)
 
 
-FINISHING_WORDS = ("pass", "done", "end", "stop", "skip")
+async def tell_channel(interaction: discord.Interaction[Any], notice: Notice) -> None:
+    """Post a committed move; computer seats due next answer first, so one message tells of
+    the member's move and their replies (unless something came in between)."""
+    delivery = delivery_of(interaction)
+    if notice.computers_due:
+        later = await bot_of(interaction).tables.run_computers(notice.table_id, notice)
+        if later is not None and later.since != notice.since:
+            await delivery.post_move(notice)
+        notice = later or notice
+    await delivery.post_move(notice)
 
 
 def shortlist(moves: list[str], last: str | None, limit: int = SELECT_LIMIT) -> list[str]:
@@ -94,21 +97,20 @@ async def offer_moves(interaction: discord.Interaction[Any], table_id: int) -> N
     shortlist (the area of their last move, and passing) with how to search the rest."""
     bot = bot_of(interaction)
     member = member_of(interaction)
-    table = await bot.tables.table_for(table_id)
     moves = [m for m in await bot.tables.legal_moves(table_id, member) if len(m) <= 100]
     if not moves:
-        await reply(interaction, "Nothing to do for you right now: it is not your turn.")
+        await refuse(interaction, "Nothing to do for you right now: it is not your turn.")
         return
+    mark = Mark(fingerprint=await bot.tables.seat_print(table_id, member))
     if len(moves) <= SELECT_LIMIT:
         await reply(interaction, "Pick your move; you will see a preview before it counts.",
-                    view=moves_view(table_id, table.version, moves))
+                    view=moves_view(table_id, mark, moves))
         return
     short = shortlist(moves, await bot.tables.last_notation(table_id, member))
     hint = (f"You have {len(moves)} legal moves; `/move` searches them all as you type "
             "(area names, box numbers, costs).")
     if short:
-        await reply(interaction, hint + " Common ones:",
-                    view=moves_view(table_id, table.version, short))
+        await reply(interaction, hint + " Common ones:", view=moves_view(table_id, mark, short))
     else:
         sample = ", ".join(f"`{m}`" for m in moves[:5])
         await reply(interaction, f"{hint} For example {sample}.")
@@ -118,7 +120,18 @@ async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> Non
     """The caller's private view, ephemeral: the fallback for closed DMs."""
     await defer(interaction)
     bot = bot_of(interaction)
-    table = await bot.tables.table_for(table_id)
+    table = await bot.tables.live.record(table_id)
     seat = await bot.tables.private_view(table_id, member_of(interaction))
-    content, file = await Delivery(bot).private_payload(table.game_id, seat)
+    content, file = await delivery_of(interaction).private_payload(table.game_id, seat)
     await interaction.followup.send(content, file=file, ephemeral=True)
+
+
+async def still_valid(interaction: discord.Interaction[Any], table_id: int, mark: Mark) -> bool:
+    """Whether a board or menu made for ``mark`` still fits: the channel's boards by table
+    version, a seat's own (DMs, menus) by that seat's position, whatever others did."""
+    tables = bot_of(interaction).tables
+    if mark.fingerprint is not None:
+        now = await tables.seat_print(table_id, member_of(interaction))
+        return now == mark.fingerprint
+    table = await tables.live.record(table_id)
+    return table.version == mark.version

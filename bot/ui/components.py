@@ -1,0 +1,71 @@
+"""The buttons and menus the bot sends.
+
+Clicks come back through the ``DynamicItem`` classes of ``bot.ui.items``, which match them by
+custom_id, so a board keeps working after a restart. The views here are stopped before they are
+sent: discord.py then keeps no view in memory per message sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.ui import ids
+from bot.ui.ids import Mark
+
+LOBBY_LABELS = {"join": "Join", "leave": "Leave", "bot": "Add computer", "start": "Start"}
+LOBBY_STYLES = {"join": discord.ButtonStyle.primary, "start": discord.ButtonStyle.success}
+
+
+def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+def lobby_button(op: str, table_id: int) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=LOBBY_LABELS[op], custom_id=ids.lobby(op, table_id),
+                             style=LOBBY_STYLES.get(op, discord.ButtonStyle.secondary))
+
+
+def board_button(op: str, table_id: int, mark: Mark) -> discord.ui.Button[Any]:
+    moves = op == "moves"
+    return discord.ui.Button(
+        label="My moves" if moves else "My hand", custom_id=ids.board(op, table_id, mark),
+        style=discord.ButtonStyle.primary if moves else discord.ButtonStyle.secondary,
+    )
+
+
+def confirm_button(op: str, pending_id: int) -> discord.ui.Button[Any]:
+    ok = op == "ok"
+    return discord.ui.Button(
+        label="Confirm" if ok else "Cancel", custom_id=ids.confirm(op, pending_id),
+        style=discord.ButtonStyle.success if ok else discord.ButtonStyle.danger,
+    )
+
+
+def move_select(table_id: int, mark: Mark, moves: list[str]) -> discord.ui.Select[Any]:
+    options = [discord.SelectOption(label=m[:100], value=m[:100]) for m in moves]
+    return discord.ui.Select(
+        placeholder="Choose a move", custom_id=ids.pick(table_id, mark),
+        options=options or [discord.SelectOption(label="-", value="-")],
+    )
+
+
+def lobby_view(table_id: int) -> discord.ui.View:
+    return _view(*(lobby_button(op, table_id) for op in ids.LOBBY_OPS))
+
+
+def board_view(table_id: int, mark: Mark) -> discord.ui.View:
+    return _view(*(board_button(op, table_id, mark) for op in ids.BOARD_OPS))
+
+
+def confirm_view(pending_id: int) -> discord.ui.View:
+    return _view(confirm_button("ok", pending_id), confirm_button("no", pending_id))
+
+
+def moves_view(table_id: int, mark: Mark, moves: list[str]) -> discord.ui.View:
+    return _view(move_select(table_id, mark, moves))

@@ -1,0 +1,178 @@
+"""Delivering notices: the channel message after each move, lobby messages, and DMs with an
+ephemeral ``/hand`` fallback for members whose DMs are closed.
+
+Moves are announced once and in order: a notice already covered is skipped, and a notice that
+comes after a gap (a crash, or a notice that lost a race) first tells what was missed, from the
+log. The last announced version is stored, so a restart announces what was committed but never
+told. Each seat's DMs go out in version order, and never one older than a view already sent.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections import OrderedDict
+from typing import Any
+
+import discord
+from discord.utils import MISSING
+
+from bot.locks import KeyedLocks
+from bot.notices import Notice, SeatNotice
+from bot.store import Status
+from bot.text import clip
+from bot.ui.components import board_view, lobby_view
+from bot.ui.ids import Mark
+from bot.ui.respond import Services
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+REMEMBERED = 4096  # tables and seats whose last told version is kept in memory
+
+
+def image_file(png: bytes, alt: str, name: str = "board.png") -> discord.File:
+    return discord.File(io.BytesIO(png), filename=name, description=alt[:1000])
+
+
+class _Bounded(OrderedDict[Any, int]):
+    def remember(self, key: Any, value: int) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > REMEMBERED:
+            self.popitem(last=False)
+
+
+class Delivery:
+    def __init__(self, client: discord.Client, services: Services) -> None:
+        self.client = client
+        self.services = services
+        self._order = KeyedLocks()
+        self._told: _Bounded = _Bounded()  # table -> last version told in its channel
+        self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
+
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.client.get_partial_messageable(channel_id)
+
+    async def post_lobby(self, notice: Notice) -> discord.Message:
+        view = lobby_view(notice.table_id) if notice.status == Status.LOBBY else MISSING
+        return await self.channel(notice.channel_id).send(
+            clip(notice.public_text), view=view,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def post_move(self, notice: Notice) -> None:
+        """One channel message: what happened, the board, and one mention of who acts next;
+        then a DM to each seat with news of its own."""
+        if notice.duplicate:
+            return
+        if notice.since is None:
+            await self._post(notice, notice.public_text)
+        else:
+            async with self._order.hold(notice.table_id):
+                told = await self._last_told(notice.table_id)
+                if told < notice.version:
+                    text = notice.public_text
+                    if told < notice.since:
+                        missed = await self.services.tables.told_lines(
+                            notice.table_id, told, notice.since
+                        )
+                        text = "\n".join([*missed, text])
+                    await self._post(notice, text)
+                    self._told.remember(notice.table_id, notice.version)
+                    await self.services.tables.mark_announced(notice.table_id, notice.version)
+        await self.send_private(notice)
+        if notice.status == Status.OVER:
+            # A league game's ranking is stored once it is over (idempotent; a restart's
+            # ``catch_up`` covers a crash in between).
+            await self.services.leagues.recorder.record(notice.table_id)
+
+    async def _last_told(self, table_id: int) -> int:
+        if table_id not in self._told:
+            table = await self.services.tables.table_for(table_id)
+            self._told.remember(table_id, table.announced)
+        return self._told[table_id]
+
+    async def _post(self, notice: Notice, text: str) -> None:
+        content = text
+        over = notice.status in (Status.OVER, Status.ABANDONED)
+        if notice.next_members and not over:
+            content += "\nNext: " + ", ".join(f"<@{m}>" for m in notice.next_members)
+        elif notice.next_names and not over:
+            content += "\nNext: " + ", ".join(notice.next_names)
+        mentioned = discord.AllowedMentions(
+            users=[discord.Object(m) for m in notice.next_members], everyone=False, roles=False
+        )
+        file = MISSING
+        if notice.public_view is not None:
+            rendered = await self.services.renderer.render(notice.game_id, notice.public_view)
+            if rendered is not None:
+                file = image_file(*rendered)
+        playing = notice.status == Status.PLAYING
+        view = board_view(notice.table_id, Mark(version=notice.version)) if playing else MISSING
+        await self.channel(notice.channel_id).send(
+            clip(content), file=file, view=view, allowed_mentions=mentioned
+        )
+
+    async def send_private(self, notice: Notice) -> None:
+        closed: list[int] = []
+        for seat in notice.private:
+            if seat.member_id is None or seat.dm_closed:
+                continue
+            key = (notice.table_id, seat.member_id)
+            async with self._order.hold(key):
+                if self._dm_sent.get(key, -1) >= seat.version:
+                    continue  # a newer view already reached this member
+                playing = notice.status == Status.PLAYING
+                mark = Mark(fingerprint=seat.fingerprint)
+                buttons = board_view(notice.table_id, mark) if playing else None
+                if await self.dm(notice.game_id, seat, buttons):
+                    self._dm_sent.remember(key, seat.version)
+                else:
+                    closed.append(seat.member_id)
+                    await self.services.tables.mark_dm_closed(notice.table_id, seat.member_id)
+        if closed:
+            who = ", ".join(f"<@{m}>" for m in closed)
+            await self.channel(notice.channel_id).send(
+                f"{who}: I cannot send you direct messages, so your private view stays with "
+                "me. Use `/hand` here to see it (only you will).",
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(m) for m in closed]
+                ),
+            )
+
+    async def dm(
+        self, game_id: str, seat: SeatNotice, buttons: discord.ui.View | None = None
+    ) -> bool:
+        """DM one seat its private view, with the board's buttons so the player can act from
+        the DM; False when the member's DMs are closed (never retried)."""
+        assert seat.member_id is not None
+        user = self.client.get_user(seat.member_id) or discord.Object(seat.member_id)
+        try:
+            channel = await self.client.create_dm(user)
+            rendered = await self.services.renderer.render(game_id, seat.view)
+            file = image_file(*rendered, name="hand.png") if rendered is not None else MISSING
+            await channel.send(clip(seat.text or "Your view."), file=file,
+                               view=buttons if buttons is not None else MISSING,
+                               allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden as exc:
+            if exc.code == DM_CLOSED:
+                return False
+            log.warning("DM to %s refused: %s", seat.member_id, exc)
+            return False
+        except discord.HTTPException as exc:
+            # The move is committed either way; a failed DM must not look like a failed move.
+            log.warning("DM to %s failed: %s", seat.member_id, exc)
+        return True
+
+    async def private_payload(self, game_id: str, seat: SeatNotice) -> tuple[str, Any]:
+        """The ephemeral ``/hand`` answer: the same text and image a DM would carry."""
+        rendered = await self.services.renderer.render(game_id, seat.view)
+        file = image_file(*rendered, name="hand.png") if rendered is not None else MISSING
+        return clip(seat.text or "Your view."), file
+
+
+def delivery_of(interaction: discord.Interaction[Any]) -> Delivery:
+    client: Any = interaction.client
+    delivery: Delivery = client.delivery
+    return delivery

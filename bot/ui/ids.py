@@ -1,0 +1,52 @@
+"""Every custom_id the bot sends, from one format: ``tabula:<kind>:<fields>``.
+
+A board's buttons carry the table and what they were made for: a version (``v12``) on the
+channel's board, or the seat's own position (``s`` + fingerprint) on a DM, so a click is
+checked against the state it was meant for, after a restart too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PREFIX = "tabula"
+LOBBY_OPS = ("join", "leave", "bot", "start")
+BOARD_OPS = ("moves", "hand")
+
+LOBBY = rf"{PREFIX}:lobby:(?P<op>join|leave|bot|start):(?P<table>[0-9]+)"
+BOARD = rf"{PREFIX}:board:(?P<op>moves|hand):(?P<table>[0-9]+):(?P<mark>v[0-9]+|s[0-9a-f]+)"
+CONFIRM = rf"{PREFIX}:confirm:(?P<op>ok|no):(?P<pending>[0-9]+)"
+PICK = rf"{PREFIX}:pick:(?P<table>[0-9]+):(?P<mark>v[0-9]+|s[0-9a-f]+)"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What a board or menu was made for: a table version, or a seat's fingerprint."""
+
+    version: int | None = None
+    fingerprint: str | None = None
+
+    def encode(self) -> str:
+        return f"s{self.fingerprint}" if self.fingerprint else f"v{self.version or 0}"
+
+    @classmethod
+    def decode(cls, text: str) -> Mark:
+        if text.startswith("s"):
+            return cls(fingerprint=text[1:])
+        return cls(version=int(text[1:]))
+
+
+def lobby(op: str, table_id: int) -> str:
+    return f"{PREFIX}:lobby:{op}:{table_id}"
+
+
+def board(op: str, table_id: int, mark: Mark) -> str:
+    return f"{PREFIX}:board:{op}:{table_id}:{mark.encode()}"
+
+
+def confirm(op: str, pending_id: int) -> str:
+    return f"{PREFIX}:confirm:{op}:{pending_id}"
+
+
+def pick(table_id: int, mark: Mark) -> str:
+    return f"{PREFIX}:pick:{table_id}:{mark.encode()}"

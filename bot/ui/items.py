@@ -1,0 +1,112 @@
+"""Restart-proof buttons and selects (``DynamicItem``): matched by custom_id (``bot.ui.ids``),
+so a click works after a restart; each is checked against what it was made for."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.ui import components, ids, lobby
+from bot.ui.flows import STALE, confirm, offer_moves, show_hand, show_preview, still_valid
+from bot.ui.ids import Mark
+from bot.ui.respond import bot_of, member_of, refuse, report_error
+
+
+class Guarded:
+    """discord.py logs and drops a dynamic item's errors; these go to the one error handler,
+    so a player hears about a mistake (or gets an incident id) instead of silence."""
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.run(interaction)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+class LobbyButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.LOBBY):
+    def __init__(self, op: str, table_id: int) -> None:
+        super().__init__(components.lobby_button(op, table_id))
+        self.op, self.table_id = op, table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> LobbyButton:
+        return cls(match["op"], int(match["table"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await lobby.run_lobby_op(interaction, self.op, self.table_id)
+
+
+class BoardButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.BOARD):
+    def __init__(self, op: str, table_id: int, mark: Mark) -> None:
+        super().__init__(components.board_button(op, table_id, mark))
+        self.op, self.table_id, self.mark = op, table_id, mark
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> BoardButton:
+        return cls(match["op"], int(match["table"]), Mark.decode(match["mark"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        if self.op == "hand":
+            await show_hand(interaction, self.table_id)  # always the current hand
+        elif not await still_valid(interaction, self.table_id, self.mark):
+            await refuse(interaction, STALE)
+        else:
+            await offer_moves(interaction, self.table_id)
+
+
+class ConfirmButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=ids.CONFIRM):
+    def __init__(self, op: str, pending_id: int) -> None:
+        super().__init__(components.confirm_button(op, pending_id))
+        self.op, self.pending_id = op, pending_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> ConfirmButton:
+        return cls(match["op"], int(match["pending"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        if self.op == "ok":
+            await confirm(interaction, self.pending_id)
+            return
+        await bot_of(interaction).tables.cancel(self.pending_id, member_of(interaction))
+        await interaction.response.edit_message(
+            content="Cancelled; nothing was played.", attachments=[], view=None
+        )
+
+
+class MoveSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.PICK):
+    def __init__(self, table_id: int, mark: Mark) -> None:
+        super().__init__(components.move_select(table_id, mark, []))
+        self.table_id, self.mark = table_id, mark
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> MoveSelect:
+        return cls(int(match["table"]), Mark.decode(match["mark"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = list(data.get("values") or [])
+        if not await still_valid(interaction, self.table_id, self.mark):
+            await refuse(interaction, STALE)
+        elif values:
+            await show_preview(interaction, self.table_id, str(values[0]))
+
+
+DYNAMIC_ITEMS = (LobbyButton, BoardButton, ConfirmButton, MoveSelect)
