@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.ui.flows import shortlist
 from bot.cogs.play import matches
+from bot.ui.flows import shortlist
 
 MOVES = [
     "wall 3 (1 resource)", "wall guard 2 (1 soldier)", "fort 1 (1 builder)",
