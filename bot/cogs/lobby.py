@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables.computers import LEVELS
+from bot.tables.computers import DEFAULT_LEVEL, LEVELS
 from bot.text import clip
 from bot.ui import lobby
 from bot.ui.choices import GAME_CHOICES, league_names
@@ -89,13 +89,13 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         await lobby.after_lobby_change(interaction, notice, from_button=False)
 
     @app_commands.command(name="add-bot", description="Fill a seat with a computer player")
-    @app_commands.describe(level="How the computer plays")
+    @app_commands.describe(level="How well the computer plays (normal if not given)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def add_bot(self, interaction: discord.Interaction[Any],
                       level: app_commands.Choice[str] | None = None) -> None:
         table = await table_here(interaction)
         notice = await bot_of(interaction).tables.add_computer(
-            table.id, member_of(interaction), level.value if level else "random"
+            table.id, member_of(interaction), level.value if level else DEFAULT_LEVEL
         )
         await lobby.after_lobby_change(interaction, notice, from_button=False)
 

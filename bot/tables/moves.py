@@ -6,17 +6,17 @@ is told of in one notice, whose private views are built once, from the latest st
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.notices import Notice, SeatNotice
 from bot.store import NewAction, StaleVersion, Status, Step
+from bot.tables import offload
 from bot.tables.computers import decide
-from bot.tables.live import Live, Loaded
+from bot.tables.live import Live, Loaded, Views
 from bot.tables.narration import narrate, play_notice, private_notices
 from bot.values import OutOfDate
-from rules.core import Event, State, Transition
+from rules.core import Event, Transition
 
 MAX_COMPUTER_STEPS = 5_000  # a bound on computer moves chained after one human move
 
@@ -27,7 +27,7 @@ Move = tuple[int, int | None, dict[str, Any], Transition, str | None]
 @dataclass
 class Chain:
     since: int  # the table version before the first move of the chain
-    before: State | None  # the state then (None: tell every seat, as at the start)
+    before: Views | None  # the views then (None: tell every seat, as at the start)
     lines: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
 
@@ -56,7 +56,6 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain) ->
     # The in-memory copy now holds what was just written; nothing is read back.
     loaded.table = replace(table, version=version, status=steps[-1].status)
     loaded.state = state
-    loaded.moves.clear()
     loaded.chain = chain
 
 
@@ -75,8 +74,9 @@ async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
         if not due:
             break
         seat = due[0]
-        action = decide(game, state, seat, levels.get(seat), table.seed, version)
-        transition = await asyncio.to_thread(game.apply, state, seat, action)
+        action = await decide(game, state, seat, levels.get(seat), table.seed, version,
+                              live.thinker)
+        transition = await offload.run(f"{game.id}:apply", game.apply, state, seat, action)
         moves.append((seat, None, action, transition, None))
         state, version = transition.state, version + 1
     if moves:
@@ -84,8 +84,8 @@ async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
 
 
 async def told(loaded: Loaded, chain: Chain, *, every_human: bool = False) -> Notice:
-    private: list[SeatNotice] = await asyncio.to_thread(
-        private_notices, loaded, loaded.state, chain.before, chain.events,
-        every_human=every_human,
+    private: list[SeatNotice] = await offload.run(
+        f"{loaded.game.id}:tell", private_notices, loaded, loaded.views(), chain.before,
+        chain.events, every_human=every_human,
     )
     return play_notice(loaded, chain.lines, private, since=chain.since)

@@ -21,10 +21,10 @@ async def main(path: str) -> None:
     rules.GAMES[GAME.id] = GAME
     store = await SqliteStore.open(path)
     tables = Tables(store)
-    await tables.open("pebbles", 1, ALICE, options={"turns": 1_000_000, "first": 0},
-                      seat_order="join")
-    await tables.join((await tables.table_in(1)).id, BOB)
-    notice = await tables.start((await tables.table_in(1)).id, ALICE)
+    opened = await tables.open("pebbles", 1, ALICE, options={"turns": 1_000_000, "first": 0},
+                               seat_order="join")
+    await tables.join(opened.table_id, BOB)
+    notice = await tables.start(opened.table_id, ALICE)
     for n in range(1_000_000):
         mover = ALICE if n % 2 == 0 else BOB
         notice = await tables.act(notice.table_id, mover, "hold", idem_key=f"k{n}")

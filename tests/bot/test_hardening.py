@@ -3,15 +3,35 @@ previews belong to their owner and stay valid while the seat's own position is u
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 import pytest
 
+import rules
+from bot.store import SqliteStore
 from bot.tables import Tables
 from bot.values import Member, OutOfDate, TableError
 from rules import GAMES
 from rules.core import Rng
 from tests.conftest import ALICE, BOB, MALLORY
+from tests.pebbles import GAME as PEBBLES
 
 CHANNEL = 7000
+
+
+@contextmanager
+def with_game(game: object) -> Iterator[None]:
+    rules.GAMES["pebbles"] = game  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        rules.GAMES.pop("pebbles", None)
 
 HOSTILE_NAMES = [
     "{x.y}",
@@ -105,22 +125,27 @@ async def test_a_preview_is_checked_for_its_owner_before_it_is_used(tables: Tabl
 
 
 async def test_a_preview_stays_valid_while_the_seat_is_unchanged(tables: Tables) -> None:
-    table_id = await _table_with(tables, ALICE, BOB, options={"first": 0})
-    await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
-    proposal = await tables.propose(table_id, ALICE, "hold")
-    # Something changes the table version without touching Alice's seat.
-    await tables.mark_dm_closed(table_id, BOB.id)
-    table = await tables.table_for(table_id)
-    await tables.store.set_status(table_id, "playing", table.version)
+    # Hadrian's Wall opens with both players choosing a path card at the same time.
+    table_id = await _table_with(tables, ALICE, BOB, game="hadrians-wall")
+    await tables.start(table_id, ALICE)
+    alice_moves = await tables.legal_moves(table_id, ALICE)
+    proposal = await tables.propose(table_id, ALICE, alice_moves[0])
+    menu_print = await tables.seat_print(table_id, ALICE)
+    bob_moves = await tables.legal_moves(table_id, BOB)
+    await tables.act(table_id, BOB, bob_moves[0])
+    # Bob's move changed the table, not what Alice sees or may do: her preview still counts.
+    assert await tables.seat_print(table_id, ALICE) == menu_print
     notice = await tables.confirm(proposal.pending_id, ALICE)
     assert not notice.duplicate
+    assert notice.version == proposal.version + 2
 
 
 async def test_a_preview_goes_stale_when_the_seats_position_changes(tables: Tables) -> None:
     table_id = await _table_with(tables, ALICE, BOB, options={"first": 0})
     await tables.start((await tables.table_in(CHANNEL)).id, ALICE)
     proposal = await tables.propose(table_id, ALICE, "hold")
-    await tables.act(table_id, ALICE, "hold")
+    card = (await tables.legal_moves(table_id, ALICE))[0]
+    await tables.act(table_id, ALICE, card)  # her hand changes: the old preview is stale
     await tables.act(table_id, BOB, "hold")
     with pytest.raises(OutOfDate):
         await tables.confirm(proposal.pending_id, ALICE)
@@ -148,3 +173,54 @@ async def test_a_game_without_secrets_dms_a_seat_only_when_its_turn_comes(
             assert private.member_id != mover.id or private.member_id in notice.next_members
             assert private.member_id in notice.next_members
     assert dms < 40
+
+
+async def test_a_committed_move_never_announced_is_caught_up_once(
+    tables: Tables, tmp_path: Path
+) -> None:
+    table_id = await _table_with(tables, ALICE, BOB, options={"first": 0})
+    started = await tables.start(table_id, ALICE)
+    await tables.mark_announced(table_id, started.version)
+    await tables.act(table_id, ALICE, "hold")
+    await tables.act(table_id, BOB, "hold")
+    # Neither move reached the channel (as after a crash between commit and post).
+    fresh = Tables(tables.store)
+    assert [t.id for t in await fresh.unannounced()] == [table_id]
+    notice = await fresh.catch_up(table_id)
+    assert notice is not None and notice.since == started.version
+    assert notice.public_text.index("Alice held") < notice.public_text.index("Bob held")
+    await fresh.mark_announced(table_id, notice.version)
+    assert await fresh.unannounced() == []
+    assert await fresh.catch_up(table_id) is None
+
+
+def test_kill_9_after_a_commit_leaves_the_move_to_announce(tmp_path: Path) -> None:
+    """A process killed right after its commit (before any post): the move is there, and the
+    next start finds it unannounced."""
+    db = tmp_path / "crash.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.bot.crash_unannounced", str(db)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().strip()  # printed after the commit returned
+        assert line.startswith("COMMITTED "), line
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    version = int(line.split()[1])
+
+    async def after_restart() -> None:
+        store = await SqliteStore.open(db)
+        try:
+            fresh = Tables(store)
+            [table] = await fresh.unannounced()
+            assert table.version == version
+            notice = await fresh.catch_up(table.id)
+            assert notice is not None and "held" in notice.public_text
+        finally:
+            await store.close()
+
+    with with_game(PEBBLES):
+        asyncio.run(after_restart())

@@ -1,0 +1,88 @@
+"""Delivery keeps order: each seat's DMs never go back in time, and a channel hears each
+committed move once, in order, even when notices arrive out of order."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.notices import Notice, SeatNotice
+from bot.ui.delivery import Delivery
+
+
+class FakeChannel:
+    def __init__(self, log: list[tuple[int, str]], channel_id: int) -> None:
+        self.log, self.id = log, channel_id
+
+    async def send(self, content: str = "", **_: Any) -> None:
+        await asyncio.sleep(0)
+        self.log.append((self.id, content))
+
+
+class FakeClient:
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, str]] = []
+
+    def get_partial_messageable(self, channel_id: int) -> FakeChannel:
+        return FakeChannel(self.sent, channel_id)
+
+    def get_user(self, user_id: int) -> None:
+        return None
+
+    async def create_dm(self, user: Any) -> FakeChannel:
+        return FakeChannel(self.sent, 10_000 + int(user.id))
+
+
+class FakeRenderer:
+    async def render(self, game_id: str, view: Any) -> None:
+        return None
+
+
+class FakeTables:
+    def __init__(self) -> None:
+        self.announced: list[int] = []
+
+    async def table_for(self, table_id: int) -> Any:
+        return type("T", (), {"announced": 1})()
+
+    async def told_lines(self, table_id: int, after: int, upto: int) -> list[str]:
+        return [f"(missed v{v})" for v in range(after + 1, upto + 1)]
+
+    async def mark_announced(self, table_id: int, version: int) -> None:
+        self.announced.append(version)
+
+    async def mark_dm_closed(self, table_id: int, member_id: int) -> None:
+        raise AssertionError("no DM is closed here")
+
+
+class FakeServices:
+    def __init__(self) -> None:
+        self.tables = FakeTables()
+        self.renderer = FakeRenderer()
+
+
+def notice(version: int, since: int) -> Notice:
+    seat = SeatNotice(0, 42, "Ann", f"view v{version}", {}, version=version, fingerprint="ab")
+    return Notice(1, "pebbles", version, "playing", f"move v{version}", private=(seat,),
+                  channel_id=7, since=since)
+
+
+async def test_a_seat_never_gets_an_older_view_after_a_newer_one() -> None:
+    client, services = FakeClient(), FakeServices()
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    await delivery.post_move(notice(13, 12))
+    await delivery.post_move(notice(7, 6))
+    dms = [text for channel, text in client.sent if channel == 10_042]
+    assert dms == ["view v13"]
+
+
+async def test_moves_are_told_once_and_in_order_after_a_gap() -> None:
+    client, services = FakeClient(), FakeServices()
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    await asyncio.gather(delivery.post_move(notice(3, 2)), delivery.post_move(notice(2, 1)))
+    said = [text for channel, text in client.sent if channel == 7]
+    told = "\n".join(said)
+    # Whatever the order of arrival, version 2 is told before version 3, and each once.
+    assert told.count("v2") == 1 and told.count("v3") == 1
+    assert told.index("v2") < told.index("v3")
+    assert services.tables.announced[-1] == 3
