@@ -25,6 +25,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.leagues import Leagues
+from bot.leagues.rounds import Rounds
 from bot.render_pool import RenderPool
 from bot.store import SqliteStore, StoreError
 from bot.tables import Tables
@@ -67,6 +68,7 @@ class TabulaBot(commands.Bot):
         self._store: SqliteStore | None = None
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
+        self._rounds: Rounds | None = None
         self._renderer: RenderPool | None = None
         self._thinker: ProcessPoolExecutor | None = None
         self.delivery = Delivery(self, self)
@@ -87,6 +89,11 @@ class TabulaBot(commands.Bot):
         return self._leagues
 
     @property
+    def rounds(self) -> Rounds:
+        assert self._rounds is not None, "rounds are ready after setup_hook"
+        return self._rounds
+
+    @property
     def renderer(self) -> RenderPool:
         assert self._renderer is not None, "the renderer is ready after setup_hook"
         return self._renderer
@@ -101,6 +108,7 @@ class TabulaBot(commands.Bot):
             )
         self._tables = Tables(self._store, thinker=self._thinker)
         self._leagues = Leagues(self._store)
+        self._rounds = Rounds(self._leagues, self._tables)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in EXTENSIONS:
@@ -113,6 +121,7 @@ class TabulaBot(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
         self._resuming = self.spawn(self._catch_up())
+        self.spawn(self._catch_up_results())
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a coroutine in the background, keeping a reference and logging its failure;
@@ -145,6 +154,12 @@ class TabulaBot(commands.Bot):
                     await self.delivery.post_move(notice)
             except Exception:
                 log.exception("could not resume computer seats of table %s", table.id)
+
+    async def _catch_up_results(self) -> None:
+        """League games that ended without their result stored (a crash in between)."""
+        count = await self.leagues.recorder.catch_up()
+        if count:
+            log.info("stored %d league results missed before the restart", count)
 
     def is_closed(self) -> bool:
         # While draining, discord.py's connect loop must not reconnect the closed gateway.

@@ -92,6 +92,10 @@ class Delivery:
                     self._told.remember(notice.table_id, notice.version)
                     await self.services.tables.mark_announced(notice.table_id, notice.version)
         await self.send_private(notice)
+        if notice.status == Status.OVER:
+            # A league game's ranking is stored once it is over (idempotent; a restart's
+            # ``catch_up`` covers a crash in between).
+            await self.services.leagues.recorder.record(notice.table_id)
 
     async def _last_told(self, table_id: int) -> int:
         if table_id not in self._told:

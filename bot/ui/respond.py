@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.leagues import Leagues
+from bot.leagues.rounds import Rounds
 from bot.render_pool import RenderPool
 from bot.store import Status, TableRecord
 from bot.tables import Tables
@@ -36,6 +37,9 @@ class Services(Protocol):
 
     @property
     def leagues(self) -> Leagues: ...
+
+    @property
+    def rounds(self) -> Rounds: ...
 
     @property
     def renderer(self) -> RenderPool: ...
