@@ -25,7 +25,7 @@ HELP_TEXT = """\
 `/undo` takes back your last move while nobody has acted since and nothing hidden was revealed.
 `/history` lists the moves; `/export` gives a replay file; `/rules` summarises a game.
 `/game status`, `/game leave`, `/game abandon` (creator or server manager).
-`/league join` signs you up for a league; its organisers' `/league round` opens your tables in
+`/league join` signs you up for a league; its organisers' `/league-admin round` opens your tables in
 threads; `/league standings` shows ratings (OpenSkill), `/league results` the finished tables."""
 
 

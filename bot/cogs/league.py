@@ -1,8 +1,10 @@
-"""``/league create|close|list|join|leave|season start|season end|round|standings|results|
-export|admin-role``: leagues with seasons, rounds in threads, OpenSkill standings.
+"""Leagues with seasons, rounds in threads, OpenSkill standings.
 
-Discord puts ``default_member_permissions`` on top-level commands only, so the organisers'
-subcommands here are checked in code (server managers, or the league-admin role).
+``/league list|join|leave|standings|results|export`` for everyone, and the organisers'
+``/league-admin create|close|season start|season end|round|admin-role``: Discord puts
+``default_member_permissions`` on top-level commands only, so the organisers' commands are a
+group of their own that members without Manage Server do not see; rights are checked in code
+too (server managers, or the league-admin role).
 """
 
 from __future__ import annotations
@@ -45,44 +47,16 @@ def standings_png(standings: Standings) -> tuple[bytes, str]:
 @app_commands.guild_only()
 class League(commands.GroupCog, group_name="league",
              group_description="Leagues: sign up, rounds, seasons and standings"):
-    season = app_commands.Group(name="season", description="Start or end a league season")
-
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-
-    @app_commands.command(name="create", description="Start a league run from this channel "
-                          "(server managers or the league-admin role)")
-    @app_commands.describe(
-        name="The league's name", game="The game it plays",
-        smallest="Fewest seats at a round's table", largest="Most seats at a round's table",
-        computers="Fill short tables with computer seats",
-        reliability="Reliability (%) a member needs to join",
-        carry="Share (%) of a rating carried into a new season",
-    )
-    @app_commands.choices(game=GAME_CHOICES)
-    async def create(self, interaction: discord.Interaction[Any],
-                     name: app_commands.Range[str, 1, 40], game: app_commands.Choice[str],
-                     smallest: app_commands.Range[int, 1, 6] | None = None,
-                     largest: app_commands.Range[int, 2, 6] | None = None,
-                     computers: bool = False,
-                     reliability: app_commands.Range[int, 0, 100] = 0,
-                     carry: app_commands.Range[int, 0, 100] = 0) -> None:
-        assert interaction.guild_id is not None
-        settings = LeagueSettings(interaction.channel_id, smallest, largest, computers,
-                                  reliability / 100, carry / 100)
-        league = await bot_of(interaction).leagues.create(
-            interaction.guild_id, member_of(interaction), name, game.value,
-            roles=roles_of(interaction), settings=settings)
-        await reply(interaction, f"League **{safe_name(league.name)}** ({game.name}) is open. "
-                    "Sign up with `/league join`; rounds open their tables in threads here.",
-                    ephemeral=False, allowed_mentions=NONE)
 
     @app_commands.command(name="list", description="This server's leagues")
     async def list(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         leagues = await bot_of(interaction).leagues.all(interaction.guild_id)
         if not leagues:
-            await reply(interaction, "No leagues yet. A server manager can `/league create` one.")
+            await reply(interaction,
+                        "No leagues yet. A server manager can `/league-admin create` one.")
             return
         lines = [f"- **{safe_name(lg.name)}**: {GAMES[lg.game_id].title}"
                  + (" (closed)" if lg.closed else "") for lg in leagues]
@@ -111,91 +85,6 @@ class League(commands.GroupCog, group_name="league",
         whom = "You have" if who is None else f"{safe_name(who.name)} has"
         await reply(interaction, f"{whom} left **{safe_name(league.name)}**; past results stay.",
                     allowed_mentions=NONE)
-
-    @app_commands.command(name="close", description="Close a league (organisers)")
-    @app_commands.describe(name="The league")
-    @app_commands.autocomplete(name=league_names)
-    async def close(self, interaction: discord.Interaction[Any], name: str) -> None:
-        assert interaction.guild_id is not None
-        league = await bot_of(interaction).leagues.close(
-            interaction.guild_id, member_of(interaction), name, roles_of(interaction))
-        await reply(interaction, f"League **{safe_name(league.name)}** is closed; its standings "
-                    "stay.", ephemeral=False, allowed_mentions=NONE)
-
-    @app_commands.command(name="admin-role", description="The role that may run leagues "
-                          "besides server managers (server managers)")
-    @app_commands.describe(role="The role (leave empty for server managers only)")
-    async def admin_role(self, interaction: discord.Interaction[Any],
-                         role: discord.Role | None = None) -> None:
-        assert interaction.guild_id is not None
-        await bot_of(interaction).leagues.set_admin_role(
-            interaction.guild_id, member_of(interaction), role.id if role else None)
-        text = (f"Members with {role.mention} may run leagues." if role
-                else "Only server managers may run leagues.")
-        await reply(interaction, text, allowed_mentions=NONE)
-
-    @season.command(name="start", description="Start a new season (organisers)")
-    @app_commands.describe(name="The league", ends="Planned last day, YYYY-MM-DD",
-                           carry="Share (%) of each rating carried over (the league's default "
-                           "if not given)")
-    @app_commands.autocomplete(name=league_names)
-    async def season_start(self, interaction: discord.Interaction[Any], name: str,
-                           ends: app_commands.Range[str, 1, 20] | None = None,
-                           carry: app_commands.Range[int, 0, 100] | None = None) -> None:
-        assert interaction.guild_id is not None
-        season = await bot_of(interaction).leagues.start_season(
-            interaction.guild_id, member_of(interaction), name, ends_on=ends,
-            carry=None if carry is None else carry / 100, roles=roles_of(interaction))
-        until = f" until {season.ends_on}" if season.ends_on else ""
-        await reply(interaction, f"Season {season.number} of **{safe_name(name)}** has begun"
-                    f"{until}; ratings start with {round(season.carry * 100)}% carried over.",
-                    ephemeral=False, allowed_mentions=NONE)
-
-    @season.command(name="end", description="End the running season (organisers)")
-    @app_commands.describe(name="The league")
-    @app_commands.autocomplete(name=league_names)
-    async def season_end(self, interaction: discord.Interaction[Any], name: str) -> None:
-        assert interaction.guild_id is not None
-        season = await bot_of(interaction).leagues.end_season(
-            interaction.guild_id, member_of(interaction), name, roles_of(interaction))
-        await reply(interaction, f"Season {season.number} of **{safe_name(name)}** is over. "
-                    "`/league standings` shows it by number.", ephemeral=False,
-                    allowed_mentions=NONE)
-
-    @app_commands.command(name="round", description="Form the next round's tables from the "
-                          "signed-up members and open them in threads (organisers)")
-    @app_commands.describe(name="The league")
-    @app_commands.autocomplete(name=league_names)
-    async def round(self, interaction: discord.Interaction[Any], name: str) -> None:
-        assert interaction.guild_id is not None
-        bot = bot_of(interaction)
-        await defer(interaction, public=True)
-        plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
-                                     roles_of(interaction))
-        parent = interaction.client.get_channel(plan.league.channel_id
-                                                or interaction.channel_id or 0)
-        if not isinstance(parent, discord.TextChannel):
-            raise TableError("The league's channel is gone or not a text channel; "
-                             "create the league again in a text channel.")
-        delivery = delivery_of(interaction)
-        links = []
-        for i, members in enumerate(plan.tables):
-            thread = await parent.create_thread(
-                name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
-                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
-            notice = await bot.rounds.open_table(plan, i, thread.id, interaction.guild_id)
-            await thread.send(
-                "Round {} table {}: {}. Good luck!".format(
-                    plan.round.number, i + 1, ", ".join(f"<@{m.id}>" for m in members)),
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(m.id) for m in members]))
-            await delivery.post_move(notice)
-            links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
-                         + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
-        out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)
-        text = (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
-                + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else ""))
-        await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
 
     @app_commands.command(name="standings", description="A league's standings, as an image")
     @app_commands.describe(name="The league",
@@ -246,5 +135,137 @@ class League(commands.GroupCog, group_name="league",
                     allowed_mentions=NONE)
 
 
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class LeagueAdmin(commands.GroupCog, group_name="league-admin",
+                  group_description="Run leagues: create, seasons, rounds (organisers)"):
+    """Organisers' commands. Discord shows them to members with Manage Server by default
+    (server admins can allow the league-admin role in the server's Integrations settings);
+    the rights are checked in code as well."""
+
+    season = app_commands.Group(name="season", description="Start or end a league season")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="create", description="Start a league run from this channel "
+                          "(server managers or the league-admin role)")
+    @app_commands.describe(
+        name="The league's name", game="The game it plays",
+        smallest="Fewest seats at a round's table", largest="Most seats at a round's table",
+        computers="Fill short tables with computer seats",
+        reliability="Reliability (%) a member needs to join",
+        carry="Share (%) of a rating carried into a new season",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def create(self, interaction: discord.Interaction[Any],
+                     name: app_commands.Range[str, 1, 40], game: app_commands.Choice[str],
+                     smallest: app_commands.Range[int, 1, 6] | None = None,
+                     largest: app_commands.Range[int, 2, 6] | None = None,
+                     computers: bool = False,
+                     reliability: app_commands.Range[int, 0, 100] = 0,
+                     carry: app_commands.Range[int, 0, 100] = 0) -> None:
+        assert interaction.guild_id is not None
+        settings = LeagueSettings(interaction.channel_id, smallest, largest, computers,
+                                  reliability / 100, carry / 100)
+        league = await bot_of(interaction).leagues.create(
+            interaction.guild_id, member_of(interaction), name, game.value,
+            roles=roles_of(interaction), settings=settings)
+        await reply(interaction, f"League **{safe_name(league.name)}** ({game.name}) is open. "
+                    "Sign up with `/league join`; rounds open their tables in threads here.",
+                    ephemeral=False, allowed_mentions=NONE)
+
+
+    @app_commands.command(name="close", description="Close a league (organisers)")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def close(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        league = await bot_of(interaction).leagues.close(
+            interaction.guild_id, member_of(interaction), name, roles_of(interaction))
+        await reply(interaction, f"League **{safe_name(league.name)}** is closed; its standings "
+                    "stay.", ephemeral=False, allowed_mentions=NONE)
+
+
+    @app_commands.command(name="admin-role", description="The role that may run leagues "
+                          "besides server managers (server managers)")
+    @app_commands.describe(role="The role (leave empty for server managers only)")
+    async def admin_role(self, interaction: discord.Interaction[Any],
+                         role: discord.Role | None = None) -> None:
+        assert interaction.guild_id is not None
+        await bot_of(interaction).leagues.set_admin_role(
+            interaction.guild_id, member_of(interaction), role.id if role else None)
+        text = (f"Members with {role.mention} may run leagues." if role
+                else "Only server managers may run leagues.")
+        await reply(interaction, text, allowed_mentions=NONE)
+
+
+    @season.command(name="start", description="Start a new season (organisers)")
+    @app_commands.describe(name="The league", ends="Planned last day, YYYY-MM-DD",
+                           carry="Share (%) of each rating carried over (the league's default "
+                           "if not given)")
+    @app_commands.autocomplete(name=league_names)
+    async def season_start(self, interaction: discord.Interaction[Any], name: str,
+                           ends: app_commands.Range[str, 1, 20] | None = None,
+                           carry: app_commands.Range[int, 0, 100] | None = None) -> None:
+        assert interaction.guild_id is not None
+        season = await bot_of(interaction).leagues.start_season(
+            interaction.guild_id, member_of(interaction), name, ends_on=ends,
+            carry=None if carry is None else carry / 100, roles=roles_of(interaction))
+        until = f" until {season.ends_on}" if season.ends_on else ""
+        await reply(interaction, f"Season {season.number} of **{safe_name(name)}** has begun"
+                    f"{until}; ratings start with {round(season.carry * 100)}% carried over.",
+                    ephemeral=False, allowed_mentions=NONE)
+
+
+    @season.command(name="end", description="End the running season (organisers)")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def season_end(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        season = await bot_of(interaction).leagues.end_season(
+            interaction.guild_id, member_of(interaction), name, roles_of(interaction))
+        await reply(interaction, f"Season {season.number} of **{safe_name(name)}** is over. "
+                    "`/league standings` shows it by number.", ephemeral=False,
+                    allowed_mentions=NONE)
+
+
+    @app_commands.command(name="round", description="Form the next round's tables from the "
+                          "signed-up members and open them in threads (organisers)")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def round(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        bot = bot_of(interaction)
+        await defer(interaction, public=True)
+        plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
+                                     roles_of(interaction))
+        parent = interaction.client.get_channel(plan.league.channel_id
+                                                or interaction.channel_id or 0)
+        if not isinstance(parent, discord.TextChannel):
+            raise TableError("The league's channel is gone or not a text channel; "
+                             "create the league again in a text channel.")
+        delivery = delivery_of(interaction)
+        links = []
+        for i, members in enumerate(plan.tables):
+            thread = await parent.create_thread(
+                name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
+                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+            notice = await bot.rounds.open_table(plan, i, thread.id, interaction.guild_id)
+            await thread.send(
+                "Round {} table {}: {}. Good luck!".format(
+                    plan.round.number, i + 1, ", ".join(f"<@{m.id}>" for m in members)),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(m.id) for m in members]))
+            await delivery.post_move(notice)
+            links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
+                         + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
+        out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)
+        text = (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
+                + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else ""))
+        await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
+
+
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(League(bot))
+    await bot.add_cog(LeagueAdmin(bot))

@@ -134,7 +134,7 @@ class LeagueRecord:
 
 @dataclass(frozen=True)
 class LeagueSettings:
-    """How a league runs, chosen at ``/league create``."""
+    """How a league runs, chosen at ``/league-admin create``."""
 
     channel_id: int | None = None
     min_seats: int | None = None

@@ -16,7 +16,7 @@ from bot.values import Member
 from rules import GAMES
 from rules.core import Rng
 from tests.e2e.harness import Table, table
-from tests.e2e.standin import StandIn
+from tests.e2e.standin import StandIn, UsageError
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 
@@ -54,23 +54,24 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
                                                          tmp_path: Path) -> None:
     async with table(standin, tmp_path / "league.db", names=NAMES) as t:
         s = t.standin
-        r = await s.slash(t.members["ann"], t.channel, "league create",
+        # Discord shows the organisers' commands only to members with Manage Server.
+        with pytest.raises(UsageError, match="permissions"):
+            await s.slash(t.members["ann"], t.channel, "league-admin create",
                           {"name": "Autumn", "game": "palatinus"})
-        assert "server manager" in (await t.reply(r)).content
-        r = await s.slash(t.members["admin"], t.channel, "league create",
+        r = await s.slash(t.members["admin"], t.channel, "league-admin create",
                           {"name": "Autumn", "game": "palatinus", "largest": 4})
         assert "is open" in (await t.reply(r)).content
-        r = await s.slash(t.members["admin"], t.channel, "league season start",
+        r = await s.slash(t.members["admin"], t.channel, "league-admin season start",
                           {"name": "Autumn", "ends": "2099-12-31"})
         assert "Season 1" in (await t.reply(r)).content
         for name in NAMES:
             r = await s.slash(t.members[name], t.channel, "league join", {"name": "Autumn"})
             assert "signed up" in (await t.reply(r)).content
-        r = await s.slash(t.members["gus"], t.channel, "league round", {"name": "Autumn"})
-        assert "server manager" in (await t.reply(r)).content
+        with pytest.raises(UsageError, match="permissions"):
+            await s.slash(t.members["gus"], t.channel, "league-admin round", {"name": "Autumn"})
         assert t.guild.threads == []
 
-        r = await s.slash(t.members["admin"], t.channel, "league round", {"name": "Autumn"})
+        r = await s.slash(t.members["admin"], t.channel, "league-admin round", {"name": "Autumn"})
         summary = (await t.reply(r)).content
         assert "Round 1" in summary and summary.count("- table") == 2
         threads = list(t.guild.threads)
