@@ -16,14 +16,14 @@ from bot.config import HELP, ConfigError, Settings
 
 
 def _backup(argv: list[str]) -> int:
-    from bot.store import SqliteStore
+    from bot.store import open_store
 
     if len(argv) != 1:
         print("usage: python -m bot backup PATH", file=sys.stderr)
         return 2
 
     async def run() -> None:
-        store = await SqliteStore.open(os.environ.get("TABULA_DB") or "./tabula.db")
+        store = await open_store(os.environ.get("TABULA_DB") or "./tabula.db")
         try:
             await store.backup(argv[0])
         finally:

@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.leagues import Leagues
 from bot.render_pool import RenderPool
-from bot.store import SqliteStore
+from bot.store import Store, open_store
 from bot.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class TabulaBot(commands.Bot):
         )
         self.settings = settings
         self.render_workers = render_workers
-        self._store: SqliteStore | None = None
+        self._store: Store | None = None
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
         self._renderer: RenderPool | None = None
@@ -77,7 +77,7 @@ class TabulaBot(commands.Bot):
         return self._renderer
 
     async def setup_hook(self) -> None:
-        self._store = await SqliteStore.open(self.settings.db_path)
+        self._store = await open_store(self.settings.db_path)
         self._tables = Tables(self._store)
         self._leagues = Leagues(self._store)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)

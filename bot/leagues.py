@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.ratings import rate
-from bot.store import AlreadyExists, LeagueRecord, SqliteStore, TableRecord
+from bot.store import AlreadyExists, LeagueRecord, Store, TableRecord
 from bot.values import Member, TableError
 from rules import GAMES
 from rules.core import Game
@@ -29,7 +29,7 @@ class StandingLine:
 
 
 class Leagues:
-    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
+    def __init__(self, store: Store, games: Mapping[str, Game] | None = None) -> None:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
 

@@ -36,8 +36,8 @@ from bot.store import (
     DuplicateKey,
     NewAction,
     SeatRecord,
-    SqliteStore,
     StaleVersion,
+    Store,
     TableRecord,
 )
 from bot.values import Member, OutOfDate, Proposal, TableError
@@ -58,7 +58,7 @@ CACHED_STATES = 256
 
 
 class Tables:
-    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
+    def __init__(self, store: Store, games: Mapping[str, Game] | None = None) -> None:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
         self._locks: dict[int, asyncio.Lock] = {}
