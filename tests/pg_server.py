@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import signal
 import threading
 import warnings
 from collections.abc import Coroutine
@@ -98,4 +99,9 @@ class EmbeddedPostgres:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
         self._loop.close()
+        # A throwaway server: SIGQUIT is PostgreSQL's immediate shutdown, with no checkpoint
+        # to wait for (pg_ctl's stop takes seconds); the wheel's cleanup then removes the files.
+        postmaster = self._handle.get_postmaster_info().process
+        postmaster.send_signal(signal.SIGQUIT)
+        postmaster.wait(timeout=60)
         self._handle.cleanup()

@@ -34,13 +34,13 @@ async def own_table(tables: Tables) -> None:
         print(f"ACK {notice.version}", flush=True)
 
 
-async def shared_table(tables: Tables, channel: int, moves: int) -> list[int]:
-    """Play whoever is to move until the table reaches ``moves`` versions past its start;
-    returns the versions this writer applied (not those it was told were duplicates)."""
+async def shared_table(tables: Tables, channel: int, until: int) -> list[int]:
+    """Play whoever is to move until the table's version reaches ``until``; returns the
+    versions this writer applied (not those it was told were duplicates)."""
     applied = []
     while True:
         seen = await tables.status(channel)
-        if seen.version >= moves + 1:
+        if seen.version >= until:
             return applied
         mover = ALICE if ALICE.id in seen.next_members else BOB
         try:
