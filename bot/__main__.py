@@ -2,7 +2,8 @@
 
     python -m bot                      the bot (needs DISCORD_TOKEN)
     python -m bot local GAME [--players N] [--seed S] [--auto]
-    python -m bot backup PATH          an online backup of TABULA_DB
+    python -m bot backup PATH          an online backup of TABULA_DB (a SQLite file)
+    python -m bot migrate-db --from tabula.db --to postgresql://...
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
         return local_main(args[1:])
     if args[:1] == ["backup"]:
         return _backup(args[1:])
+    if args[:1] == ["migrate-db"]:
+        from bot.migrate_db import main as migrate_main  # needs the postgres extra
+
+        return migrate_main(args[1:])
     if args[:1] in (["-h"], ["--help"], ["help"]):
         print(__doc__)
         print(HELP)
