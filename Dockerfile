@@ -5,7 +5,7 @@ COPY pyproject.toml README.md ./
 COPY rules ./rules
 COPY rendering ./rendering
 COPY bot ./bot
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+RUN pip wheel --no-cache-dir --wheel-dir /wheels '.[postgres]'
 
 # Run stage: no compilers, a non-root user, the database on a volume.
 FROM python:3.11-slim
