@@ -4,6 +4,7 @@ PostgreSQL (see ``tests/conftest.py``). SQLite-only facts (pragmas, a corrupt fi
 from __future__ import annotations
 
 import asyncio
+import inspect
 import os
 import signal
 import sqlite3
@@ -27,6 +28,7 @@ from bot.store import (
     is_postgres,
     open_store,
 )
+from bot.store.postgres import PostgresStore
 from bot.store.postgres_schema import migrations as postgres_migrations
 from bot.store.sqlite import migrations
 
@@ -48,6 +50,17 @@ async def started(store: Store, channel: int = 1) -> int:
 
 
 # -- opening and migrations -----------------------------------------------------------------
+
+
+def test_both_stores_implement_exactly_the_store_interface() -> None:
+    def methods(cls: type) -> dict[str, list[str]]:
+        return {
+            name: list(inspect.signature(getattr(cls, name)).parameters)
+            for name in dir(cls)
+            if not name.startswith("_") and callable(getattr(cls, name)) and name != "open"
+        }
+
+    assert methods(SqliteStore) == methods(Store) == methods(PostgresStore)
 
 
 def test_both_stores_have_the_same_migration_numbers() -> None:
