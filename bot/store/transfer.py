@@ -117,8 +117,11 @@ async def sqlite_to_postgres(source: aiosqlite.Connection, target: asyncpg.Conne
         cursor = await source.execute(f'SELECT {_list(columns)} FROM "{name}" ORDER BY rowid')
         copied[name] = 0
         while batch := list(await cursor.fetchmany(BATCH)):
-            records = [tuple(to_postgres(v, k) for v, k in zip(r, kinds, strict=True))
-                       for r in batch]
+            try:
+                records = [tuple(to_postgres(v, k) for v, k in zip(r, kinds, strict=True))
+                           for r in batch]
+            except (TypeError, ValueError) as exc:
+                raise TransferError(f"A row of {name} does not fit PostgreSQL: {exc}") from exc
             await target.copy_records_to_table(name, records=records, columns=columns)
             copied[name] += len(records)
         await cursor.close()
