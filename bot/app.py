@@ -27,7 +27,7 @@ from bot.config import Settings
 from bot.leagues import Leagues
 from bot.leagues.rounds import Rounds
 from bot.render_pool import RenderPool
-from bot.store import SqliteStore, StoreError
+from bot.store import Store, StoreError, open_store, redacted
 from bot.tables import Tables
 from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
@@ -65,7 +65,7 @@ class TabulaBot(commands.Bot):
         )
         self.settings = settings
         self.render_workers = render_workers
-        self._store: SqliteStore | None = None
+        self._store: Store | None = None
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
         self._rounds: Rounds | None = None
@@ -99,7 +99,7 @@ class TabulaBot(commands.Bot):
         return self._renderer
 
     async def setup_hook(self) -> None:
-        self._store = await SqliteStore.open(self.settings.db_path)
+        self._store = await open_store(self.settings.db_path)
         if self.render_workers > 0:
             # Computer players that search get a process of their own: a search holds the
             # CPU for up to two seconds, which neither the loop nor the renders should feel.
@@ -260,7 +260,7 @@ def run_bot(settings: Settings) -> int:
         log.error("Discord ended the connection: %s", exc)
         return 1
     except (sqlite3.Error, StoreError) as exc:
-        log.error("Could not open the database %s: %s", settings.db_path, exc)
+        log.error("Could not open the database %s: %s", redacted(settings.db_path), exc)
         return 1
     return 0
 

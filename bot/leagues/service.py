@@ -21,7 +21,7 @@ from bot.store import (
     LeagueResult,
     LeagueSettings,
     SeasonRecord,
-    SqliteStore,
+    Store,
 )
 from bot.values import Member, TableError
 from rules import GAMES
@@ -43,7 +43,7 @@ class Standings:
 
 
 class Leagues:
-    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None,
+    def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  clock: Callable[[], datetime] = utc_now) -> None:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games

@@ -1,7 +1,9 @@
-"""Durable tables: the store interface the use cases depend on, and its SQLite implementation.
+"""Durable tables: the store interface the use cases depend on, and its two backends.
 
-The interface is the public method set of ``SqliteStore``; it is narrow on purpose (tables,
-seats, an append-only action log with a version check) so another backend can follow.
+``Store`` (``interface.py``) is the method set both ``SqliteStore`` (the embedded default) and
+``PostgresStore`` (several processes, one database; the optional ``tabula[postgres]`` extra)
+implement; ``open_store`` picks one from ``TABULA_DB``. The interface is narrow on purpose
+(tables, seats, an append-only action log with a version check).
 """
 
 from bot.store.errors import (
@@ -13,6 +15,8 @@ from bot.store.errors import (
     StaleVersion,
     StoreError,
 )
+from bot.store.factory import is_postgres, open_store, redacted
+from bot.store.interface import Store
 from bot.store.records import (
     ActionRecord,
     ForfeitRecord,
@@ -56,6 +60,10 @@ __all__ = [
     "StaleVersion",
     "Status",
     "Step",
+    "Store",
     "StoreError",
     "TableRecord",
+    "is_postgres",
+    "open_store",
+    "redacted",
 ]

@@ -123,6 +123,7 @@ class SqliteStore:
         self._committer: asyncio.Task[None] | None = None
         self.path = path
         self.commits = 0  # transactions that wrote moves (the group-commit bench reads it)
+        self.shared = False  # one process owns the file: in-memory copies stay current
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -230,6 +231,10 @@ class SqliteStore:
     async def get_table(self, table_id: int) -> TableRecord | None:
         rows = await self._fetch("SELECT * FROM game_tables WHERE id = ?", (table_id,))
         return _table(rows[0]) if rows else None
+
+    async def table_version(self, table_id: int) -> int | None:
+        rows = await self._fetch("SELECT version FROM game_tables WHERE id = ?", (table_id,))
+        return int(rows[0][0]) if rows else None
 
     async def live_table(self, channel_id: int) -> TableRecord | None:
         rows = await self._fetch(

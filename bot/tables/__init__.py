@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from concurrent.futures import Executor
 
-from bot.store import SqliteStore
+from bot.store import Store
 from bot.tables.live import Live
 from bot.tables.lobby import LobbyCases
 from bot.tables.play import PlayCases
@@ -20,12 +20,12 @@ from rules.core import Game
 
 
 class Tables(LobbyCases, PlayCases, ReadingCases):
-    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None,
+    def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  thinker: Executor | None = None) -> None:
         self.live = Live(store, games, thinker)
 
     @property
-    def store(self) -> SqliteStore:
+    def store(self) -> Store:
         return self.live.store
 
     @property

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.locks import KeyedLocks
-from bot.store import SeatRecord, SqliteStore, TableRecord
+from bot.store import SeatRecord, Store, TableRecord
 from bot.values import OutOfDate, TableError
 from rules import GAMES
 from rules.core import Game, RulesError, State
@@ -103,7 +103,7 @@ class Views:
 
 
 class Live:
-    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None,
+    def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  thinker: Executor | None = None) -> None:
         self.store = store
         self.thinker = thinker  # a process pool for computer players that search
@@ -119,7 +119,7 @@ class Live:
             raise TableError(f"Unknown game. Games: {known}.") from None
 
     async def record(self, table_id: int) -> TableRecord:
-        cached = self._cache.get(table_id)
+        cached = await self._cached(table_id)
         if cached is not None:
             return cached.table
         table = await self.store.get_table(table_id)
@@ -129,7 +129,7 @@ class Live:
 
     async def load(self, table_id: int) -> Loaded:
         """The table as it is now, from memory when it is cached."""
-        cached = self._cache.get(table_id)
+        cached = await self._cached(table_id)
         if cached is not None:
             self._cache.move_to_end(table_id)
             return cached
@@ -143,6 +143,18 @@ class Live:
         loaded = Loaded(replace(table, snapshot=None), seats, game, state)
         self.keep(loaded)
         return loaded
+
+    async def _cached(self, table_id: int) -> Loaded | None:
+        """The cached table, if it is still the latest. A store that other processes write
+        (``shared``) is asked for the table's version first, one small read: another bot
+        process may have moved the table since (a DM interaction, a second shard)."""
+        cached = self._cache.get(table_id)
+        if cached is None or not self.store.shared:
+            return cached
+        if await self.store.table_version(table_id) != cached.table.version:
+            self.forget(table_id)
+            return None
+        return cached
 
     @asynccontextmanager
     async def locked(self, table_id: int) -> AsyncIterator[Loaded]:

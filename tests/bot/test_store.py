@@ -1,7 +1,10 @@
-"""The SQLite store: pragmas, migrations, the partial unique index, crash safety, backup."""
+"""The store contract: every test taking ``store`` or ``store_target`` runs on SQLite and on
+PostgreSQL (see ``tests/conftest.py``). SQLite-only facts (pragmas, a corrupt file) come last."""
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import os
 import signal
 import sqlite3
@@ -12,71 +15,318 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import ChannelBusy, IntegrityFailure, NewAction, SqliteStore, StaleVersion
+from bot.store import (
+    AlreadyExists,
+    AlreadySeated,
+    ChannelBusy,
+    DuplicateKey,
+    IntegrityFailure,
+    NewAction,
+    SqliteStore,
+    StaleVersion,
+    Step,
+    Store,
+    is_postgres,
+    open_store,
+)
+from bot.store.postgres import PostgresStore
+from bot.store.postgres_schema import migrations as postgres_migrations
 from bot.store.sqlite import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def new_table(store: SqliteStore, channel: int = 1) -> int:
+async def new_table(store: Store, channel: int = 1, creator: int = 1) -> int:
     table = await store.create_table(
-        guild_id=None, channel_id=channel, game_id="pebbles", creator_id=1,
+        guild_id=None, channel_id=channel, game_id="pebbles", creator_id=creator,
         creator_name="A", options={}, max_players=None, seat_order="join",
         seed="s", seed_hash="h",
     )
     return table.id
 
 
-async def test_pragmas_and_schema_version(store: SqliteStore, tmp_path: Path) -> None:
+async def started(store: Store, channel: int = 1) -> int:
+    table_id = await new_table(store, channel)
+    await store.start(table_id, 0, [0], {"n": 0})
+    return table_id
+
+
+# -- opening and migrations -----------------------------------------------------------------
+
+
+def test_both_stores_implement_exactly_the_store_interface() -> None:
+    def methods(cls: type) -> dict[str, list[str]]:
+        return {
+            name: list(inspect.signature(getattr(cls, name)).parameters)
+            for name in dir(cls)
+            if not name.startswith("_") and callable(getattr(cls, name)) and name != "open"
+        }
+
+    assert methods(SqliteStore) == methods(Store) == methods(PostgresStore)
+
+
+def test_both_stores_have_the_same_migration_numbers_one_to_n() -> None:
+    numbers = [n for n, _ in migrations()]
+    # No gap and no number twice: a database at N never skips a later file numbered below N.
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert numbers == [n for n, _ in postgres_migrations()]
+
+
+async def test_the_schema_version_is_the_last_migration(store: Store) -> None:
     assert await store.schema_version() == max(n for n, _ in migrations())
-    conn = sqlite3.connect(tmp_path / "tabula.db")
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    conn.close()
 
 
-async def test_reopening_applies_no_migration_twice(tmp_path: Path) -> None:
-    path = tmp_path / "again.db"
-    first = await SqliteStore.open(path)
+async def test_reopening_applies_no_migration_twice(store_target: str) -> None:
+    first = await open_store(store_target)
     await new_table(first)
     await first.close()
-    second = await SqliteStore.open(path)
+    second = await open_store(store_target)
     assert await second.live_table(1) is not None
+    assert await second.schema_version() == max(n for n, _ in migrations())
     await second.close()
 
 
-async def test_the_partial_index_allows_one_live_table_per_channel(store: SqliteStore) -> None:
+# -- tables, seats, the log -----------------------------------------------------------------
+
+
+async def test_the_partial_index_allows_one_live_table_per_channel(store: Store) -> None:
     table_id = await new_table(store)
     with pytest.raises(ChannelBusy):
         await new_table(store)
     await store.set_status(table_id, "over", 0)
-    await new_table(store)  # a finished table does not hold the channel
+    second = await new_table(store)  # a finished table does not hold the channel
+    latest = await store.latest_table(1)
+    assert latest is not None and latest.id == second and latest.status == "lobby"
+    assert [t.id for t in await store.tables_with_status("over")] == [table_id]
 
 
-async def test_a_stale_version_writes_nothing(store: SqliteStore) -> None:
-    table_id = await new_table(store)
-    await store.start(table_id, 0, [0], {"n": 0})
-    await store.record(table_id, 1, {"n": 1}, NewAction("act", 0, 1, {"type": "x"}))
+async def test_a_stale_version_writes_nothing(store: Store) -> None:
+    table_id = await started(store)
+    assert await store.record(table_id, 1, {"n": 1}, NewAction("act", 0, 1, {"type": "x"})) == 2
     with pytest.raises(StaleVersion):
         await store.record(table_id, 1, {"n": 99}, NewAction("act", 0, 1, {"type": "y"}))
+    with pytest.raises(StaleVersion):
+        await store.set_status(table_id, "over", 1)
     table = await store.get_table(table_id)
     assert table is not None and table.snapshot == {"n": 1} and table.version == 2
     assert len(await store.actions(table_id)) == 1
 
 
-async def test_online_backup_is_a_consistent_copy(store: SqliteStore, tmp_path: Path) -> None:
-    table_id = await new_table(store)
+async def test_a_repeated_idempotency_key_is_refused_and_writes_nothing(store: Store) -> None:
+    table_id = await started(store)
+    await store.record(table_id, 1, {"n": 1}, NewAction("act", 0, 1, {"t": 1}, idem_key="i1"))
+    with pytest.raises(DuplicateKey):
+        await store.record(table_id, 2, {"n": 2}, NewAction("act", 0, 1, {"t": 2}, idem_key="i1"))
+    table = await store.get_table(table_id)
+    assert table is not None and table.version == 2 and table.snapshot == {"n": 1}
+    found = await store.find_action_by_key(table_id, "i1")
+    assert found is not None and found.version == 2 and found.action == {"t": 1}
+    assert await store.find_action_by_key(table_id, "other") is None
+
+
+async def test_the_log_keeps_every_entry_in_order(store: Store) -> None:
+    table_id = await started(store)
+    await store.record(table_id, 1, {"n": 1}, NewAction(
+        "act", 0, 7, {"type": "play", "card": 3}, text="played 3", irreversible=True,
+        idem_key="a", notation="play 3"))
+    first = (await store.actions(table_id))[0]
+    await store.record(table_id, 2, {"n": 0}, NewAction("undo", 0, 7, undoes=first.id),
+                       status="over")
+    log = await store.actions(table_id)
+    assert [(e.version, e.kind) for e in log] == [(2, "act"), (3, "undo")]
+    assert log[0] == first and first.irreversible and first.notation == "play 3"
+    assert first.text == "played 3" and first.seat == 0 and first.member_id == 7
+    assert log[1].undoes == first.id and log[1].action is None and not log[1].irreversible
+    last = await store.last_action_of(table_id, 7)
+    assert last is not None and last.id == first.id  # an undo is not a move
+    assert await store.last_action_of(table_id, 8) is None
+    table = await store.get_table(table_id)
+    assert table is not None and table.status == "over" and not table.live
+
+
+async def test_seats_are_numbered_without_gaps(store: Store) -> None:
+    table_id = await new_table(store, creator=10)
+    assert [s.member_id for s in await store.add_seat(table_id, 11, "B", 0)] == [10, 11]
+    seats = await store.add_seat(table_id, None, "Computer 1", 1, level="hard")
+    assert [(s.member_id, s.is_computer, s.level) for s in seats] == [
+        (10, False, None), (11, False, None), (None, True, "hard")]
+    with pytest.raises(AlreadySeated):
+        await store.add_seat(table_id, 11, "B", 2)
+    with pytest.raises(StaleVersion):
+        await store.add_seat(table_id, 12, "C", 1)
+    assert len(await store.add_seat(table_id, 12, "C", 2)) == 4
+    seats = await store.remove_seat(table_id, 1, 3)
+    assert seats == await store.seats(table_id)
+    assert [(s.position, s.member_id, s.name, s.is_computer) for s in seats] == [
+        (0, 10, "A", False), (1, None, "Computer 1", True), (2, 12, "C", False)]
+    with pytest.raises(StaleVersion):
+        await store.remove_seat(table_id, 0, 3)
+    seats = await store.start(table_id, 4, [2, 0, 1], {"dealt": True})
+    assert seats == await store.seats(table_id)
+    assert [(s.position, s.member_id) for s in seats] == [(0, 12), (1, 10), (2, None)]
+    table = await store.get_table(table_id)
+    assert table is not None and table.version == 5
+    await store.set_dm_closed(table_id, 10, True)
+    assert [s.dm_closed for s in await store.seats(table_id)] == [False, True, False]
+    table = await store.get_table(table_id)
+    assert table is not None and table.status == "playing" and table.snapshot == {"dealt": True}
+    assert [t.id for t in await store.tables_of_member(12)] == [table_id]
+    assert await store.tables_of_member(11) == []
+
+
+async def test_a_table_record_round_trips(store: Store) -> None:
+    made = await store.create_table(
+        guild_id=2**62, channel_id=2**61 + 5, game_id="pebbles", creator_id=2**60,
+        creator_name="Ünïcode ✓", options={"turns": 3, "names": ["é", "\u00e9"]},
+        max_players=3, seat_order="shuffled", seed="seed", seed_hash="hash",
+    )
+    table_id = made.id
+    table = await store.live_table(2**61 + 5)
+    assert table == made and table.status == "lobby" and table.announced == 0
+    assert (table.guild_id, table.creator_id, table.max_players) == (2**62, 2**60, 3)
+    assert table.options == {"turns": 3, "names": ["é", "é"]}
+    assert (table.seat_order, table.seed, table.seed_hash) == ("shuffled", "seed", "hash")
+    assert table.snapshot is None and table.version == 0 and table.message_id is None
+    assert table.created_at.endswith("+00:00") and table.created_at == table.updated_at
+    assert (await store.seats(table_id))[0].name == "Ünïcode ✓"
+
+
+async def test_a_preview_is_taken_at_most_once_by_its_own_member(store: Store) -> None:
+    table_id = await started(store)
+    first = await store.add_pending(table_id, 5, 1, {"type": "hold"}, "hold")
+    second = await store.add_pending(table_id, 5, 1, {"type": "pass"}, "pass", fingerprint="f")
+    assert second != first  # a superseded preview's id is never handed out again
+    assert await store.take_pending(first, 5) is None  # superseded by the newer preview
+    with pytest.raises(PermissionError):
+        await store.take_pending(second, 6)  # another member's: refused and left in place
+    taken = await store.take_pending(second, 5)
+    assert taken is not None and (taken.table_id, taken.member_id, taken.version) == (
+        table_id, 5, 1)
+    assert taken.action == {"type": "pass"} and taken.text == "pass"
+    assert taken.fingerprint == "f"
+    assert await store.take_pending(second, 5) is None
+    third = await store.add_pending(table_id, 5, 1, {"type": "hold"}, "hold")
+    assert third > second
+
+
+def step(n: int, key: str | None = None) -> Step:
+    return Step({"n": n}, NewAction("act", 0, 1, action={"type": "x"}, idem_key=key))
+
+
+async def test_steps_are_written_all_or_nothing(store: Store) -> None:
+    table_id = await started(store)
+    steps = [step(1, "a"), step(2, "b"), step(3)]
+    over = Step({"n": 4}, NewAction("act", 0, None, action={"type": "y"}), "over")
+    assert await store.record_steps(table_id, 1, [*steps, over]) == 5
+    table = await store.get_table(table_id)
+    assert table is not None and table.snapshot == {"n": 4} and table.status == "over"
+    assert [(a.version, a.idem_key) for a in await store.actions(table_id)] == [
+        (2, "a"), (3, "b"), (4, None), (5, None)]
+    assert [a.version for a in await store.actions(table_id, after_version=3)] == [4, 5]
+    other = await started(store, channel=2)
+    await store.record(other, 1, {"n": 1}, NewAction("act", 0, 1, idem_key="k"))
+    # A repeated key in the middle of a chain refuses the whole chain.
+    with pytest.raises(DuplicateKey):
+        await store.record_steps(other, 2, [step(2), step(3, "k"), step(4)])
+    with pytest.raises(StaleVersion):
+        await store.record_steps(other, 1, [step(2), step(3)])
+    table = await store.get_table(other)
+    assert table is not None and table.version == 2 and table.snapshot == {"n": 1}
+    assert [a.version for a in await store.actions(other)] == [2]
+
+
+async def test_concurrent_moves_of_several_tables_are_each_durable(store: Store) -> None:
+    """Moves of several tables at once (SQLite writes them in one transaction); a stale one is
+    refused alone and the others are written."""
+    ids = [await new_table(store, channel=100 + n) for n in range(4)]
+    commits_before = store.commits
+    results = await asyncio.gather(
+        *(store.record_steps(table_id, 0, [step(n, f"k{n}")])
+          for n, table_id in enumerate(ids)),
+        store.record_steps(ids[0], 0, [step(9)]),  # stale: table 0 moves on first
+        return_exceptions=True,
+    )
+    assert results[:4] == [1, 1, 1, 1]
+    assert isinstance(results[4], StaleVersion)
+    if isinstance(store, SqliteStore):
+        assert store.commits - commits_before <= 2  # one transaction for the waiting group
+    else:
+        assert store.commits - commits_before == 4  # one each; the server shares the flushes
+    for table_id in ids:
+        assert [a.version for a in await store.actions(table_id)] == [1]
+
+
+async def test_a_committed_version_stays_unannounced_until_marked(store: Store) -> None:
+    lobby = await new_table(store, channel=1)
+    table_id = await started(store, channel=2)
+    assert [t.id for t in await store.unannounced()] == [table_id]
+    await store.mark_announced(table_id, 1)
+    assert await store.unannounced() == []
+    await store.record(table_id, 1, {"n": 1}, NewAction("act", 0, 1))
+    assert [(t.id, t.announced) for t in await store.unannounced()] == [(table_id, 1)]
+    await store.mark_announced(table_id, 2)
+    await store.mark_announced(table_id, 1)  # a late, older mark never goes back
+    table = await store.get_table(table_id)
+    assert table is not None and table.announced == 2 and await store.unannounced() == []
+    assert lobby not in [t.id for t in await store.unannounced()]
+
+
+async def test_league_names_are_unique_per_server_whatever_their_case(store: Store) -> None:
+    spring = await store.create_league(1, "Spring", "pebbles", 9)
+    with pytest.raises(AlreadyExists):
+        await store.create_league(1, "SPRING", "pebbles", 9)
+    await store.create_league(2, "Spring", "pebbles", 9)  # another server
+    await store.create_league(1, "autumn", "pebbles", 9)
+    await store.create_league(1, "Winter", "pebbles", 9)
+    found = await store.league_named(1, "spring")
+    assert found is not None and found.id == spring and found.name == "Spring"
+    await store.close_league(spring)
+    # Closed ones last; names by code point (upper case before lower case).
+    assert [(x.name, x.closed) for x in await store.leagues(1)] == [
+        ("Winter", False), ("autumn", False), ("Spring", True)]
+    table_id = (await store.create_table(
+        guild_id=1, channel_id=3, game_id="pebbles", creator_id=1, creator_name="A",
+        options={}, max_players=None, seat_order="join", seed="s", seed_hash="h",
+        league_id=spring,
+    )).id
+    assert await store.league_tables(spring) == []
+    await store.set_status(table_id, "over", 0)
+    assert [t.id for t in await store.league_tables(spring)] == [table_id]
+
+
+# -- durability and backups -----------------------------------------------------------------
+
+
+async def test_online_backup_is_a_consistent_copy(store: Store, tmp_path: Path) -> None:
+    table_id = await started(store)
+    await store.record(table_id, 1, {"n": 1}, NewAction("act", 0, 1, {"t": 1}, idem_key="k"))
     target = tmp_path / "backup.db"
     await store.backup(target)
     copy = sqlite3.connect(target)
     assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert copy.execute("SELECT id FROM game_tables").fetchall() == [(table_id,)]
     copy.close()
+    # The copy is a store of its own: the bot can run on it.
+    reopened = await SqliteStore.open(target)
+    table = await reopened.get_table(table_id)
+    assert table is not None and table.snapshot == {"n": 1} and table.version == 2
+    assert [a.idem_key for a in await reopened.actions(table_id)] == ["k"]
+    await reopened.close()
 
 
-def test_kill_9_mid_stream_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    db = tmp_path / "crash.db"
+async def read_back(target: str) -> tuple[int, set[int]]:
+    """The table's version and the versions in its log, through a store opened afresh."""
+    store = await open_store(target)  # checks integrity on the way
+    try:
+        (table,) = await store.tables_with_status("lobby", "playing", "over")
+        return table.version, {a.version for a in await store.actions(table.id)}
+    finally:
+        await store.close()
+
+
+def test_kill_9_mid_stream_loses_no_acknowledged_move(store_target: str) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.crash_writer", str(db)],
+        [sys.executable, "-m", "tests.bot.crash_writer", store_target],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     acked = 0
@@ -92,26 +342,21 @@ def test_kill_9_mid_stream_loses_no_acknowledged_move(tmp_path: Path) -> None:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
     assert acked >= 150, proc.stderr.read() if proc.stderr else ""
-    conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    version = conn.execute("SELECT version FROM game_tables").fetchone()[0]
-    logged = {v for (v,) in conn.execute("SELECT version FROM actions")}
-    conn.close()
-    # Every acknowledged version is on disk (more may be: committed, not yet printed).
+    version, logged = asyncio.run(read_back(store_target))
+    # Every acknowledged version is stored (more may be: committed, not yet printed).
     assert version >= acked
     assert set(range(min(logged), acked + 1)) <= logged
 
 
-async def test_the_backup_command_copies_a_live_database(tmp_path: Path) -> None:
-    live = await SqliteStore.open(tmp_path / "live.db")
-    table_id = await new_table(live)
+async def test_the_backup_command_copies_a_live_database(store: Store, store_target: str,
+                                                         tmp_path: Path) -> None:
+    table_id = await new_table(store)
     target = tmp_path / "copy.db"
-    env = {**os.environ, "TABULA_DB": str(tmp_path / "live.db"), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "TABULA_DB": store_target, "PYTHONPATH": str(ROOT)}
     result = subprocess.run(
         [sys.executable, "-m", "bot", "backup", str(target)], cwd=tmp_path, env=env,
         capture_output=True, text=True, timeout=60,
     )
-    await live.close()
     assert result.returncode == 0, result.stderr
     copy = sqlite3.connect(target)
     assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -119,8 +364,53 @@ async def test_the_backup_command_copies_a_live_database(tmp_path: Path) -> None
     copy.close()
 
 
+# -- SQLite only ----------------------------------------------------------------------------
+
+
+async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "tabula.db")
+    await store.close()
+    conn = sqlite3.connect(tmp_path / "tabula.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
 async def test_a_corrupt_database_is_refused_at_start(tmp_path: Path) -> None:
     path = tmp_path / "bad.db"
     path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
     with pytest.raises((IntegrityFailure, sqlite3.DatabaseError)):
         await SqliteStore.open(path)
+
+
+def test_a_url_names_postgresql_and_anything_else_a_file() -> None:
+    assert is_postgres("postgresql://u@h/db") and is_postgres("postgres://h/db")
+    assert not is_postgres("./tabula.db") and not is_postgres(Path("postgresql:"))
+
+
+async def test_sqlite_migration_7_keeps_existing_previews(tmp_path: Path) -> None:
+    """A database made before preview ids were AUTOINCREMENT keeps its previews, and a newer
+    preview never takes the id of one deleted before."""
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    for number, sql in migrations():
+        if number < 7:
+            conn.executescript(sql)
+    conn.execute("PRAGMA user_version = 6")
+    conn.execute("INSERT INTO game_tables (id, channel_id, game_id, status, creator_id, seed,"
+                 " seed_hash, created_at, updated_at) VALUES (1, 1, 'pebbles', 'playing', 1,"
+                 " 's', 'h', 'x', 'x')")
+    for pending in (1, 2):
+        conn.execute("INSERT INTO pending_moves (id, table_id, member_id, version, action, text,"
+                     " created_at, fingerprint) VALUES (?, 1, ?, 0, '{}', 't', 'x', 'f')",
+                     (pending, pending))
+    conn.commit()
+    conn.close()
+    store = await SqliteStore.open(path)
+    try:
+        assert await store.schema_version() == max(n for n, _ in migrations())
+        kept = await store.take_pending(1, 1)
+        assert kept is not None and kept.fingerprint == "f"
+        assert await store.take_pending(2, 2) is not None
+        assert await store.add_pending(1, 3, 0, {}, "t") == 3
+    finally:
+        await store.close()

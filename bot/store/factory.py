@@ -1,0 +1,40 @@
+"""``open_store``: the backend named by ``TABULA_DB`` (a SQLite file path, or a PostgreSQL URL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.store.errors import StoreError
+from bot.store.interface import Store
+from bot.store.sqlite import SqliteStore
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def redacted(target: str | Path) -> str:
+    """``target`` without a URL's password, for messages and logs."""
+    url = str(target)
+    head, at, tail = url.rpartition("@")
+    if not at or "://" not in head:
+        return url
+    scheme, _, user = head.partition("://")
+    return f"{scheme}://{user.split(':', 1)[0]}@{tail}"
+
+
+async def open_store(target: str | Path) -> Store:
+    """Open (and migrate) the store ``target`` names: a ``postgresql://`` URL, else a file."""
+    if not is_postgres(target):
+        return await SqliteStore.open(target)
+    try:
+        # Imported only here: asyncpg is the optional ``tabula[postgres]`` dependency.
+        from bot.store.postgres import PostgresStore
+    except ImportError as exc:
+        raise StoreError(
+            "TABULA_DB is a PostgreSQL URL but asyncpg is not installed: "
+            "pip install 'tabula[postgres]'."
+        ) from exc
+    return await PostgresStore.open(str(target))

@@ -1,0 +1,225 @@
+"""The store interface the use cases are typed against.
+
+Both backends (``SqliteStore``, ``PostgresStore``) implement exactly this method set (a test
+compares the three), and one contract suite (``tests/bot/test_store*.py``, the table and league
+use-case tests, run on both) pins its behaviour. A new store method goes here, in both
+backends, and into that suite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from bot.store.records import (
+    ActionRecord,
+    ForfeitRecord,
+    LeagueMemberRecord,
+    LeagueRating,
+    LeagueRecord,
+    LeagueResult,
+    LeagueSettings,
+    NewAction,
+    PendingMove,
+    RoundRecord,
+    SeasonRecord,
+    SeatRecord,
+    Status,
+    Step,
+    TableRecord,
+)
+
+
+class Store(Protocol):
+    commits: int  # transactions that wrote moves (the bench reads it)
+    # True when other processes may write the same tables (PostgreSQL): the table use cases
+    # then check a cached table's version before trusting it.
+    shared: bool
+
+    async def close(self) -> None: ...
+
+    async def check_integrity(self) -> None:
+        """``IntegrityFailure`` when the database is unfit to serve (checked at open)."""
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+
+    # -- tables ----------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game_id: str,
+        creator_id: int,
+        creator_name: str,
+        options: dict[str, Any],
+        max_players: int | None,
+        seat_order: str,
+        seed: str,
+        seed_hash: str,
+        league_id: int | None = None,
+    ) -> TableRecord:
+        """A new lobby with its creator in the first seat; ``ChannelBusy`` if one is live."""
+
+    async def get_table(self, table_id: int) -> TableRecord | None: ...
+
+    async def table_version(self, table_id: int) -> int | None:
+        """The table's current version (a small read), or None when there is no such table."""
+
+    async def live_table(self, channel_id: int) -> TableRecord | None: ...
+
+    async def latest_table(self, channel_id: int) -> TableRecord | None: ...
+
+    async def tables_with_status(self, *statuses: str) -> list[TableRecord]: ...
+
+    async def unannounced(self) -> list[TableRecord]:
+        """Started tables whose latest committed version never reached their channel."""
+
+    async def mark_announced(self, table_id: int, version: int) -> None: ...
+
+    async def tables_of_member(self, member_id: int) -> list[TableRecord]: ...
+
+    async def set_status(self, table_id: int, status: str, expected_version: int) -> int: ...
+
+    # -- seats -----------------------------------------------------------------------------
+
+    async def seats(self, table_id: int) -> list[SeatRecord]: ...
+
+    async def add_seat(
+        self, table_id: int, member_id: int | None, name: str, expected_version: int,
+        level: str | None = None,
+    ) -> list[SeatRecord]:
+        """The seats after appending one (the version is then ``expected_version + 1``)."""
+
+    async def remove_seat(
+        self, table_id: int, position: int, expected_version: int
+    ) -> list[SeatRecord]: ...
+
+    async def start(
+        self, table_id: int, expected_version: int, order: list[int], snapshot: dict[str, Any]
+    ) -> list[SeatRecord]: ...
+
+    async def set_dm_closed(self, table_id: int, member_id: int, closed: bool) -> None: ...
+
+    # -- actions ---------------------------------------------------------------------------
+
+    async def record(
+        self,
+        table_id: int,
+        expected_version: int,
+        snapshot: dict[str, Any],
+        entry: NewAction,
+        status: str = Status.PLAYING,
+    ) -> int:
+        """Snapshot and log entry, durable on return; ``StaleVersion``, ``DuplicateKey``."""
+
+    async def record_steps(
+        self, table_id: int, expected_version: int, steps: Sequence[Step]
+    ) -> int:
+        """Consecutive changes of one table, all or none; returns the last new version."""
+
+    async def find_action_by_key(self, table_id: int, idem_key: str) -> ActionRecord | None: ...
+
+    async def last_action_of(self, table_id: int, member_id: int) -> ActionRecord | None: ...
+
+    async def actions(self, table_id: int, after_version: int = 0) -> list[ActionRecord]: ...
+
+    # -- previews awaiting Confirm ----------------------------------------------------------
+
+    async def add_pending(
+        self, table_id: int, member_id: int, version: int, action: dict[str, Any], text: str,
+        fingerprint: str | None = None,
+    ) -> int: ...
+
+    async def take_pending(self, pending_id: int, member_id: int) -> PendingMove | None:
+        """The member's own preview, removed; ``PermissionError`` for another's (kept)."""
+
+    # -- leagues ---------------------------------------------------------------------------
+
+    async def create_league(
+        self, guild_id: int, name: str, game_id: str, created_by: int,
+        settings: LeagueSettings | None = None,
+    ) -> int: ...
+
+    async def leagues(self, guild_id: int) -> list[LeagueRecord]: ...
+
+    async def league_named(self, guild_id: int, name: str) -> LeagueRecord | None: ...
+
+    async def close_league(self, league_id: int) -> None: ...
+
+    async def league_tables(
+        self, league_id: int, status: str = Status.OVER
+    ) -> list[TableRecord]: ...
+
+    async def set_league_admin_role(self, guild_id: int, role_id: int | None) -> None: ...
+
+    async def league_admin_role(self, guild_id: int) -> int | None: ...
+
+    async def get_league(self, league_id: int) -> LeagueRecord | None: ...
+
+    async def join_league(self, league_id: int, member_id: int, name: str) -> None: ...
+
+    async def leave_league(self, league_id: int, member_id: int) -> bool: ...
+
+    async def league_members(
+        self, league_id: int, *, signed_up: bool = True
+    ) -> list[LeagueMemberRecord]: ...
+
+    async def start_season(
+        self, league_id: int, ends_on: str | None, carry: float
+    ) -> SeasonRecord: ...
+
+    async def end_season(self, league_id: int) -> SeasonRecord | None: ...
+
+    async def seasons(self, league_id: int) -> list[SeasonRecord]: ...
+
+    async def season_carries(self) -> dict[int, float]: ...
+
+    async def add_round(
+        self, league_id: int, season_id: int | None, marks: dict[int, float]
+    ) -> RoundRecord: ...
+
+    async def add_round_table(self, round_id: int, table_id: int) -> None: ...
+
+    async def rounds(self, league_id: int) -> list[RoundRecord]: ...
+
+    async def round_of_table(self, table_id: int) -> RoundRecord | None: ...
+
+    async def round_marks(self, round_id: int) -> dict[int, float]: ...
+
+    async def league_seatings(
+        self, league_id: int, since: str = ""
+    ) -> list[tuple[int, int]]: ...
+
+    async def add_forfeit(
+        self, table_id: int, seat: int, member_id: int, name: str, reason: str
+    ) -> bool: ...
+
+    async def forfeits(self, table_id: int) -> list[ForfeitRecord]: ...
+
+    async def tables_awaiting_result(self) -> list[int]: ...
+
+    async def save_result(
+        self, result: LeagueResult, ratings: dict[tuple[str, int], LeagueRating]
+    ) -> int | None:
+        """The result and its ratings in one transaction; None if stored before."""
+
+    async def league_results(self, league_id: int | None = None) -> list[LeagueResult]: ...
+
+    async def member_finishes(
+        self, guild_id: int, member_ids: list[int]
+    ) -> list[tuple[int, str, bool]]: ...
+
+    async def ratings(self, scope: str) -> dict[int, LeagueRating]: ...
+
+    async def all_ratings(self) -> dict[tuple[str, int], LeagueRating]: ...
+
+    async def replace_ratings(self, ratings: dict[tuple[str, int], LeagueRating]) -> None: ...
+
+    # -- maintenance -----------------------------------------------------------------------
+
+    async def backup(self, target: str | Path) -> None:
+        """A consistent copy as a SQLite file at ``target``, taken while the bot runs."""

@@ -1,0 +1,1 @@
+"""PostgreSQL migrations, numbered as the SQLite ones (same schema, PostgreSQL dialect)."""

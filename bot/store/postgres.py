@@ -1,0 +1,91 @@
+"""The PostgreSQL store, through asyncpg: the interface and guarantees of the SQLite store, for
+several bot processes sharing one database.
+
+Every write is one transaction on a pooled connection (most are one statement: see
+``postgres_tables`` and ``postgres_leagues``). COMMIT returns once the WAL is flushed (our
+sessions never run with ``synchronous_commit`` off): acknowledged means durable. Concurrent
+commits from the pool, and from other processes, share WAL flushes: PostgreSQL's own group
+commit, so the store needs no queue of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+
+from bot.store.errors import IntegrityFailure, StoreError
+from bot.store.factory import redacted
+from bot.store.postgres_leagues import PostgresLeagues
+from bot.store.postgres_schema import applied, migrate, migrations
+from bot.store.transfer import postgres_to_sqlite
+
+POOL_SIZE = 10
+
+# Run on each new pooled connection: a server or role configured with synchronous_commit=off
+# would acknowledge commits that a crash can lose, so our sessions put it back on.
+_DURABLE = (
+    "SELECT CASE WHEN current_setting('synchronous_commit') = 'off'"
+    " THEN set_config('synchronous_commit', 'on', false) END"
+)
+
+
+async def _prepare(conn: asyncpg.Connection) -> None:
+    await conn.execute(_DURABLE)
+
+
+class PostgresStore(PostgresLeagues):
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = redacted(url)
+        self.commits = 0  # move transactions (the bench reads it)
+        self.shared = True  # other bot processes may write the same tables
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStore:
+        """Connect a pool, apply pending migrations (under the advisory lock), check."""
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, init=_prepare,
+                server_settings={"application_name": "tabula"},
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"Could not connect to {redacted(url)}: {exc}") from exc
+        store = cls(pool, url)
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn)
+            await store.check_integrity()
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def check_integrity(self) -> None:
+        """The schema is one this program knows, and the core tables answer."""
+        newest = migrations()[-1][0]
+        async with self._pool.acquire() as conn:
+            current = await applied(conn)
+            if current != newest:
+                raise IntegrityFailure(
+                    f"The database schema is at migration {current}; this program needs {newest}."
+                )
+            await conn.fetchval("SELECT count(*) FROM (SELECT 1 FROM game_tables LIMIT 1) AS t")
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as conn:
+            return await applied(conn)
+
+    # -- maintenance -----------------------------------------------------------------------
+
+    async def backup(self, target: str | Path) -> None:
+        """A consistent snapshot of the database written as a SQLite file (the format of
+        ``python -m bot backup`` with either store). Point-in-time recovery of a PostgreSQL
+        deployment is the server's own business (base backups and WAL archiving)."""
+        async with self._pool.acquire() as conn:
+            await postgres_to_sqlite(conn, Path(target))

@@ -1,0 +1,315 @@
+"""The PostgreSQL store's leagues: settings, seasons, sign-ups, rounds, forfeits, results and
+ratings, method for method as in the SQLite store. Each method is one statement where it can
+be; a numbered row (a season, a round) is added under the league's row lock, so two processes
+never pick the same number."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import asyncpg
+
+from bot.store import postgres_rows as rows
+from bot.store.errors import AlreadyExists
+from bot.store.postgres_tables import PostgresTables, now
+from bot.store.records import (
+    ForfeitRecord,
+    LeagueMemberRecord,
+    LeagueRating,
+    LeagueRecord,
+    LeagueResult,
+    LeagueSettings,
+    RoundRecord,
+    SeasonRecord,
+    Status,
+    TableRecord,
+)
+
+Ratings = dict[tuple[str, int], LeagueRating]
+
+
+def stamp() -> str:
+    """League times as text, exactly as the SQLite store writes them."""
+    return rows.iso(now())
+
+
+class PostgresLeagues(PostgresTables):
+    async def create_league(self, guild_id: int, name: str, game_id: str, created_by: int,
+                            settings: LeagueSettings | None = None) -> int:
+        """A new league; ``AlreadyExists`` when the server has one of that name."""
+        o = settings or LeagueSettings()
+        try:
+            league_id = await self._pool.fetchval(
+                "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at,"
+                " channel_id, min_seats, max_seats, computers, min_reliability, carry)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                guild_id, name, game_id, created_by, now(), o.channel_id, o.min_seats,
+                o.max_seats, o.computers, o.min_reliability, o.carry,
+            )
+        except asyncpg.UniqueViolationError as exc:
+            raise AlreadyExists("This server already has a league of that name.") from exc
+        return int(league_id)
+
+    async def leagues(self, guild_id: int) -> list[LeagueRecord]:
+        # COLLATE "C": names sort by code point, as SQLite's BINARY collation does.
+        found = await self._pool.fetch(
+            'SELECT * FROM leagues WHERE guild_id = $1 ORDER BY closed, name COLLATE "C"',
+            guild_id,
+        )
+        return [rows.league_record(r) for r in found]
+
+    async def league_named(self, guild_id: int, name: str) -> LeagueRecord | None:
+        row = await self._pool.fetchrow(
+            "SELECT * FROM leagues WHERE guild_id = $1 AND lower(name) = lower($2)",
+            guild_id, name,
+        )
+        return rows.league_record(row) if row else None
+
+    async def close_league(self, league_id: int) -> None:
+        await self._pool.execute("UPDATE leagues SET closed = TRUE WHERE id = $1", league_id)
+
+    async def league_tables(self, league_id: int, status: str = Status.OVER
+                            ) -> list[TableRecord]:
+        found = await self._pool.fetch(
+            "SELECT * FROM game_tables WHERE league_id = $1 AND status = $2 ORDER BY updated_at",
+            league_id, str(status),
+        )
+        return [rows.table_record(r) for r in found]
+
+    async def set_league_admin_role(self, guild_id: int, role_id: int | None) -> None:
+        await self._pool.execute(
+            "INSERT INTO league_guilds (guild_id, admin_role_id) VALUES ($1, $2)"
+            " ON CONFLICT (guild_id) DO UPDATE SET admin_role_id = excluded.admin_role_id",
+            guild_id, role_id,
+        )
+
+    async def league_admin_role(self, guild_id: int) -> int | None:
+        role: int | None = await self._pool.fetchval(
+            "SELECT admin_role_id FROM league_guilds WHERE guild_id = $1", guild_id
+        )
+        return role
+
+    async def get_league(self, league_id: int) -> LeagueRecord | None:
+        row = await self._pool.fetchrow("SELECT * FROM leagues WHERE id = $1", league_id)
+        return rows.league_record(row) if row else None
+
+    async def join_league(self, league_id: int, member_id: int, name: str) -> None:
+        """Sign a member up (again); keeps their first join date."""
+        await self._pool.execute(
+            "INSERT INTO league_members (league_id, member_id, name, joined_at)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT (league_id, member_id)"
+            " DO UPDATE SET name = excluded.name, left_at = NULL",
+            league_id, member_id, name, stamp(),
+        )
+
+    async def leave_league(self, league_id: int, member_id: int) -> bool:
+        """False when the member was not signed up."""
+        left = await self._pool.fetchval(
+            "UPDATE league_members SET left_at = $3 WHERE league_id = $1 AND member_id = $2"
+            " AND left_at IS NULL RETURNING member_id",
+            league_id, member_id, stamp(),
+        )
+        return left is not None
+
+    async def league_members(self, league_id: int, *, signed_up: bool = True
+                             ) -> list[LeagueMemberRecord]:
+        found = await self._pool.fetch(
+            "SELECT * FROM league_members WHERE league_id = $1"
+            + (" AND left_at IS NULL" if signed_up else "") + " ORDER BY joined_at, member_id",
+            league_id,
+        )
+        return [rows.member_record(r) for r in found]
+
+    async def start_season(self, league_id: int, ends_on: str | None, carry: float
+                           ) -> SeasonRecord:
+        """End the running season (if any) and start the next one, in one transaction."""
+        at = stamp()
+        async with self._write() as db:
+            await db.execute("SELECT 1 FROM leagues WHERE id = $1 FOR UPDATE", league_id)
+            row = await db.fetchrow(
+                "WITH ended AS (UPDATE league_seasons SET ended_at = $2 WHERE league_id = $1"
+                " AND ended_at IS NULL)"
+                " INSERT INTO league_seasons (league_id, number, started_at, ends_on, carry)"
+                " VALUES ($1, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_seasons"
+                " WHERE league_id = $1), $2, $3, $4) RETURNING *",
+                league_id, at, ends_on, carry,
+            )
+        return rows.season_record(row)
+
+    async def end_season(self, league_id: int) -> SeasonRecord | None:
+        row = await self._pool.fetchrow(
+            "UPDATE league_seasons SET ended_at = $2 WHERE league_id = $1 AND ended_at IS NULL"
+            " RETURNING *",
+            league_id, stamp(),
+        )
+        return rows.season_record(row) if row else None
+
+    async def seasons(self, league_id: int) -> list[SeasonRecord]:
+        found = await self._pool.fetch(
+            "SELECT * FROM league_seasons WHERE league_id = $1 ORDER BY number", league_id
+        )
+        return [rows.season_record(r) for r in found]
+
+    async def season_carries(self) -> dict[int, float]:
+        found = await self._pool.fetch("SELECT id, carry FROM league_seasons")
+        return {r["id"]: r["carry"] for r in found}
+
+    async def add_round(self, league_id: int, season_id: int | None,
+                        marks: dict[int, float]) -> RoundRecord:
+        """A new round, with each member's shown rating at this moment."""
+        async with self._write() as db:
+            await db.execute("SELECT 1 FROM leagues WHERE id = $1 FOR UPDATE", league_id)
+            row = await db.fetchrow(
+                "WITH made AS (INSERT INTO league_rounds (league_id, season_id, number,"
+                " created_at) VALUES ($1, $2, (SELECT COALESCE(MAX(number), 0) + 1"
+                " FROM league_rounds WHERE league_id = $1), $3) RETURNING *),"
+                " marked AS (INSERT INTO league_round_marks (round_id, member_id, rating)"
+                " SELECT made.id, m.member_id, m.rating FROM made,"
+                " unnest($4::bigint[], $5::float8[]) AS m(member_id, rating))"
+                " SELECT * FROM made",
+                league_id, season_id, stamp(), list(marks), list(marks.values()),
+            )
+        return rows.round_record(row)
+
+    async def add_round_table(self, round_id: int, table_id: int) -> None:
+        await self._pool.execute(
+            "INSERT INTO league_round_tables (round_id, table_id) VALUES ($1, $2)",
+            round_id, table_id,
+        )
+
+    async def rounds(self, league_id: int) -> list[RoundRecord]:
+        found = await self._pool.fetch(
+            "SELECT * FROM league_rounds WHERE league_id = $1 ORDER BY number", league_id
+        )
+        return [rows.round_record(r) for r in found]
+
+    async def round_of_table(self, table_id: int) -> RoundRecord | None:
+        row = await self._pool.fetchrow(
+            "SELECT r.* FROM league_rounds r JOIN league_round_tables t ON t.round_id = r.id"
+            " WHERE t.table_id = $1",
+            table_id,
+        )
+        return rows.round_record(row) if row else None
+
+    async def round_marks(self, round_id: int) -> dict[int, float]:
+        found = await self._pool.fetch(
+            "SELECT member_id, rating FROM league_round_marks WHERE round_id = $1", round_id
+        )
+        return {r["member_id"]: r["rating"] for r in found}
+
+    async def league_seatings(self, league_id: int, since: str = "") -> list[tuple[int, int]]:
+        """(table, member) for every member seated at the league's tables opened since."""
+        found = await self._pool.fetch(
+            "SELECT s.table_id, s.member_id FROM seats s JOIN game_tables t"
+            " ON t.id = s.table_id WHERE t.league_id = $1"
+            " AND ($2::timestamptz IS NULL OR t.created_at >= $2)"
+            " AND s.member_id IS NOT NULL",
+            league_id, datetime.fromisoformat(since) if since else None,
+        )
+        return [(r[0], r[1]) for r in found]
+
+    async def add_forfeit(self, table_id: int, seat: int, member_id: int, name: str,
+                          reason: str) -> bool:
+        """Record that a seat forfeited; False when it already had."""
+        added = await self._pool.fetchval(
+            "INSERT INTO league_forfeits (table_id, seat, member_id, name, reason, at)"
+            " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (table_id, seat) DO NOTHING"
+            " RETURNING seat",
+            table_id, seat, member_id, name, reason, stamp(),
+        )
+        return added is not None
+
+    async def forfeits(self, table_id: int) -> list[ForfeitRecord]:
+        found = await self._pool.fetch(
+            "SELECT * FROM league_forfeits WHERE table_id = $1 ORDER BY seat", table_id
+        )
+        return [rows.forfeit_record(r) for r in found]
+
+    async def tables_awaiting_result(self) -> list[int]:
+        """Finished or abandoned league tables whose result is not stored yet."""
+        found = await self._pool.fetch(
+            "SELECT t.id FROM game_tables t LEFT JOIN league_results r ON r.table_id = t.id"
+            " WHERE t.league_id IS NOT NULL AND t.status IN ('over', 'abandoned')"
+            " AND r.id IS NULL ORDER BY t.updated_at, t.id"
+        )
+        return [r[0] for r in found]
+
+    async def save_result(self, result: LeagueResult, ratings: Ratings) -> int | None:
+        """Store a result and the ratings it moved, in one transaction. None (and nothing
+        written) when the table's result was stored before: recording is idempotent, in
+        any process (the unique table id decides)."""
+        places = result.places
+        async with self._write() as db:
+            result_id = await db.fetchval(
+                "WITH made AS (INSERT INTO league_results (league_id, guild_id, game_id,"
+                " season_id, round_id, table_id, finished_at, abandoned)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                " ON CONFLICT (table_id) DO NOTHING RETURNING id),"
+                " placed AS (INSERT INTO league_places (result_id, seat, member_id, name,"
+                " place, forfeited) SELECT made.id, p.seat, p.member_id, p.name, p.place,"
+                " p.forfeited FROM made, unnest($9::int[], $10::bigint[], $11::text[],"
+                " $12::int[], $13::bool[]) AS p(seat, member_id, name, place, forfeited))"
+                " SELECT id FROM made",
+                result.league_id, result.guild_id, result.game_id, result.season_id,
+                result.round_id, result.table_id, result.finished_at, result.abandoned,
+                [p.seat for p in places], [p.member_id for p in places],
+                [p.name for p in places], [p.place for p in places],
+                [p.forfeited for p in places],
+            )
+            if result_id is None:
+                return None
+            await _put_ratings(db, ratings)
+        return int(result_id)
+
+    async def league_results(self, league_id: int | None = None) -> list[LeagueResult]:
+        """Results in the order they were recorded: one league's, or every one (rebuilds)."""
+        found = await self._pool.fetch(
+            "SELECT r.*, p.seat, p.member_id, p.name, p.place, p.forfeited FROM league_results r"
+            " JOIN league_places p ON p.result_id = r.id"
+            " WHERE $1::bigint IS NULL OR r.league_id = $1 ORDER BY r.id, p.seat",
+            league_id,
+        )
+        return rows.results(found)
+
+    async def member_finishes(self, guild_id: int, member_ids: list[int]
+                              ) -> list[tuple[int, str, bool]]:
+        """(member, finished at, forfeited) for the members' league games in the server."""
+        found = await self._pool.fetch(
+            "SELECT p.member_id, r.finished_at, p.forfeited FROM league_places p"
+            " JOIN league_results r ON r.id = p.result_id"
+            " WHERE r.guild_id = $1 AND p.member_id = ANY($2::bigint[])",
+            guild_id, member_ids,
+        )
+        return [(r[0], r[1], r[2]) for r in found]
+
+    async def ratings(self, scope: str) -> dict[int, LeagueRating]:
+        found = await self._pool.fetch("SELECT * FROM league_ratings WHERE scope = $1", scope)
+        return {r["member_id"]: rows.rating(r) for r in found}
+
+    async def all_ratings(self) -> Ratings:
+        found = await self._pool.fetch("SELECT * FROM league_ratings")
+        return {(r["scope"], r["member_id"]): rows.rating(r) for r in found}
+
+    async def replace_ratings(self, ratings: Ratings) -> None:
+        """Every stored rating replaced by ``ratings`` (a rebuild), in one transaction."""
+        async with self._write() as db:
+            await db.execute("DELETE FROM league_ratings")
+            await _put_ratings(db, ratings)
+
+
+async def _put_ratings(db: asyncpg.Connection, ratings: Ratings) -> None:
+    if not ratings:
+        return
+    items = list(ratings.items())
+    await db.execute(
+        "INSERT INTO league_ratings (scope, member_id, mu, sigma, games, wins, forfeits)"
+        " SELECT * FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::float8[],"
+        " $5::int[], $6::int[], $7::int[])"
+        " ON CONFLICT (scope, member_id) DO UPDATE SET mu = excluded.mu,"
+        " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins,"
+        " forfeits = excluded.forfeits",
+        [s for (s, _), _ in items], [m for (_, m), _ in items],
+        [r.mu for _, r in items], [r.sigma for _, r in items],
+        [r.games for _, r in items], [r.wins for _, r in items],
+        [r.forfeits for _, r in items],
+    )
