@@ -4,6 +4,13 @@
 commands synced in ``setup_hook`` (to the dev guild when set, else globally), the store opened
 and checked, restart-proof buttons registered, and computer seats due after a restart resumed.
 ``run_bot(settings)`` runs it until SIGTERM or SIGINT and then closes it cleanly.
+
+With ``TABULA_SHARD_COUNT`` the bot is discord.py's ``AutoShardedBot`` (all shards, or the
+``TABULA_SHARD_IDS`` of this process); several such processes share one PostgreSQL database.
+The work done once at start (announcements missed in a crash, computer seats due, league
+results not stored) is limited to the servers of this process's shards, so two processes never
+both take it up; DMs arrive on shard 0 and their tables are served from the database wherever
+they arrive.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import Settings
+from bot.config import Settings, Sharding
 from bot.leagues import Leagues
 from bot.leagues.rounds import Rounds
 from bot.render_pool import RenderPool
@@ -62,6 +69,7 @@ class TabulaBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             guild_ready_timeout=guild_ready_timeout,
             tree_cls=TabulaTree,
+            **self.shard_options(settings.sharding),
         )
         self.settings = settings
         self.render_workers = render_workers
@@ -77,6 +85,10 @@ class TabulaBot(commands.Bot):
         self.draining = False
         self._closing: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def shard_options(sharding: Sharding) -> dict[str, Any]:
+        return {}  # one plain gateway connection
 
     @property
     def tables(self) -> Tables:
@@ -140,7 +152,10 @@ class TabulaBot(commands.Bot):
         """After a restart: announce what was committed but never told (a crash came between
         the commit and the post), then let computer seats that were due move."""
         await self.wait_until_ready()
+        owns = self.settings.sharding.owns
         for table in await self.tables.unannounced():
+            if not owns(table.guild_id):
+                continue  # another process's shard announces it
             try:
                 notice = await self.tables.catch_up(table.id)
                 if notice is not None:
@@ -148,6 +163,8 @@ class TabulaBot(commands.Bot):
             except Exception:
                 log.exception("could not announce table %s after a restart", table.id)
         for table in await self.tables.store.tables_with_status("playing"):
+            if not owns(table.guild_id):
+                continue
             try:
                 notice = await self.tables.run_computers(table.id)
                 if notice is not None:
@@ -157,7 +174,7 @@ class TabulaBot(commands.Bot):
 
     async def _catch_up_results(self) -> None:
         """League games that ended without their result stored (a crash in between)."""
-        count = await self.leagues.recorder.catch_up()
+        count = await self.leagues.recorder.catch_up(self.settings.sharding.owns)
         if count:
             log.info("stored %d league results missed before the restart", count)
 
@@ -172,11 +189,14 @@ class TabulaBot(commands.Bot):
             self._closing = asyncio.create_task(self._shut_down())
         await asyncio.shield(self._closing)
 
+    async def close_gateway(self) -> None:
+        if self.ws is not None and self.ws.open:
+            await self.ws.close(code=1000)
+
     async def _shut_down(self) -> None:
         self.draining = True
-        if self.ws is not None and self.ws.open:
-            # No gateway, no new interactions; REST stays open for the replies under way.
-            await self.ws.close(code=1000)
+        # No gateway, no new interactions; REST stays open for the replies under way.
+        await self.close_gateway()
         if self._resuming is not None and not self.is_ready():
             self._resuming.cancel()  # still waiting for a ready that will not come
         await finish_in_flight(self, self.grace)
@@ -189,6 +209,23 @@ class TabulaBot(commands.Bot):
             await self._store.close()
             self._store = None
             log.info("closed the store and the render pool")
+
+
+class ShardedTabulaBot(TabulaBot, commands.AutoShardedBot):
+    """The same bot on several gateway shards (``TABULA_SHARD_COUNT``/``TABULA_SHARD_IDS``)."""
+
+    @staticmethod
+    def shard_options(sharding: Sharding) -> dict[str, Any]:
+        # shard_count None: discord.py asks Discord how many shards the bot needs.
+        options: dict[str, Any] = {"shard_count": sharding.count}
+        if sharding.ids is not None:
+            options["shard_ids"] = list(sharding.ids)
+        return options
+
+    async def close_gateway(self) -> None:
+        for shard in self.shards.values():
+            if not shard.is_closed():
+                await shard.disconnect()
 
 
 # discord.py names the tasks that run interaction callbacks and event handlers.
@@ -238,7 +275,8 @@ def create_bot(
     # The bot has no voice: no start-up warnings about voice libraries it does not need.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
-    return TabulaBot(settings, render_workers, guild_ready_timeout)
+    kind = ShardedTabulaBot if settings.sharding.sharded else TabulaBot
+    return kind(settings, render_workers, guild_ready_timeout)
 
 
 def run_bot(settings: Settings) -> int:

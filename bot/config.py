@@ -15,6 +15,8 @@ Tabula needs a Discord bot token to go online. Set:
   TABULA_DEV_GUILD     optional: a server id to sync commands to at once while developing
   DISCORD_API_BASE     optional: a REST proxy or local test server (default Discord's)
   DISCORD_GATEWAY_URL  optional: a gateway proxy or local test server
+  TABULA_SHARD_COUNT   optional: the total number of shards, or "auto" (Discord's advice)
+  TABULA_SHARD_IDS     optional: the shards this process runs, e.g. 0,1 (needs the count)
   LOG_LEVEL            optional: DEBUG, INFO (default), WARNING
 
 To try a game without Discord, play at a terminal table:
@@ -47,6 +49,60 @@ def check_database_folder(path: str) -> None:
 
 
 @dataclass(frozen=True)
+class Sharding:
+    """Which gateway shards this process runs.
+
+    ``count`` None: one plain connection (no sharding), or with ``auto`` every shard Discord
+    advises, all in this process. ``ids`` None: all ``count`` shards in this process. A
+    server belongs to shard ``(guild_id >> 22) % count``; DMs arrive on shard 0."""
+
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+    auto: bool = False
+
+    @property
+    def sharded(self) -> bool:
+        return self.auto or self.count is not None
+
+    def owns(self, guild_id: int | None) -> bool:
+        """True when this process's shards receive the server's events (``None``: a DM).
+        Without a fixed count, or with every shard here, it owns everything."""
+        if self.count is None or self.ids is None:
+            return True
+        shard = 0 if guild_id is None else (guild_id >> 22) % self.count
+        return shard in self.ids
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Sharding:
+        count_text = env.get("TABULA_SHARD_COUNT", "").strip().lower()
+        ids_text = env.get("TABULA_SHARD_IDS", "").strip()
+        if not count_text:
+            if ids_text:
+                raise ConfigError("TABULA_SHARD_IDS needs TABULA_SHARD_COUNT (the total).")
+            return cls()
+        if count_text == "auto":
+            if ids_text:
+                raise ConfigError("TABULA_SHARD_IDS needs a fixed TABULA_SHARD_COUNT, not auto.")
+            return cls(auto=True)
+        if not count_text.isdigit() or int(count_text) < 1:
+            raise ConfigError("TABULA_SHARD_COUNT must be a whole number of shards (1 or more)"
+                              " or auto.")
+        count = int(count_text)
+        if not ids_text:
+            return cls(count=count)
+        parts = [p.strip() for p in ids_text.split(",")]
+        if not all(p.isdigit() for p in parts):
+            raise ConfigError("TABULA_SHARD_IDS must list shard numbers separated by commas,"
+                              " e.g. 0,1.")
+        ids = tuple(int(p) for p in parts)
+        if len(set(ids)) != len(ids):
+            raise ConfigError("TABULA_SHARD_IDS names a shard twice.")
+        if max(ids) >= count:
+            raise ConfigError(f"TABULA_SHARD_IDS: shards are numbered 0 to {count - 1}.")
+        return cls(count=count, ids=tuple(sorted(ids)))
+
+
+@dataclass(frozen=True)
 class Settings:
     token: str
     db_path: str = DEFAULT_DB
@@ -54,6 +110,7 @@ class Settings:
     api_base: str | None = None
     gateway_url: str | None = None
     log_level: str = "INFO"
+    sharding: Sharding = Sharding()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -74,4 +131,5 @@ class Settings:
             api_base=env.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
             log_level=level,
+            sharding=Sharding.from_env(env),
         )

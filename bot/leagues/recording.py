@@ -66,10 +66,15 @@ class Recorder:
         log.info("league result of table %s stored", table_id)
         return replace(result, id=result_id)
 
-    async def catch_up(self) -> int:
-        """Results of league tables that ended while nobody recorded them (after a crash)."""
+    async def catch_up(self, owns: Callable[[int | None], bool] | None = None) -> int:
+        """Results of league tables that ended while nobody recorded them (after a crash);
+        with ``owns``, only those of the servers it accepts (this process's shards)."""
         count = 0
         for table_id in await self.store.tables_awaiting_result():
+            if owns is not None:
+                table = await self.store.get_table(table_id)
+                if table is None or not owns(table.guild_id):
+                    continue
             count += await self.record(table_id) is not None
         return count
 

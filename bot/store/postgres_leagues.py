@@ -237,13 +237,15 @@ class PostgresLeagues(PostgresTables):
     async def save_result(self, result: LeagueResult, ratings: Ratings) -> int | None:
         """Store a result and the ratings it moved, in one transaction. None (and nothing
         written) when the table's result was stored before: recording is idempotent, in
-        any process (the unique table id decides)."""
+        any process (the unique table id decides). The NOT EXISTS spares a repeat an id from
+        the sequence, so result numbers shown to members stay 1, 2, 3 as in SQLite."""
         places = result.places
         async with self._write() as db:
             result_id = await db.fetchval(
                 "WITH made AS (INSERT INTO league_results (league_id, guild_id, game_id,"
                 " season_id, round_id, table_id, finished_at, abandoned)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                " SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE NOT EXISTS"
+                " (SELECT 1 FROM league_results WHERE table_id = $6)"
                 " ON CONFLICT (table_id) DO NOTHING RETURNING id),"
                 " placed AS (INSERT INTO league_places (result_id, seat, member_id, name,"
                 " place, forfeited) SELECT made.id, p.seat, p.member_id, p.name, p.place,"

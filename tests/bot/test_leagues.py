@@ -249,11 +249,11 @@ async def test_a_league_table_must_play_the_leagues_game(tables: Tables,
 
 async def test_the_rebuild_command_replays_the_stored_results(
     tables: Tables, leagues: Leagues, monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], store_target: str,
 ) -> None:
     await league_game(tables, leagues, 1, [ALICE, BOB], winner=BOB)
     before = await tables.store.all_ratings()
-    monkeypatch.setenv("TABULA_DB", tables.store.path)
+    monkeypatch.setenv("TABULA_DB", store_target)
     assert main(["nonsense"]) == 2
     assert await asyncio.to_thread(main, ["rebuild"]) == 0
     assert "from 1 results" in capsys.readouterr().out
