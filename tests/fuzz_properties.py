@@ -94,20 +94,20 @@ class Sample:
 
 @cache
 def samples(game_id: str) -> tuple[Sample, ...]:
-    """States from a few seeded random playouts: the start, every phase change, evenly spaced
-    states in between and the end (so every phase a random game reaches is represented)."""
+    """States from seeded random playouts: the first state of every situation (phase, step and
+    kinds of legal action) a random game reaches, plus evenly spaced states and the end."""
     game = GAMES[game_id]
     out: list[Sample] = []
     for players in sorted({game.min_players, game.max_players}):
         trail = list(_playout(game, players, f"fuzz-{players}"))
         every = max(1, len(trail) // (STATES_PER_GAME // 2))
-        last_view_keys: object = None
+        seen: set[object] = set()
         for index, state in enumerate(trail):
-            phase = _phase_of(game, state)
-            if index % every == 0 or index == len(trail) - 1 or phase != last_view_keys:
+            situation = _situation(game, state)
+            if index % every == 0 or index == len(trail) - 1 or situation not in seen:
                 seats = tuple(sorted(game.active_seats(state))) or (0,)
                 out.append(Sample(game_id, state, seats, players))
-            last_view_keys = phase
+            seen.add(situation)
     return tuple(out)
 
 
@@ -123,9 +123,11 @@ def _playout(game: Game, players: int, seed: str) -> Iterator[State]:
         state = game.apply(state, seat, chooser.choose(game, state, seat)).state
 
 
-def _phase_of(game: Game, state: State) -> object:
+def _situation(game: Game, state: State) -> object:
     view = game.view(state, None)
-    return view.get("phase", view.get("step"))
+    active = sorted(game.active_seats(state))
+    kinds = frozenset(a["type"] for a in game.legal_actions(state, active[0])) if active else None
+    return (str(view.get("phase")), str(view.get("step")), kinds)
 
 
 def replay_file(game_id: str) -> dict[str, Any]:
@@ -186,7 +188,7 @@ def move_texts(draw: st.DrawFn, sample: Sample) -> str:
         elif choice == 2:
             words.insert(draw(st.integers(0, len(words))), part)
         else:
-            words = [re.sub(r"\d+", part, w) for w in words]
+            words = [re.sub(r"\d+", part.replace("\\", "\\\\"), w) for w in words]
     return draw(st.sampled_from([" ", "", ",", "  "])).join(words)
 
 
