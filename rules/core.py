@@ -47,11 +47,14 @@ QUOTE_LIMIT = 60
 """Characters of a player's text that an error message repeats (the rest becomes "...")."""
 
 
-def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """Player text for an error message: cut to ``limit`` characters and quoted with control,
-    invisible and unpaired characters escaped, so it is never markup or a template."""
-    cut = text if len(text) <= limit else text[:limit] + "..."
-    return repr(cut)
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """Player text (or any value) for an error message: cut to about ``limit`` characters and
+    quoted with control, invisible and unpaired characters escaped, so it is never markup or a
+    template and never long."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[:limit] + "...")
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[:limit] + "..."
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,7 +35,8 @@ def resolve_options(cat: Catalogue, overrides: Mapping[str, Any] | None) -> dict
     merged = merge_options(DEFAULTS, overrides)
     for key, allowed in _CHOICES.items():
         if not any(same_json(merged[key], a) for a in allowed):
-            raise InvalidAction(f"Option {key} must be one of {', '.join(map(str, allowed))}.")
+            shown = ", ".join(json.dumps(a) if isinstance(a, bool) else str(a) for a in allowed)
+            raise InvalidAction(f"Option {key} must be one of {shown}.")
     seat = merged["start_seat"]
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat < 0):
         raise InvalidAction("Option start_seat must be a seat number (0 is the first seat).")

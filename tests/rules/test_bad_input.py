@@ -73,6 +73,23 @@ def test_hadrians_wall_fate_order_of_the_wrong_length_or_with_a_duplicate_is_ref
             game.options({"fate_order": bad})
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_an_option_error_never_echoes_a_long_value(game_id: str) -> None:
+    game = GAMES[game_id]
+    long = "Z" * 5000
+    for key, default in game.options().items():
+        bad: list[Any] = [long, [long], {long: long}, [[long]]]
+        if isinstance(default, dict) and default:
+            first = sorted(default)[0]
+            bad += [{**default, first: long}, {**default, first: {long: [long]}},
+                    {**default, long: 1}]
+        for value in bad:
+            with pytest.raises(InvalidAction) as caught:
+                game.options({key: value})  # some checks need the player count: setup's
+                game.setup(game.min_players, "s", {key: value})
+            assert "Z" * (ECHO_LIMIT + 1) not in str(caught.value), (key, str(caught.value)[:200])
+
+
 @pytest.mark.parametrize("value", [1, 0, "true", None])
 def test_minerva_true_or_false_options_take_only_booleans(value: Any) -> None:
     with pytest.raises(InvalidAction, match="circus_keeps_city_connected"):
