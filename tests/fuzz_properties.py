@@ -151,6 +151,7 @@ def replay_file(game_id: str) -> dict[str, Any]:
 JSON_SCALARS = (
     st.none() | st.booleans() | st.integers(min_value=-(10**30), max_value=10**30)
     | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30)
+    | st.sampled_from(["Z" * 5000, "9" * 400, "\ud800", "{p0}", "{x.y}"])
 )
 JSON = st.recursive(
     JSON_SCALARS,
