@@ -15,7 +15,7 @@ from tests.fuzz_properties import cases, warm_up
 
 CASES = cases()
 BOUNDED = settings(
-    max_examples=60, deadline=None, derandomize=True, database=None,
+    max_examples=150, deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.filter_too_much],
 )
