@@ -125,8 +125,8 @@ def test_setup_does_not_change_the_options_it_is_given(game_id: str) -> None:
 
 
 def texts_for(game_id: str) -> list[tuple[Sample, int, str]]:
-    """(sample, seat, text): huge numbers in place of every number of a legal move's text,
-    superscript digits, and very long words."""
+    """(sample, seat, text): huge numbers in place of every number of a legal move's text
+    (beyond the length limit, and long ones within it), superscript digits, very long words."""
     out = []
     for sample in some_samples(game_id):
         seat = sample.seats[0]
@@ -135,6 +135,7 @@ def texts_for(game_id: str) -> list[tuple[Sample, int, str]]:
         for text in written:
             out.append((sample, seat, "".join("9" * 5000 if c.isdigit() else c for c in text)))
             out.append((sample, seat, "".join("²" if c.isdigit() else c for c in text)))
+            out.append((sample, seat, "".join("9" * 40 if c.isdigit() else c for c in text)))
             out.append((sample, seat, text + " " + "9" * 5000))
             out.append((sample, seat, text.split()[0] + " " + "x" * 5000))
         out.append((sample, seat, "9" * 5000))
