@@ -12,7 +12,8 @@ import pytest
 
 from rules import GAMES
 from rules.core import IllegalAction, InvalidAction, RulesError
-from tests.fuzz_properties import ECHO_LIMIT, Sample, apply_checked, check_message, samples
+from tests.fuzz_properties import ECHO_LIMIT, apply_checked, check_message
+from tests.fuzz_strategies import Sample, samples
 
 GAME_IDS = sorted(GAMES)
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from rules.__main__ import EXIT_BAD_ACTION, EXIT_BAD_FILE
-from tests.fuzz_properties import check_cli, replay_file, run_cli
+from tests.fuzz_properties import check_cli, run_cli
+from tests.fuzz_strategies import replay_file
 
 ROOT = Path(__file__).resolve().parents[2]
 
