@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot import gamelog
 from bot.narration import (
@@ -57,6 +57,15 @@ MAX_COMPUTER_STEPS = 5_000  # a bound on computer moves chained after one human 
 CACHED_STATES = 256
 
 
+class TimingHook(Protocol):
+    """Plans deadlines and reminders after each commit (``bot.pace.scheduler.Scheduler``);
+    returns what the notice shows of them."""
+
+    async def after_commit(
+        self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
+    ) -> dict[str, Any]: ...
+
+
 class Tables:
     def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
         self.store = store
@@ -65,6 +74,7 @@ class Tables:
         # Decoded states of recently used tables (a state can be ~100 KiB decoded), keyed by
         # table, tagged with the version they belong to; the least recently used go first.
         self._cache: OrderedDict[int, tuple[int, State]] = OrderedDict()
+        self.timing: TimingHook | None = None
 
     # -- finding tables ----------------------------------------------------------------------
 
@@ -287,6 +297,8 @@ class Tables:
             text = f"{member.name} abandoned the game."
             if table.status == "playing":
                 text += f" The seed was `{table.seed}` (`/export` gives the replay)."
+            await self._timed(Loaded(replace(table, status="abandoned", version=version), [],
+                                     self.game(table.game_id), None), frozenset())
             return Notice(table.id, table.game_id, version, "abandoned", text)
 
     # -- play ------------------------------------------------------------------------------
@@ -333,7 +345,7 @@ class Tables:
             private = await asyncio.to_thread(
                 private_notices, loaded, transition.state, before, transition.events
             )
-            return await self._run_computers(loaded, lines, private)
+            return await self._run_computers(loaded, lines, private, frozenset({seat}))
 
     async def propose(self, table_id: int, member: Member, text: str) -> Proposal:
         """Check a move and show its mover the result, without committing it.
@@ -413,7 +425,9 @@ class Tables:
             private = await asyncio.to_thread(
                 private_notices, loaded, state, None, (), only_seats={seat}
             )
-            return play_notice(loaded, [text], private)
+            notice = play_notice(loaded, [text], private)
+            notice.data.update(await self._timed(loaded, frozenset({seat})))
+            return notice
 
     async def run_computers(self, table_id: int) -> Notice | None:
         """Let computer seats that are due act (after a restart, for instance)."""
@@ -527,7 +541,12 @@ class Tables:
         return sorted(s.position for s in loaded.seats if s.is_computer and s.position in active)
 
     async def _run_computers(
-        self, loaded: Loaded, lines: list[str], private: list[SeatNotice]
+        self,
+        loaded: Loaded,
+        lines: list[str],
+        private: list[SeatNotice],
+        movers: frozenset[int] = frozenset(),
+        autopiloted: frozenset[int] = frozenset(),
     ) -> Notice:
         """Computer seats act until a human must act or the game ends; each move is committed."""
         game = loaded.game
@@ -552,7 +571,17 @@ class Tables:
                 private_notices, loaded, transition.state, before, transition.events
             ):
                 merged[n.seat] = n
-        return play_notice(loaded, lines, list(merged.values()))
+        notice = play_notice(loaded, lines, list(merged.values()))
+        notice.data.update(await self._timed(loaded, movers, autopiloted))
+        return notice
+
+    async def _timed(
+        self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int] = frozenset()
+    ) -> dict[str, Any]:
+        """After a commit, under the table's lock: one call that updates deadlines."""
+        if self.timing is None:
+            return {}
+        return await self.timing.after_commit(loaded, movers, autopiloted)
 
     async def _lobby_notice(self, table: TableRecord, headline: str) -> Notice:
         seats = await self.store.seats(table.id)

@@ -37,6 +37,15 @@ from bot.store.records import (
     SeatRecord,
     TableRecord,
 )
+from bot.store.timing_records import (
+    NewTurn,
+    ReminderRecord,
+    SeatChange,
+    SeatClock,
+    TableClock,
+    TurnRecord,
+    WaitingTurn,
+)
 
 log = logging.getLogger(__name__)
 
@@ -467,6 +476,315 @@ class SqliteStore:
             (_now(), table_id),
         )
 
+    # == asynchronous play: timing, turns, reminders, member settings, substitutes ==========
+    # Times are epoch seconds. Firing a deadline or reminder is an atomic claim
+    # (UPDATE ... WHERE fired_at IS NULL), so each fires at most once whatever restarts.
+
+    async def set_table_timing(self, table_id: int, timing: dict[str, Any]) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE SET timing = excluded.timing",
+                (table_id, _dumps(timing)),
+            )
+
+    async def table_clock(self, table_id: int) -> TableClock | None:
+        rows = await self._fetch("SELECT * FROM table_timing WHERE table_id = ?", (table_id,))
+        if not rows:
+            return None
+        r = rows[0]
+        return TableClock(int(r["table_id"]), json.loads(r["timing"]), r["paused_at"],
+                          r["paused_by"], r["pause_reason"])
+
+    async def seat_clocks(self, table_id: int) -> dict[int, SeatClock]:
+        rows = await self._fetch("SELECT * FROM seat_clocks WHERE table_id = ?", (table_id,))
+        return {int(r["seat"]): SeatClock(int(r["seat"]), int(r["bank"]), int(r["streak"]),
+                                          bool(r["absent"]), int(r["holiday_used"]))
+                for r in rows}
+
+    async def open_turns(self, table_id: int) -> dict[int, TurnRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM turns WHERE table_id = ? AND ended_at IS NULL", (table_id,)
+        )
+        return {int(r["seat"]): _turn(r) for r in rows}
+
+    async def get_turn(self, turn_id: int) -> TurnRecord | None:
+        rows = await self._fetch("SELECT * FROM turns WHERE id = ?", (turn_id,))
+        return _turn(rows[0]) if rows else None
+
+    async def apply_turn_plan(
+        self,
+        table_id: int,
+        now: int,
+        end_turns: Iterable[int],
+        new_turns: Iterable[NewTurn],
+        clocks: Iterable[SeatClock],
+    ) -> None:
+        """End turns, start turns (with their reminder) and save seat clocks, in one
+        transaction; a turn already started for the same seat and version is kept."""
+        async with self._write() as db:
+            for turn_id in end_turns:
+                await db.execute(
+                    "UPDATE turns SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                    (now, turn_id),
+                )
+            for t in new_turns:
+                rows = list(await db.execute_fetchall(
+                    "INSERT INTO turns (table_id, seat, member_id, since_version, started_at,"
+                    " due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (table_id, seat, since_version) DO NOTHING RETURNING id",
+                    (table_id, t.seat, t.member_id, t.since_version, t.started_at, t.due_at,
+                     now),
+                ))
+                if rows and t.reminder_at is not None and t.member_id is not None:
+                    await db.execute(
+                        "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
+                        " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                        (int(rows[0][0]), table_id, t.member_id, t.reminder_at),
+                    )
+            for c in clocks:
+                await db.execute(
+                    "INSERT INTO seat_clocks (table_id, seat, bank, streak, absent, holiday_used)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
+                    " bank = excluded.bank, streak = excluded.streak, absent = excluded.absent,"
+                    " holiday_used = excluded.holiday_used",
+                    (table_id, c.seat, c.bank, c.streak, int(c.absent), c.holiday_used),
+                )
+
+    async def end_open_turns(self, table_id: int, now: int) -> None:
+        """A table that ended or was abandoned waits on nobody."""
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
+                (now, table_id),
+            )
+
+    async def due_turns(self, now: int, limit: int = 100) -> list[TurnRecord]:
+        """Open turns past their deadline, not yet fired, at tables that are not paused."""
+        rows = await self._fetch(
+            "SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.due_at <= ? AND t.fired_at IS NULL AND t.ended_at IS NULL"
+            " AND c.paused_at IS NULL ORDER BY t.due_at, t.id LIMIT ?",
+            (now, limit),
+        )
+        return [_turn(r) for r in rows]
+
+    async def claim_turn(self, turn_id: int, now: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE turns SET fired_at = ? WHERE id = ? AND fired_at IS NULL"
+                " AND ended_at IS NULL",
+                (now, turn_id),
+            )
+            return cursor.rowcount == 1
+
+    async def extend_turn(self, turn_id: int, due_at: int) -> None:
+        """Give a fired turn a new deadline (the vote chose to wait another period)."""
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE turns SET due_at = ?, fired_at = NULL WHERE id = ? AND ended_at IS NULL",
+                (due_at, turn_id),
+            )
+
+    async def add_reminder(self, turn_id: int, table_id: int, member_id: int, due_at: int
+                           ) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO reminders (turn_id, table_id, member_id, due_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (turn_id, due_at) DO NOTHING",
+                (turn_id, table_id, member_id, due_at),
+            )
+
+    async def due_reminders(self, now: int, limit: int = 200) -> list[ReminderRecord]:
+        """Unsent reminders that are due, of turns still open and not fired, at tables that
+        are not paused."""
+        rows = await self._fetch(
+            "SELECT r.* FROM reminders r JOIN turns t ON t.id = r.turn_id"
+            " LEFT JOIN table_timing c ON c.table_id = r.table_id"
+            " WHERE r.due_at <= ? AND r.fired_at IS NULL AND t.ended_at IS NULL"
+            " AND t.fired_at IS NULL AND c.paused_at IS NULL ORDER BY r.member_id, r.id LIMIT ?",
+            (now, limit),
+        )
+        return [ReminderRecord(int(r["id"]), int(r["turn_id"]), int(r["table_id"]),
+                               int(r["member_id"]), int(r["due_at"])) for r in rows]
+
+    async def claim_reminder(self, reminder_id: int, now: int) -> bool:
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE reminders SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
+                (now, reminder_id),
+            )
+            return cursor.rowcount == 1
+
+    async def move_reminder(self, reminder_id: int, due_at: int) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "UPDATE reminders SET due_at = ? WHERE id = ? AND fired_at IS NULL",
+                (due_at, reminder_id),
+            )
+
+    async def reminders_sent(self, member_id: int) -> int:
+        rows = await self._fetch(
+            "SELECT COUNT(*) FROM reminders WHERE member_id = ? AND fired_at IS NOT NULL",
+            (member_id,),
+        )
+        return int(rows[0][0])
+
+    async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
+        """Every live table, on every server, that waits on the member: oldest wait first."""
+        rows = await self._fetch(
+            "SELECT t.*, g.guild_id, g.channel_id, g.game_id, g.message_id, c.paused_at"
+            " FROM turns t JOIN game_tables g ON g.id = t.table_id"
+            " LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.member_id = ? AND t.ended_at IS NULL AND g.status = 'playing'"
+            " ORDER BY t.started_at, t.id",
+            (member_id,),
+        )
+        return [WaitingTurn(int(r["table_id"]), r["guild_id"], int(r["channel_id"]),
+                            str(r["game_id"]), r["message_id"], int(r["seat"]),
+                            int(r["started_at"]), r["due_at"], r["paused_at"] is not None)
+                for r in rows]
+
+    async def pause_table(self, table_id: int, at: int, by: int, reason: str) -> bool:
+        """Stop a table's clock; False if it was already paused."""
+        async with self._write() as db:
+            cursor = await db.execute(
+                "UPDATE table_timing SET paused_at = ?, paused_by = ?, pause_reason = ?"
+                " WHERE table_id = ? AND paused_at IS NULL",
+                (at, by, reason, table_id),
+            )
+            return cursor.rowcount == 1
+
+    async def resume_table(self, table_id: int, at: int) -> int | None:
+        """Restart a paused table's clock: open deadlines and reminders move on by the time it
+        stood still (a turn started during the pause, by the time since it started). Returns
+        the seconds paused, or None if the table was not paused."""
+        async with self._write() as db:
+            rows = list(await db.execute_fetchall(
+                "SELECT paused_at FROM table_timing WHERE table_id = ? AND paused_at IS NOT NULL",
+                (table_id,),
+            ))
+            if not rows:
+                return None
+            paused_at = int(rows[0][0])
+            await db.execute(
+                "UPDATE turns SET"
+                " due_at = due_at + (? - CASE WHEN created_at > ? THEN created_at ELSE ? END),"
+                " started_at = started_at"
+                " + (? - CASE WHEN created_at > ? THEN created_at ELSE ? END)"
+                " WHERE table_id = ? AND ended_at IS NULL AND fired_at IS NULL",
+                (at, paused_at, paused_at, at, paused_at, paused_at, table_id),
+            )
+            await db.execute(
+                "UPDATE reminders SET due_at = due_at + ? WHERE table_id = ? AND fired_at IS NULL",
+                (at - paused_at, table_id),
+            )
+            await db.execute(
+                "UPDATE table_timing SET paused_at = NULL, paused_by = NULL, pause_reason = NULL"
+                " WHERE table_id = ?",
+                (table_id,),
+            )
+        return at - paused_at
+
+    async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """Stored settings of these members (members without any are left out)."""
+        ids = list(dict.fromkeys(member_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" for _ in ids)
+        rows = await self._fetch(
+            f"SELECT * FROM member_settings WHERE member_id IN ({marks})", ids
+        )
+        return {int(r["member_id"]): {
+            "member_id": int(r["member_id"]), "tz": str(r["tz"]),
+            "quiet_start": r["quiet_start"], "quiet_end": r["quiet_end"],
+            "interval_hours": int(r["interval_hours"]), "dm_notices": bool(r["dm_notices"]),
+            "preview": bool(r["preview"]), "away_from": r["away_from"],
+            "away_until": r["away_until"],
+        } for r in rows}
+
+    async def save_member_settings(self, values: dict[str, Any], at: int) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO member_settings (member_id, tz, quiet_start, quiet_end,"
+                " interval_hours, dm_notices, preview, away_from, away_until, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (member_id) DO UPDATE SET"
+                " tz = excluded.tz, quiet_start = excluded.quiet_start,"
+                " quiet_end = excluded.quiet_end, interval_hours = excluded.interval_hours,"
+                " dm_notices = excluded.dm_notices, preview = excluded.preview,"
+                " away_from = excluded.away_from, away_until = excluded.away_until,"
+                " updated_at = excluded.updated_at",
+                (values["member_id"], values["tz"], values["quiet_start"], values["quiet_end"],
+                 values["interval_hours"], int(values["dm_notices"]), int(values["preview"]),
+                 values["away_from"], values["away_until"], at),
+            )
+
+    async def substitute_seat(
+        self, table_id: int, seat: int, member_id: int, name: str, by: int, at: int,
+        expected_version: int,
+    ) -> int:
+        """Give a seat to another member and record the change; bumps the version so the old
+        member's buttons stop working. ``AlreadySeated`` if the member holds another seat."""
+        try:
+            async with self._write() as db:
+                await self._check_version(db, table_id, expected_version)
+                rows = list(await db.execute_fetchall(
+                    "SELECT member_id FROM seats WHERE table_id = ? AND position = ?",
+                    (table_id, seat),
+                ))
+                old = rows[0][0] if rows else None
+                await db.execute(
+                    "UPDATE seats SET member_id = ?, name = ?, is_computer = 0, dm_closed = 0"
+                    " WHERE table_id = ? AND position = ?",
+                    (member_id, name, table_id, seat),
+                )
+                await db.execute(
+                    "INSERT INTO seat_changes (table_id, seat, old_member_id, new_member_id,"
+                    " new_name, by_member_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, seat, old, member_id, name, by, at),
+                )
+                await db.execute(
+                    "UPDATE seat_clocks SET streak = 0, absent = 0 WHERE table_id = ? AND seat = ?",
+                    (table_id, seat),
+                )
+                await self._bump(db, table_id)
+        except sqlite3.IntegrityError as exc:
+            raise AlreadySeated("That member already has a seat at this table.") from exc
+        return expected_version + 1
+
+    async def seat_changes(self, table_id: int) -> list[SeatChange]:
+        rows = await self._fetch(
+            "SELECT * FROM seat_changes WHERE table_id = ? ORDER BY id", (table_id,)
+        )
+        return [SeatChange(int(r["table_id"]), int(r["seat"]), r["old_member_id"],
+                           int(r["new_member_id"]), str(r["new_name"]), int(r["by_member_id"]),
+                           int(r["at"])) for r in rows]
+
+    async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO seat_clocks (table_id, seat, absent) VALUES (?, ?, ?)"
+                " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent",
+                (table_id, seat, int(absent)),
+            )
+
+    async def cast_vote(self, turn_id: int, member_id: int, choice: str, at: int
+                        ) -> dict[str, int]:
+        """Record (or change) a member's vote on a seat out of time; returns the counts."""
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO out_of_time_votes (turn_id, member_id, choice, at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
+                " choice = excluded.choice, at = excluded.at",
+                (turn_id, member_id, choice, at),
+            )
+            rows = list(await db.execute_fetchall(
+                "SELECT choice, COUNT(*) FROM out_of_time_votes WHERE turn_id = ?"
+                " GROUP BY choice",
+                (turn_id,),
+            ))
+        return {str(r[0]): int(r[1]) for r in rows}
+
 
 def _table(row: sqlite3.Row) -> TableRecord:
     return TableRecord(
@@ -516,4 +834,18 @@ def _action(row: sqlite3.Row) -> ActionRecord:
         idem_key=row["idem_key"],
         created_at=str(row["created_at"]),
         notation=row["notation"],
+    )
+
+
+def _turn(row: sqlite3.Row) -> TurnRecord:
+    return TurnRecord(
+        id=int(row["id"]),
+        table_id=int(row["table_id"]),
+        seat=int(row["seat"]),
+        member_id=row["member_id"],
+        since_version=int(row["since_version"]),
+        started_at=int(row["started_at"]),
+        due_at=row["due_at"],
+        fired_at=row["fired_at"],
+        ended_at=row["ended_at"],
     )
