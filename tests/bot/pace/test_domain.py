@@ -9,8 +9,17 @@ import pytest
 
 from bot.pace.clock import FakeClock, epoch
 from bot.pace.member import MemberSettings, check_clock_time, check_zone
-from bot.pace.model import DAY, HOUR, MINUTE, Mode, Policy, Timing, make_timing, parse_duration, \
-    reminder_lead
+from bot.pace.model import (
+    DAY,
+    HOUR,
+    MINUTE,
+    Mode,
+    Policy,
+    Timing,
+    make_timing,
+    parse_duration,
+    reminder_lead,
+)
 from bot.pace.plan import SeatInfo, reconcile, reminder_time
 from bot.store.timing_records import SeatClock, TurnRecord
 from bot.values import TableError
