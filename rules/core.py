@@ -9,6 +9,7 @@ Randomness lives in the state as the serialized form of ``Rng`` and never in mod
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -52,7 +53,7 @@ class Event:
 
     ``to`` is the set of seats allowed to see the event, or ``None`` for everyone. ``text`` is a
     sentence for players; seats appear in it as ``{p0}``, ``{p1}``, ... so a front end can put
-    member names in with ``str.format_map`` (see ``format_text``).
+    member names in with ``format_text`` (one pass; names are never templates).
     """
 
     kind: str
@@ -123,17 +124,19 @@ def rank_by(keys: Sequence[tuple[Any, ...]]) -> tuple[tuple[int, ...], ...]:
 
 
 def format_text(text: str, names: Sequence[str]) -> str:
-    """Put seat names into an event or summary text that uses ``{p0}``, ``{p1}``, ..."""
-    mapping = {f"p{i}": name for i, name in enumerate(names)}
-    try:
-        return text.format_map(_Missing(mapping))
-    except (ValueError, IndexError):
-        return text
+    """Put seat names into an event or summary text that uses ``{p0}``, ``{p1}``, ...
+
+    One pass over the trusted template: a name is inserted as it is and never read as a
+    placeholder or a format spec itself."""
+
+    def name_of(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return names[index] if index < len(names) else match.group(0)
+
+    return _PLACEHOLDER.sub(name_of, text)
 
 
-class _Missing(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+_PLACEHOLDER = re.compile(r"\{p(\d{1,2})\}")
 
 
 # --------------------------------------------------------------------------------------------
