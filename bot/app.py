@@ -19,13 +19,17 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.leagues import Leagues
+from bot.pace.clock import Clock, SystemClock
+from bot.pace.scheduler import Scheduler
 from bot.render_pool import RenderPool
 from bot.store import SqliteStore
 from bot.tables import Tables
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league",
+              "bot.cogs.timing")
+TICK_SECONDS = 5.0
 
 
 class TabulaTree(app_commands.CommandTree["TabulaBot"]):
@@ -58,6 +62,8 @@ class TabulaBot(commands.Bot):
         self._store: SqliteStore | None = None
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
+        self._scheduler: Scheduler | None = None
+        self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self._renderer: RenderPool | None = None
         self.background: set[asyncio.Task[None]] = set()
 
@@ -65,6 +71,11 @@ class TabulaBot(commands.Bot):
     def tables(self) -> Tables:
         assert self._tables is not None, "tables are ready after setup_hook"
         return self._tables
+
+    @property
+    def scheduler(self) -> Scheduler:
+        assert self._scheduler is not None, "the scheduler is ready after setup_hook"
+        return self._scheduler
 
     @property
     def leagues(self) -> Leagues:
@@ -80,10 +91,12 @@ class TabulaBot(commands.Bot):
         self._store = await SqliteStore.open(self.settings.db_path)
         self._tables = Tables(self._store)
         self._leagues = Leagues(self._store)
+        self._scheduler = Scheduler(self._tables, self.clock)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
+        from bot.cogs.timing import TIMING_ITEMS
         from bot.views.buttons import DYNAMIC_ITEMS
 
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *TIMING_ITEMS)
         for name in EXTENSIONS:
             await self.load_extension(name)
         if self.settings.dev_guild:
@@ -94,6 +107,7 @@ class TabulaBot(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
         self.spawn(self._resume_computers())
+        self.spawn(self._run_scheduler())
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine in the background, keeping a reference and logging its failure."""
@@ -119,6 +133,22 @@ class TabulaBot(commands.Bot):
                     await delivery.post_move(table.channel_id, notice)
             except Exception:
                 log.exception("could not resume computer seats of table %s", table.id)
+
+    async def _run_scheduler(self) -> None:
+        """Deadlines and reminders: those that fell due while the bot was down fire first."""
+        await self.wait_until_ready()
+        from bot.cogs.timing import deliver
+
+        async def send(items: Any) -> None:
+            await deliver(self, items)
+
+        await self.scheduler.run(send, TICK_SECONDS)
+
+    async def tick(self) -> None:
+        """One scheduler tick, delivered (tests call it after moving a fake clock)."""
+        from bot.cogs.timing import deliver
+
+        await deliver(self, await self.scheduler.tick())
 
     async def close(self) -> None:
         for task in list(self.background):

@@ -12,6 +12,7 @@ from discord.utils import MISSING
 
 from bot.cogs.common import clip
 from bot.notices import Notice, SeatNotice
+from bot.pace.notices import deadline_text
 from bot.views.buttons import board_view, lobby_view
 
 if TYPE_CHECKING:
@@ -41,7 +42,10 @@ class Delivery:
         """One channel message: what happened, the board, and one mention of who acts next;
         then a DM to each seat whose private view changed."""
         content = notice.public_text
-        mentions = [f"<@{m}>" for m in notice.next_members]
+        deadlines = notice.data.get("deadlines", {})
+        mentions = [f"<@{m}>" + (f" (deadline {deadline_text(deadlines[m])})"
+                                 if m in deadlines else "")
+                    for m in notice.next_members]
         if mentions and not notice.over:
             content += "\nNext: " + ", ".join(mentions)
         elif notice.next_names and not notice.over:
