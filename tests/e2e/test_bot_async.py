@@ -70,12 +70,8 @@ async def test_reminders_turns_pause_and_substitute(standin: StandIn, tmp_path: 
                      ) as t:
         s = t.standin
         clock = fake_clock(t)
-        # A second server where alice and carol also play: /turns lists both tables.
         other = s.add_guild("Other Games")
         there = s.add_channel(other, "games")
-        carol2 = s.add_member(other, "carol")
-        alice2 = s.add_member(other, "alice")
-        del carol2, alice2
         await open_timed(t, pace="daily")
         r = await s.slash(t.members["alice"], t.channel, "game status")
         status = (await t.reply(r)).content
@@ -93,10 +89,19 @@ async def test_reminders_turns_pause_and_substitute(standin: StandIn, tmp_path: 
         await t.bot.tick()
         sent = [m for m in s.dms(t.members[first]) if m.content.startswith("Your move")]
         assert len(sent) == 1
-        # /turns lists the tables that wait on the caller.
+        # /turns lists the tables that wait on the caller, on every server.
         r = await s.slash(t.members[first], t.channel, "turns")
         assert "1 table(s) wait on you" in (await t.reply(r)).content
-        del there
+        elsewhere = s.add_member(other, t.members[first].user)
+        r = await s.slash(elsewhere, there, "game new", {"game": "minerva", "players": 1})
+        await t.reply(r)
+        r = await s.slash(elsewhere, there, "game start")
+        await t.reply(r)
+        await s.wait_until(lambda: len(s.channel_messages(there)) >= 2, WAIT, "a board there")
+        r = await s.slash(t.members[first], t.channel, "turns")
+        listed = (await t.reply(r)).content
+        assert "2 table(s) wait on you" in listed
+        assert f"/{t.guild.id}/" in listed and f"/{other.id}/" in listed
         # Paused: the deadline passes and nothing fires.
         r = await s.slash(t.members["admin"], t.channel, "game pause", {"reason": "server move"})
         assert "server move" in (await t.reply(r)).content
