@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 import discord
@@ -19,16 +19,21 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.leagues import Leagues
+from bot.pace.clock import Clock, SystemClock
+from bot.pace.scheduler import Delivered, Scheduler
 from bot.render_pool import RenderPool
 from bot.store import SqliteStore
 from bot.tables import Tables
 from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
+from bot.ui.pace import deliver
 from bot.ui.respond import report_error
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league",
+              "bot.cogs.timing")
+TICK_SECONDS = 5.0
 
 
 class TabulaTree(app_commands.CommandTree["TabulaBot"]):
@@ -59,6 +64,8 @@ class TabulaBot(commands.Bot):
         self._store: SqliteStore | None = None
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
+        self._scheduler: Scheduler | None = None
+        self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self._renderer: RenderPool | None = None
         self.delivery = Delivery(self, self)
         self.background: set[asyncio.Task[None]] = set()
@@ -67,6 +74,11 @@ class TabulaBot(commands.Bot):
     def tables(self) -> Tables:
         assert self._tables is not None, "tables are ready after setup_hook"
         return self._tables
+
+    @property
+    def scheduler(self) -> Scheduler:
+        assert self._scheduler is not None, "the scheduler is ready after setup_hook"
+        return self._scheduler
 
     @property
     def leagues(self) -> Leagues:
@@ -82,6 +94,7 @@ class TabulaBot(commands.Bot):
         self._store = await SqliteStore.open(self.settings.db_path)
         self._tables = Tables(self._store)
         self._leagues = Leagues(self._store)
+        self._scheduler = Scheduler(self._tables, self.clock)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in EXTENSIONS:
@@ -93,7 +106,7 @@ class TabulaBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
-        self.spawn(self._catch_up())
+        self.spawn(self._catch_up_then_schedule())
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine in the background, keeping a reference and logging its failure."""
@@ -106,10 +119,14 @@ class TabulaBot(commands.Bot):
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
 
+    async def _catch_up_then_schedule(self) -> None:
+        await self.wait_until_ready()
+        await self._catch_up()
+        await self._run_scheduler()
+
     async def _catch_up(self) -> None:
         """After a restart: announce what was committed but never told (a crash came between
         the commit and the post), then let computer seats that were due move."""
-        await self.wait_until_ready()
         for table in await self.tables.unannounced():
             try:
                 notice = await self.tables.catch_up(table.id)
@@ -124,6 +141,19 @@ class TabulaBot(commands.Bot):
                     await self.delivery.post_move(notice)
             except Exception:
                 log.exception("could not resume computer seats of table %s", table.id)
+
+    async def _run_scheduler(self) -> None:
+        """Deadlines and reminders, forever: those that fell due while the bot was down
+        fire first."""
+
+        async def send(items: Sequence[Delivered]) -> None:
+            await deliver(self.delivery, items)
+
+        await self.scheduler.run(send, TICK_SECONDS)
+
+    async def tick(self) -> None:
+        """One scheduler tick, delivered (tests call it after moving a fake clock)."""
+        await deliver(self.delivery, await self.scheduler.tick())
 
     async def close(self) -> None:
         for task in list(self.background):

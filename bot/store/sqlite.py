@@ -44,6 +44,7 @@ from bot.store.records import (
     Step,
     TableRecord,
 )
+from bot.store.timing import TimingRows
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,7 @@ class _Statements:
         return await self._store._call(lambda db: db.execute(sql, args).fetchall())
 
 
-class SqliteStore:
+class SqliteStore(TimingRows):
     def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor) -> None:
         self._conn = conn
         self._thread = thread
@@ -253,10 +254,14 @@ class SqliteStore:
         )
         return [_table(r) for r in rows]
 
-    async def mark_announced(self, table_id: int, version: int) -> None:
+    async def mark_announced(self, table_id: int, version: int,
+                             message_id: int | None = None) -> None:
+        """The channel heard of ``version``; ``message_id`` is its board (kept when newer)."""
         await self._transact(lambda db: db.execute(
-            "UPDATE game_tables SET announced = MAX(announced, ?) WHERE id = ?",
-            (version, table_id),
+            "UPDATE game_tables SET message_id = CASE WHEN ? > announced"
+            " THEN COALESCE(?, message_id) ELSE message_id END,"
+            " announced = MAX(announced, ?) WHERE id = ?",
+            (version, message_id, version, table_id),
         ))
 
     async def tables_of_member(self, member_id: int) -> list[TableRecord]:
@@ -702,3 +707,4 @@ def _action(row: sqlite3.Row) -> ActionRecord:
         created_at=str(row["created_at"]),
         notation=row["notation"],
     )
+

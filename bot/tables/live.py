@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from bot.locks import KeyedLocks
 from bot.store import SeatRecord, SqliteStore, TableRecord
@@ -60,12 +60,30 @@ def fingerprint(game: Game, state: State, seat: int) -> str:
     return hashlib.sha256(encoded.encode()).hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class Timed:
+    """What planning deadlines after a change tells the notice of it."""
+
+    deadlines: dict[int, int] = field(default_factory=dict)  # member -> deadline (epoch s)
+    no_dm: frozenset[int] = frozenset()  # members who turned notices by DM off
+
+
+class TimingHook(Protocol):
+    """Plans deadlines and reminders after each change of a table, under its lock
+    (``bot.pace.scheduler.Scheduler``)."""
+
+    async def after_commit(
+        self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
+    ) -> Timed: ...
+
+
 class Live:
     def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
         self.store = store
         self.games: Mapping[str, Game] = GAMES if games is None else games
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
+        self.timing: TimingHook | None = None  # set by the scheduler of asynchronous play
 
     def game(self, game_id: str) -> Game:
         try:

@@ -49,12 +49,14 @@ def private_notices(
     *,
     every_human: bool = False,
     only_seats: set[int] | None = None,
+    recaps: Mapping[int, str] | None = None,
 ) -> list[SeatNotice]:
     """A notice for each human seat with news of its own, all built from ``state``.
 
     A seat hears when an event is addressed to it, when the game starts, when its turn comes,
     or when what it keeps out of sight of the table (a screen, a sheet) changed; help shown
-    only to the seat on the move (Palermo's reachable cells) is no news by itself. Builds
+    only to the seat on the move (Palermo's reachable cells) is no news by itself. A seat
+    with a recap (what happened since its last turn, as its turn comes) hears it. Builds
     several views: callers run it off the loop."""
     game = loaded.game
     events = tuple(events)
@@ -70,8 +72,9 @@ def private_notices(
         if seat_rec.is_computer or (only_seats is not None and seat not in only_seats):
             continue
         mine = tuple(e for e in events if e.to is not None and seat in e.to)
+        recap = (recaps or {}).get(seat, "")
         view = game.view(state, seat)
-        news = every_human or only_seats is not None or bool(mine)
+        news = every_human or only_seats is not None or bool(mine) or bool(recap)
         if not news and before is not None and public_before is not None:
             now = private_part(view, public_now)
             then = private_part(game.view(before, seat), public_before)
@@ -79,7 +82,8 @@ def private_notices(
             turn_comes = seat in active_now and seat not in active_before
             news = bool(changed) and (turn_comes or lasting is None or bool(changed & lasting))
         if news:
-            out.append(seat_notice(loaded, seat, state, narrate(mine, seat), view))
+            text = "\n".join(t for t in (narrate(mine, seat), recap) if t)
+            out.append(seat_notice(loaded, seat, state, text, view))
     return out
 
 

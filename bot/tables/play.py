@@ -15,7 +15,7 @@ from bot.notices import Notice
 from bot.store import DuplicateKey, NewAction, StaleVersion, Status
 from bot.tables import gamelog
 from bot.tables.live import Live, Loaded, fingerprint
-from bot.tables.moves import Chain, commit, computers, told
+from bot.tables.moves import Chain, commit, computers, timed, told
 from bot.tables.narration import (
     describe,
     due_computers,
@@ -82,7 +82,7 @@ class PlayCases:
                 return _duplicate(loaded)
             if then_computers:
                 await computers(self.live, loaded, chain)
-            return await told(loaded, chain)
+            return await told(self.live, loaded, chain)
 
     async def propose(self, table_id: int, member: Member, text: str) -> Proposal:
         """Check a move and show its mover the result, without committing it.
@@ -165,11 +165,15 @@ class PlayCases:
             loaded.table = replace(table, version=version)
             loaded.state = state
             loaded.moves.clear()
+            deadlines = (await timed(self.live, loaded, frozenset({seat}))).deadlines
             private = await asyncio.to_thread(
                 private_notices, loaded, state, None, (), only_seats={seat}
             )
-            return play_notice(loaded, [f"{{p{seat}}} took back a move."], private,
-                               since=table.version)
+            notice = play_notice(loaded, [f"{{p{seat}}} took back a move."], private,
+                                 since=table.version)
+            if deadlines:
+                notice.data["deadlines"] = deadlines
+            return notice
 
     async def run_computers(self, table_id: int, continuing: Notice | None = None
                             ) -> Notice | None:
@@ -188,7 +192,7 @@ class PlayCases:
             ):
                 chain = Chain(loaded.table.version, loaded.state)
             await computers(self.live, loaded, chain)
-            return await told(loaded, chain)
+            return await told(self.live, loaded, chain)
 
 
 def _duplicate(loaded: Loaded) -> Notice:

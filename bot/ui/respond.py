@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.leagues import Leagues
+from bot.pace.scheduler import Scheduler
 from bot.render_pool import RenderPool
 from bot.store import Status, TableRecord
 from bot.tables import Tables
@@ -38,6 +39,9 @@ class Services(Protocol):
 
     @property
     def renderer(self) -> RenderPool: ...
+
+    @property
+    def scheduler(self) -> Scheduler: ...
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None: ...
 

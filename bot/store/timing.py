@@ -1,0 +1,359 @@
+"""Rows of asynchronous play in the SQLite store: table timing and pauses, seat clocks, turns
+(each with its deadline), reminders, member settings, seat changes and out-of-time votes.
+
+Times are epoch seconds. Firing a deadline or a reminder is an atomic claim
+(``UPDATE ... WHERE fired_at IS NULL``), so each fires at most once whatever restarts. Each
+method is one hand-off to the connection's thread (``_run`` / ``_transact``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from bot.store.errors import AlreadySeated, StaleVersion
+from bot.store.timing_records import (
+    PlanInputs,
+    PlanRows,
+    ReminderRecord,
+    SeatChange,
+    SeatClock,
+    TableClock,
+    TurnRecord,
+    WaitingTurn,
+)
+
+T = TypeVar("T")
+
+SETTINGS_COLUMNS = ("member_id", "tz", "quiet_start", "quiet_end", "interval_hours",
+                    "dm_notices", "preview", "away_from", "away_until")
+
+
+class TimingRows:
+    """Mixed into ``SqliteStore``, which provides the two hand-offs."""
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    # -- a table's timing --------------------------------------------------------------------
+
+    async def set_table_timing(self, table_id: int, timing: dict[str, Any]) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET timing = excluded.timing",
+            (table_id, json.dumps(timing, sort_keys=True)),
+        ))
+
+    async def table_clock(self, table_id: int) -> TableClock | None:
+        row = await self._run(lambda db: db.execute(
+            "SELECT * FROM table_timing WHERE table_id = ?", (table_id,)).fetchone())
+        return None if row is None else _clock(row)
+
+    async def seat_clocks(self, table_id: int) -> dict[int, SeatClock]:
+        return await self._run(lambda db: _seat_clocks(db, table_id))
+
+    async def pause_table(self, table_id: int, at: int, by: int, reason: str,
+                          timing: dict[str, Any]) -> bool:
+        """Stop a table's clock (a table without a timing row gets ``timing``); False if it
+        was already paused."""
+
+        def write(db: sqlite3.Connection) -> bool:
+            db.execute("INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
+                       " ON CONFLICT (table_id) DO NOTHING",
+                       (table_id, json.dumps(timing, sort_keys=True)))
+            return db.execute(
+                "UPDATE table_timing SET paused_at = ?, paused_by = ?, pause_reason = ?"
+                " WHERE table_id = ? AND paused_at IS NULL",
+                (at, by, reason, table_id),
+            ).rowcount == 1
+
+        return await self._transact(write)
+
+    async def resume_table(self, table_id: int, at: int) -> int | None:
+        """Restart a paused table's clock: open deadlines and reminders move on by the time it
+        stood still (a turn started during the pause, by the time since it started). Returns
+        the seconds paused, or None if the table was not paused."""
+
+        def write(db: sqlite3.Connection) -> int | None:
+            row = db.execute("SELECT paused_at FROM table_timing WHERE table_id = ?"
+                             " AND paused_at IS NOT NULL", (table_id,)).fetchone()
+            if row is None:
+                return None
+            paused_at = int(row[0])
+            shift = "(? - CASE WHEN created_at > ? THEN created_at ELSE ? END)"
+            db.execute(
+                f"UPDATE turns SET due_at = due_at + {shift}, started_at = started_at + {shift}"
+                " WHERE table_id = ? AND ended_at IS NULL AND fired_at IS NULL",
+                (at, paused_at, paused_at, at, paused_at, paused_at, table_id),
+            )
+            db.execute("UPDATE reminders SET due_at = due_at + ? WHERE table_id = ?"
+                       " AND fired_at IS NULL", (at - paused_at, table_id))
+            db.execute("UPDATE table_timing SET paused_at = NULL, paused_by = NULL,"
+                       " pause_reason = NULL WHERE table_id = ?", (table_id,))
+            return at - paused_at
+
+        return await self._transact(write)
+
+    # -- turns -------------------------------------------------------------------------------
+
+    async def plan_turns(self, table_id: int, member_ids: Iterable[int], now: int,
+                         planner: Callable[[PlanInputs], PlanRows]) -> dict[int, TurnRecord]:
+        """After a commit, in one transaction: read what planning needs, let ``planner`` (a
+        pure function) decide, end and start turns (with their reminder), save seat clocks.
+        A turn already started for the same seat and version is kept. Returns the open turns
+        by seat."""
+        members = list(dict.fromkeys(member_ids))
+
+        def write(db: sqlite3.Connection) -> dict[int, TurnRecord]:
+            row = db.execute("SELECT * FROM table_timing WHERE table_id = ?",
+                             (table_id,)).fetchone()
+            inputs = PlanInputs(
+                None if row is None else json.loads(row["timing"]),
+                _seat_clocks(db, table_id), _open_turns(db, table_id),
+                _settings(db, members),
+            )
+            plan = planner(inputs)
+            db.executemany("UPDATE turns SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                           [(now, t) for t in plan.end_turns])
+            for t in plan.new_turns:
+                made = db.execute(
+                    "INSERT INTO turns (table_id, seat, member_id, since_version, started_at,"
+                    " due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (table_id, seat, since_version) DO NOTHING RETURNING id",
+                    (table_id, t.seat, t.member_id, t.since_version, t.started_at, t.due_at,
+                     now),
+                ).fetchone()
+                if made is not None and t.reminder_at is not None and t.member_id is not None:
+                    db.execute(
+                        "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
+                        " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                        (int(made[0]), table_id, t.member_id, t.reminder_at),
+                    )
+            db.executemany(
+                "INSERT INTO seat_clocks (table_id, seat, bank, streak, absent, holiday_used)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
+                " bank = excluded.bank, streak = excluded.streak, absent = excluded.absent,"
+                " holiday_used = excluded.holiday_used",
+                [(table_id, c.seat, c.bank, c.streak, int(c.absent), c.holiday_used)
+                 for c in plan.clocks],
+            )
+            return _open_turns(db, table_id)
+
+        return await self._transact(write)
+
+    async def end_open_turns(self, table_id: int, now: int) -> None:
+        """A table that ended or was abandoned waits on nobody."""
+        await self._transact(lambda db: db.execute(
+            "UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
+            (now, table_id)))
+
+    async def open_turns(self, table_id: int) -> dict[int, TurnRecord]:
+        return await self._run(lambda db: _open_turns(db, table_id))
+
+    async def get_turn(self, turn_id: int) -> TurnRecord | None:
+        row = await self._run(lambda db: db.execute(
+            "SELECT * FROM turns WHERE id = ?", (turn_id,)).fetchone())
+        return None if row is None else _turn(row)
+
+    async def due_turns(self, now: int, limit: int = 100) -> list[TurnRecord]:
+        """Open turns past their deadline, not yet fired, at tables that are not paused."""
+        rows = await self._run(lambda db: db.execute(
+            "SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.due_at <= ? AND t.fired_at IS NULL AND t.ended_at IS NULL"
+            " AND c.paused_at IS NULL ORDER BY t.due_at, t.id LIMIT ?",
+            (now, limit)).fetchall())
+        return [_turn(r) for r in rows]
+
+    async def claim_turn(self, turn_id: int, now: int) -> bool:
+        return await self._transact(lambda db: db.execute(
+            "UPDATE turns SET fired_at = ? WHERE id = ? AND fired_at IS NULL"
+            " AND ended_at IS NULL", (now, turn_id)).rowcount == 1)
+
+    async def extend_turn(self, turn_id: int, due_at: int) -> None:
+        """Give a fired turn a new deadline (the vote chose to wait another period)."""
+        await self._transact(lambda db: db.execute(
+            "UPDATE turns SET due_at = ?, fired_at = NULL WHERE id = ? AND ended_at IS NULL",
+            (due_at, turn_id)))
+
+    async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
+        """Every live table, on every server, that waits on the member: oldest wait first."""
+        rows = await self._run(lambda db: db.execute(
+            "SELECT t.*, g.guild_id, g.channel_id, g.game_id, g.message_id, c.paused_at"
+            " FROM turns t JOIN game_tables g ON g.id = t.table_id"
+            " LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.member_id = ? AND t.ended_at IS NULL AND g.status = 'playing'"
+            " ORDER BY t.started_at, t.id", (member_id,)).fetchall())
+        return [WaitingTurn(int(r["table_id"]), r["guild_id"], int(r["channel_id"]),
+                            str(r["game_id"]), r["message_id"], int(r["seat"]),
+                            int(r["started_at"]), r["due_at"], r["paused_at"] is not None)
+                for r in rows]
+
+    # -- reminders ---------------------------------------------------------------------------
+
+    async def add_reminder(self, turn_id: int, table_id: int, member_id: int, due_at: int
+                           ) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO reminders (turn_id, table_id, member_id, due_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (turn_id, due_at) DO NOTHING", (turn_id, table_id, member_id, due_at)))
+
+    async def due_reminders(self, now: int, limit: int = 200) -> list[ReminderRecord]:
+        """Unsent reminders that are due, of turns still open and not fired, at tables that
+        are not paused."""
+        rows = await self._run(lambda db: db.execute(
+            "SELECT r.* FROM reminders r JOIN turns t ON t.id = r.turn_id"
+            " LEFT JOIN table_timing c ON c.table_id = r.table_id"
+            " WHERE r.due_at <= ? AND r.fired_at IS NULL AND t.ended_at IS NULL"
+            " AND t.fired_at IS NULL AND c.paused_at IS NULL ORDER BY r.member_id, r.id LIMIT ?",
+            (now, limit)).fetchall())
+        return [ReminderRecord(int(r["id"]), int(r["turn_id"]), int(r["table_id"]),
+                               int(r["member_id"]), int(r["due_at"])) for r in rows]
+
+    async def claim_reminder(self, reminder_id: int, now: int) -> bool:
+        return await self._transact(lambda db: db.execute(
+            "UPDATE reminders SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
+            (now, reminder_id)).rowcount == 1)
+
+    async def move_reminder(self, reminder_id: int, due_at: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "UPDATE reminders SET due_at = ? WHERE id = ? AND fired_at IS NULL",
+            (due_at, reminder_id)))
+
+    # -- member settings ---------------------------------------------------------------------
+
+    async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """Stored settings of these members (members without any are left out)."""
+        ids = list(dict.fromkeys(member_ids))
+        return await self._run(lambda db: _settings(db, ids))
+
+    async def save_member_settings(self, values: dict[str, Any], at: int) -> None:
+        row = [values[c] for c in SETTINGS_COLUMNS]
+        sets = ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS[1:])
+        await self._transact(lambda db: db.execute(
+            f"INSERT INTO member_settings ({', '.join(SETTINGS_COLUMNS)}, updated_at)"
+            f" VALUES ({', '.join('?' for _ in SETTINGS_COLUMNS)}, ?)"
+            f" ON CONFLICT (member_id) DO UPDATE SET {sets}, updated_at = excluded.updated_at",
+            (*row, at)))
+
+    # -- seats changing hands ----------------------------------------------------------------
+
+    async def substitute_seat(
+        self, table_id: int, seat: int, member_id: int, name: str, by: int, at: int,
+        expected_version: int,
+    ) -> int:
+        """Give a seat to another member and record the change; bumps the version so the old
+        member's buttons stop working. ``AlreadySeated`` if the member holds another seat."""
+        version = expected_version + 1
+
+        def write(db: sqlite3.Connection) -> None:
+            bumped = db.execute(
+                "UPDATE game_tables SET version = version + 1, updated_at = ?"
+                " WHERE id = ? AND version = ?",
+                (datetime.now(UTC).isoformat(timespec="milliseconds"), table_id,
+                 expected_version))
+            if bumped.rowcount != 1:
+                raise StaleVersion("This table changed meanwhile; look at the latest board.")
+            old = db.execute("SELECT member_id FROM seats WHERE table_id = ? AND position = ?",
+                             (table_id, seat)).fetchone()
+            db.execute("UPDATE seats SET member_id = ?, name = ?, is_computer = 0, dm_closed = 0"
+                       " WHERE table_id = ? AND position = ?", (member_id, name, table_id, seat))
+            db.execute(
+                "INSERT INTO seat_changes (table_id, seat, old_member_id, new_member_id,"
+                " new_name, by_member_id, at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, seat, None if old is None else old[0], member_id, name, by, at,
+                 version))
+            db.execute("UPDATE seat_clocks SET streak = 0, absent = 0 WHERE table_id = ?"
+                       " AND seat = ?", (table_id, seat))
+
+        try:
+            await self._transact(write)
+        except sqlite3.IntegrityError as exc:
+            raise AlreadySeated("That member already has a seat at this table.") from exc
+        return version
+
+    async def seat_changes(self, table_id: int) -> list[SeatChange]:
+        rows = await self._run(lambda db: db.execute(
+            "SELECT * FROM seat_changes WHERE table_id = ? ORDER BY id", (table_id,)).fetchall())
+        return [SeatChange(int(r["table_id"]), int(r["seat"]), r["old_member_id"],
+                           int(r["new_member_id"]), str(r["new_name"]), int(r["by_member_id"]),
+                           int(r["at"]), int(r["version"])) for r in rows]
+
+    async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO seat_clocks (table_id, seat, absent) VALUES (?, ?, ?)"
+            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent",
+            (table_id, seat, int(absent))))
+
+    async def cast_vote(self, turn_id: int, member_id: int, choice: str, at: int
+                        ) -> dict[str, int]:
+        """Record (or change) a member's vote on a seat out of time; returns the counts."""
+
+        def write(db: sqlite3.Connection) -> dict[str, int]:
+            db.execute(
+                "INSERT INTO out_of_time_votes (turn_id, member_id, choice, at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
+                " choice = excluded.choice, at = excluded.at", (turn_id, member_id, choice, at))
+            rows = db.execute("SELECT choice, COUNT(*) FROM out_of_time_votes"
+                              " WHERE turn_id = ? GROUP BY choice", (turn_id,)).fetchall()
+            return {str(r[0]): int(r[1]) for r in rows}
+
+        return await self._transact(write)
+
+    async def last_moves(self, table_id: int, seats: Iterable[int]) -> dict[int, int]:
+        """Each seat's latest move (its table version), for seats that have moved."""
+        wanted = sorted(set(seats))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self._run(lambda db: db.execute(
+            f"SELECT seat, MAX(version) FROM actions WHERE table_id = ? AND kind = 'act'"
+            f" AND seat IN ({marks}) GROUP BY seat", (table_id, *wanted)).fetchall())
+        return {int(r[0]): int(r[1]) for r in rows}
+
+
+# -- on the connection's thread ----------------------------------------------------------------
+
+
+def _clock(r: sqlite3.Row) -> TableClock:
+    return TableClock(int(r["table_id"]), json.loads(r["timing"]), r["paused_at"],
+                      r["paused_by"], r["pause_reason"])
+
+
+def _seat_clocks(db: sqlite3.Connection, table_id: int) -> dict[int, SeatClock]:
+    rows = db.execute("SELECT * FROM seat_clocks WHERE table_id = ?", (table_id,)).fetchall()
+    return {int(r["seat"]): SeatClock(int(r["seat"]), int(r["bank"]), int(r["streak"]),
+                                      bool(r["absent"]), int(r["holiday_used"])) for r in rows}
+
+
+def _open_turns(db: sqlite3.Connection, table_id: int) -> dict[int, TurnRecord]:
+    rows = db.execute("SELECT * FROM turns WHERE table_id = ? AND ended_at IS NULL",
+                      (table_id,)).fetchall()
+    return {int(r["seat"]): _turn(r) for r in rows}
+
+
+def _settings(db: sqlite3.Connection, ids: list[int]) -> dict[int, dict[str, Any]]:
+    if not ids:
+        return {}
+    marks = ", ".join("?" for _ in ids)
+    rows = db.execute(f"SELECT * FROM member_settings WHERE member_id IN ({marks})",
+                      ids).fetchall()
+    out = {}
+    for r in rows:
+        values = {c: r[c] for c in SETTINGS_COLUMNS}
+        values["dm_notices"], values["preview"] = bool(r["dm_notices"]), bool(r["preview"])
+        out[int(r["member_id"])] = values
+    return out
+
+
+def _turn(row: sqlite3.Row) -> TurnRecord:
+    return TurnRecord(
+        id=int(row["id"]), table_id=int(row["table_id"]), seat=int(row["seat"]),
+        member_id=row["member_id"], since_version=int(row["since_version"]),
+        started_at=int(row["started_at"]), due_at=row["due_at"], fired_at=row["fired_at"],
+        ended_at=row["ended_at"],
+    )
