@@ -55,9 +55,10 @@ def private_notices(
 
     A seat hears when an event is addressed to it, when the game starts, when its turn comes,
     or when what it keeps out of sight of the table (a screen, a sheet) changed; help shown
-    only to the seat on the move (Palermo's reachable cells) is no news by itself. A seat
-    with a recap (what happened since its last turn, as its turn comes) hears it. Builds
-    several views: callers run it off the loop."""
+    only to the seat on the move (Palermo's reachable cells) is no news by itself. A seat's
+    recap (what happened since its last turn, as its turn comes) rides on its notice and is
+    no news by itself either: DMs stay for news. Builds several views: callers run it off
+    the loop."""
     game = loaded.game
     events = tuple(events)
     active_now = game.active_seats(state)
@@ -74,7 +75,7 @@ def private_notices(
         mine = tuple(e for e in events if e.to is not None and seat in e.to)
         recap = (recaps or {}).get(seat, "")
         view = game.view(state, seat)
-        news = every_human or only_seats is not None or bool(mine) or bool(recap)
+        news = every_human or only_seats is not None or bool(mine)
         if not news and before is not None and public_before is not None:
             now = private_part(view, public_now)
             then = private_part(game.view(before, seat), public_before)
