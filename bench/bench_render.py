@@ -1,9 +1,12 @@
-"""Render and encode a mid-game board of every game; compare PNG settings.
+"""Render and encode every kind of image of every game; compare PNG encodings.
 
-    python bench/bench_render.py [--repeat 15]
+    python bench/bench_render.py [--repeat 20]
 
-Prints, per game, the median draw time and, for PNG level 6 (Pillow's default) and level 1 (what
-``encode_png`` uses), the encode time and size, with the ratio between them.
+For each game, at the start, mid-game and the end, public and private (seat 1), and for every
+image ``rendering.render_all`` returns, prints the draw time (p50 and p95 over the repeats,
+milliseconds) and the PNG size. Then, over all those images in the same run, compares RGB PNG
+at level 1 with a 256-colour palette PNG (``rendering.common.encode_png``): encode time, size,
+and the mean difference per channel (0-255) the palette introduces.
 """
 
 from __future__ import annotations
@@ -13,58 +16,92 @@ import io
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from PIL import Image, ImageChops, ImageStat
+
 import rendering
+from rendering.common import quantized
 from rules import GAMES
 from rules.random_player import UniformRandomPlayer
 
 
-def mid_game_view(game_id: str, steps: int = 60) -> dict[str, object]:
+def views(game_id: str) -> dict[str, tuple[Any, ...]]:
+    """Start, mid and end states of a seeded random game: {stage: (public, private)}."""
     game = GAMES[game_id]
     state = game.setup(max(3, game.min_players), "bench-render")
     player = UniformRandomPlayer("bench-render")
-    for _ in range(steps):
+    stages: dict[str, tuple[Any, ...]] = {"start": (state,)}
+    for step in range(20_000):
         active = sorted(game.active_seats(state))
         if not active:
             break
+        if step == 20:
+            stages["mid"] = (state,)
         state = game.apply(state, active[0], player.choose(game, state, active[0])).state
-    return game.view(state, None)
+    stages["end"] = (state,)
+    return {k: (game.view(s[0], None), game.view(s[0], 0)) for k, s in stages.items()}
 
 
-def png(image: object, level: int) -> bytes:
+def percentiles(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.95))]
+
+
+def png_rgb(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=level)  # type: ignore[attr-defined]
+    image.convert("RGB").save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
 
 
-def timed(fn: object, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()  # type: ignore[operator]
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000, result
+def png_palette(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    quantized(image).save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
+    every: list[Image.Image] = []
+    worst = 0.0
+    print(f"{'image':<36} {'size':>10} {'p50 ms':>7} {'p95 ms':>7} {'PNG KiB':>8}")
     for game_id in sorted(g for g in GAMES if rendering.has_renderer(g)):
-        view = mid_game_view(game_id)
-        draw_ms, image = timed(lambda v=view, g=game_id: rendering.render(g, v), args.repeat)
-        rgb = image.convert("RGB")  # type: ignore[attr-defined]
-        figures = {}
-        for level in (6, 1):
-            ms, data = timed(lambda lv=level, im=rgb: png(im, lv), args.repeat)
-            figures[level] = (ms, len(data))  # type: ignore[arg-type]
-        (t6, s6), (t1, s1) = figures[6], figures[1]
-        print(f"{game_id:>14}: {rgb.size[0]}x{rgb.size[1]} draw {draw_ms:.1f} ms | "
-              f"PNG6 {t6:.1f} ms {s6 / 1024:.0f} KiB | PNG1 {t1:.1f} ms {s1 / 1024:.0f} KiB | "
-              f"level 1 is {t6 / t1:.1f}x faster, {s1 / s6:.2f}x the size")
+        for stage, pair in views(game_id).items():
+            for who, view in zip(("public", "private"), pair, strict=True):
+                images = rendering.render_all(game_id, view)
+                p50, p95 = percentiles(lambda v=view, g=game_id: rendering.render_all(g, v),
+                                       args.repeat)
+                worst = max(worst, p95)
+                for i, image in enumerate(images):
+                    every.append(image)
+                    label = f"{game_id} {stage} {who}" + (f" #{i + 1}" if len(images) > 1 else "")
+                    size = f"{image.width}x{image.height}"
+                    kib = len(rendering.encode_png(image)) / 1024
+                    times = f"{p50:7.1f} {p95:7.1f}" if i == 0 else f"{'':7} {'':7}"
+                    print(f"{label:<36} {size:>10} {times} {kib:8.0f}")
+    print(f"worst p95 of a whole view's images: {worst:.1f} ms")
+    rgb_t = sum(percentiles(lambda im=im: png_rgb(im), 5)[0] for im in every)
+    pal_t = sum(percentiles(lambda im=im: png_palette(im), 5)[0] for im in every)
+    rgb_b = sum(len(png_rgb(im)) for im in every)
+    pal_b = sum(len(png_palette(im)) for im in every)
+    diffs = [sum(ImageStat.Stat(ImageChops.difference(im.convert("RGB"),
+                                                      quantized(im).convert("RGB"))).mean) / 3
+             for im in every]
+    print(f"{len(every)} images. RGB PNG level 1: {rgb_t:.0f} ms, {rgb_b / 1024:.0f} KiB | "
+          f"palette PNG (quantize + encode): {pal_t:.0f} ms, {pal_b / 1024:.0f} KiB | "
+          f"time x{pal_t / rgb_t:.2f}, size x{pal_b / rgb_b:.2f} | mean difference "
+          f"{statistics.mean(diffs):.2f}, worst {max(diffs):.2f} (0-255)")
 
 
 if __name__ == "__main__":

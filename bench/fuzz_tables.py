@@ -37,7 +37,8 @@ def main() -> int:
         probe.close()
     calls, slowest = probe.examples, probe.slowest
     print(f"{len(checks)} properties x {args.examples} examples in "
-          f"{time.perf_counter() - started:.0f} s: {calls} calls, slowest {slowest * 1000:.0f} ms")
+          f"{time.perf_counter() - started:.0f} s: {calls} calls, slowest {slowest * 1000:.0f} ms "
+          f"({probe.slowest_call})")
     if slowest > HANG_SECONDS:
         print(f"FAIL: a call took {slowest:.1f} s (> {HANG_SECONDS} s)")
         return 1

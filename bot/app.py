@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 from collections.abc import Coroutine, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import discord
@@ -67,6 +69,7 @@ class TabulaBot(commands.Bot):
         self._scheduler: Scheduler | None = None
         self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self._renderer: RenderPool | None = None
+        self._thinker: ProcessPoolExecutor | None = None
         self.delivery = Delivery(self, self)
         self.background: set[asyncio.Task[None]] = set()
 
@@ -92,7 +95,13 @@ class TabulaBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._store = await SqliteStore.open(self.settings.db_path)
-        self._tables = Tables(self._store)
+        if self.render_workers > 0:
+            # Computer players that search get a process of their own: a search holds the
+            # CPU for up to two seconds, which neither the loop nor the renders should feel.
+            self._thinker = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            )
+        self._tables = Tables(self._store, thinker=self._thinker)
         self._leagues = Leagues(self._store)
         self._scheduler = Scheduler(self._tables, self.clock)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
@@ -161,6 +170,8 @@ class TabulaBot(commands.Bot):
         await super().close()
         if self._renderer is not None:
             self._renderer.close()
+        if self._thinker is not None:
+            self._thinker.shutdown(wait=False, cancel_futures=True)
         if self._store is not None:
             await self._store.close()
             self._store = None

@@ -101,9 +101,9 @@ async def run_local(
         opened = await tables.open(game_id, LOCAL_CHANNEL, YOU, seat_order="join", seed=seed)
         view.table_id = opened.table_id
         for _ in range(count - 1):
-            await tables.add_computer((await tables.table_in(LOCAL_CHANNEL)).id, YOU)
+            await tables.add_computer((await tables.table_in(LOCAL_CHANNEL)).id, YOU, "random")
         if auto:
-            await tables.add_computer((await tables.table_in(LOCAL_CHANNEL)).id, YOU)
+            await tables.add_computer((await tables.table_in(LOCAL_CHANNEL)).id, YOU, "random")
             await tables.remove_seat((await tables.table_in(LOCAL_CHANNEL)).id, YOU, 0)
         notice = await tables.start((await tables.table_in(LOCAL_CHANNEL)).id, YOU)
         await view.show(notice)

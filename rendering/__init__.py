@@ -4,8 +4,10 @@ A view may carry ``"names"`` (one per seat, added by the front end); images then
 by name instead of by seat number.
 
 Each game has a module ``rendering.<package>`` with ``render(view) -> Image`` and
-``alt_text(view) -> str``; this module finds it by the game id, so adding a game edits no shared
-file. ``rendering`` imports ``rules`` only for types, never the other way round.
+``alt_text(view) -> str`` (and, where one image cannot hold a view legibly, ``render_all(view)
+-> list[Image]``: the overview first, then the parts); this module finds it by the game id, so
+adding a game edits no shared file. ``rendering`` imports ``rules`` only for types, never the
+other way round.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from PIL import Image
 
 from rendering.common import encode_png, seat_names
 
-__all__ = ["alt_text", "encode_png", "render", "render_png"]
+__all__ = ["alt_text", "encode_png", "render", "render_all", "render_png", "render_pngs"]
 
 
 def _module(game_id: str) -> ModuleType:
@@ -33,6 +35,18 @@ def render(game_id: str, view: Mapping[str, Any]) -> Image.Image:
     return image
 
 
+def render_all(game_id: str, view: Mapping[str, Any]) -> list[Image.Image]:
+    """Every image to send for a view, most important first. Most views are one image (the one
+    ``render`` draws); a private sheet too dense for one legible image comes as several."""
+    module = _module(game_id)
+    with seat_names(view.get("names") or ()):
+        if hasattr(module, "render_all"):
+            images: list[Image.Image] = module.render_all(view)
+        else:
+            images = [module.render(view)]
+    return images
+
+
 def alt_text(game_id: str, view: Mapping[str, Any]) -> str:
     """A description of the image for screen readers, made from the same view."""
     with seat_names(view.get("names") or ()):
@@ -43,6 +57,11 @@ def alt_text(game_id: str, view: Mapping[str, Any]) -> str:
 def render_png(game_id: str, view: Mapping[str, Any]) -> bytes:
     """Render and encode in one call: what a worker thread or process runs."""
     return encode_png(render(game_id, view))
+
+
+def render_pngs(game_id: str, view: Mapping[str, Any]) -> list[bytes]:
+    """``render_all`` encoded: what a front end sends as attachments, in order."""
+    return [encode_png(image) for image in render_all(game_id, view)]
 
 
 def has_renderer(game_id: str) -> bool:

@@ -12,22 +12,40 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-FONT_DIR = Path(__file__).with_name("fonts")
-
-# Okabe-Ito: distinguishable under the common colour-vision deficiencies. Player pieces also
-# carry a shape or letter, so colour is never the only cue.
-PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
-    (0, 114, 178),  # blue
-    (230, 159, 0),  # orange
-    (0, 158, 115),  # bluish green
-    (204, 121, 167),  # reddish purple
-    (86, 180, 233),  # sky blue
-    (213, 94, 0),  # vermillion
+# Player colours, shapes and markers live in ``rendering.palette`` (shared by every game);
+# they are re-exported here for the renderers that import them from this module.
+from rendering.palette import (
+    PLAYER_COLOUR_NAMES,
+    PLAYER_COLOURS,
+    PLAYER_MARKS,
+    PLAYER_SHAPES,
+    draw_marker,
+    player_colour,
 )
-PLAYER_COLOUR_NAMES = ("blue", "orange", "green", "purple", "sky", "red")
-# Seat markers drawn inside pieces, in case colours still look alike.
-PLAYER_MARKS = ("1", "2", "3", "4", "5", "6")
 
+__all__ = [
+    "BLACK",
+    "FONT_DIR",
+    "INK",
+    "MUTED",
+    "NAME_LIMIT",
+    "PAPER",
+    "PLAYER_COLOURS",
+    "PLAYER_COLOUR_NAMES",
+    "PLAYER_MARKS",
+    "PLAYER_SHAPES",
+    "WHITE",
+    "centred_text",
+    "draw_marker",
+    "encode_png",
+    "font",
+    "name_seats",
+    "player_colour",
+    "player_name",
+    "seat_names",
+]
+
+FONT_DIR = Path(__file__).with_name("fonts")
 INK = (33, 33, 33)
 PAPER = (250, 246, 236)
 MUTED = (120, 120, 120)
@@ -66,15 +84,36 @@ def name_seats(text: str) -> str:
                   text)
 
 
-def player_colour(seat: int) -> tuple[int, int, int]:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+# Font sizes asked for during a render, when a test records them (see ``record_font_sizes``).
+_FONT_LOG: ContextVar[list[int] | None] = ContextVar("font_log", default=None)
 
 
 @lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans shipped with the package, so images look the same on every machine."""
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def font(size: int, bold: bool = False, fine: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans shipped with the package, so images look the same on every machine.
+
+    ``fine`` marks fine print that repeats another cue (a seat number inside a marker that
+    already has the seat's shape and colour); the legibility check does not count it."""
+    log = _FONT_LOG.get()
+    if log is not None and not fine:
+        log.append(size)
+    return _font(size, bold)
+
+
+@contextmanager
+def record_font_sizes() -> Iterator[list[int]]:
+    """Collect the size of every font asked for (but fine print) inside the block."""
+    log: list[int] = []
+    token = _FONT_LOG.set(log)
+    try:
+        yield log
+    finally:
+        _FONT_LOG.reset(token)
 
 
 def centred_text(
@@ -97,11 +136,18 @@ def centred_text(
     )
 
 
+def quantized(image: Image.Image) -> Image.Image:
+    """The image on a palette of at most 256 colours, without dithering. The pictures are flat
+    colours and anti-aliased text, so the palette is lossless to the eye (``bench/
+    bench_render.py`` prints the mean difference) and the PNG is much smaller."""
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    return rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
+                        dither=Image.Dither.NONE)
+
+
 def encode_png(image: Image.Image) -> bytes:
-    """PNG at compression level 1 and without alpha: faster to encode than Pillow's default
-    level 6 for somewhat more bytes (``bench/bench_render.py`` prints both)."""
-    if image.mode != "RGB":
-        image = image.convert("RGB")
+    """A palette PNG (see ``quantized``) at compression level 1: smaller and faster to encode
+    than an RGB PNG (``bench/bench_render.py`` prints both)."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1)
+    quantized(image).save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()

@@ -3,6 +3,7 @@
     python -m rules replay FILE|-                  JSON in, JSON out
     python -m rules legal FILE --seat N            legal actions after the file's actions
     python -m rules play GAME --players N --seed S a random game, printed as a replay file
+    python -m rules arena GAME --players N --games K --seats hard,random,... [--seed S] [--json]
 
 A replay file: {"game", "players", "seed", "options", "actions": [{"seat", "action"|"text"}]}.
 An illegal or unparsable action exits with status 2 and says which action and why.
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rules import GAMES
+from rules.arena import add_arena_arguments, run_arena_command
 from rules.core import Game, RulesError, State, derive_seed
 from rules.random_player import UniformRandomPlayer
 
@@ -126,7 +128,11 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
     p_play.add_argument("--players", type=int, required=True)
     p_play.add_argument("--seed", required=True)
     p_play.add_argument("--options", default="{}", help="setup options as JSON")
+    p_arena = sub.add_parser("arena", help="computer players against each other (rules/arena.py)")
+    add_arena_arguments(p_arena)
     args = parser.parse_args(argv)
+    if args.command == "arena":
+        return run_arena_command(args, stdout, stderr)
     try:
         if args.command == "replay":
             game, state = run_replay(_read(args.file, stdin))

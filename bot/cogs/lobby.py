@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.pace.model import Policy, make_timing
 from bot.pace.status import status_lines
-from bot.tables.computers import LEVELS
+from bot.tables.computers import DEFAULT_LEVEL, LEVELS
 from bot.text import clip
 from bot.ui import lobby, pace
 from bot.ui.choices import GAME_CHOICES, league_names
@@ -73,7 +73,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         # Checked before the table exists, so a refused pace opens nothing.
         chosen = make_timing(pace.value if pace else "none", duration=duration, bank=bank,
                              policy=out_of_time.value if out_of_time else "autopilot",
-                             level=level.value if level else "random")
+                             level=level.value if level else DEFAULT_LEVEL)
         if not thread:
             notice = await bot.tables.open(
                 game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,
@@ -114,13 +114,13 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         await lobby.after_lobby_change(interaction, notice, from_button=False)
 
     @app_commands.command(name="add-bot", description="Fill a seat with a computer player")
-    @app_commands.describe(level="How the computer plays")
+    @app_commands.describe(level="How well the computer plays (normal if not given)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def add_bot(self, interaction: discord.Interaction[Any],
                       level: app_commands.Choice[str] | None = None) -> None:
         table = await table_here(interaction)
         notice = await bot_of(interaction).tables.add_computer(
-            table.id, member_of(interaction), level.value if level else "random"
+            table.id, member_of(interaction), level.value if level else DEFAULT_LEVEL
         )
         await lobby.after_lobby_change(interaction, notice, from_button=False)
 

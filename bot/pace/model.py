@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from bot.tables.computers import DEFAULT_LEVEL, LEVELS
+from bot.tables.computers import DEFAULT_LEVEL, check_level
 from bot.values import TableError
 
 MINUTE = 60
@@ -130,8 +130,7 @@ def make_timing(
         chosen = Policy(policy.lower())
     except ValueError:
         raise TableError("Out-of-time policy is `autopilot`, `skip`, `vote` or `wait`.") from None
-    if level not in LEVELS:
-        raise TableError("Computer levels: " + ", ".join(f"`{name}`" for name in LEVELS) + ".")
+    level = check_level(level)
     if not 1 <= absent_after <= 20:
         raise TableError("A seat counts as absent after 1 to 20 autopilot moves.")
     timing = Timing(policy=chosen, level=level, absent_after=absent_after)

@@ -11,6 +11,7 @@ from bot.notices import Notice
 from bot.pace.autopilot import pass_action
 from bot.store import AlreadySeated, DuplicateKey, StaleVersion, Status
 from bot.store.timing_records import TurnRecord
+from bot.tables import offload
 from bot.tables.computers import decide
 from bot.tables.live import Live
 from bot.tables.moves import Chain, commit, computers, timed, told
@@ -37,9 +38,10 @@ async def move_for(live: Live, turn: TurnRecord, level: str, prefer_pass: bool
         action = pass_action(game, state, seat) if prefer_pass else None
         how = "passes for them" if action is not None else "plays for them"
         if action is None:
-            action = decide(game, state, seat, level, table.seed, table.version)
-        transition = await asyncio.to_thread(game.apply, state, seat, action)
-        chain = Chain(table.version, state)
+            action = await decide(game, state, seat, level, table.seed, table.version,
+                                  live.thinker)
+        transition = await offload.run(f"{game.id}:apply", game.apply, state, seat, action)
+        chain = Chain(table.version, loaded.views())
         try:
             await commit(live, loaded, [(seat, None, dict(action), transition,
                                          f"deadline:{turn.id}")], chain,
@@ -79,10 +81,8 @@ async def substitute(live: Live, table_id: int, seat: int, newcomer: Member, by:
             raise OutOfDate("The game changed meanwhile; try again.") from None
         loaded.table = replace(table, version=version)
         loaded.seats = await live.store.seats(table_id)
-        loaded.moves.clear()
         deadlines = (await timed(live, loaded)).deadlines
-        state = loaded.state
-        private = [await asyncio.to_thread(seat_notice, loaded, seat, state,
+        private = [await asyncio.to_thread(seat_notice, loaded, loaded.views(), seat,
                                            f"You now play seat {seat + 1} of this game.")]
         # The old member by mention (shown, never pinged): a name is never put in a template.
         text = f"{{p{seat}}} takes over seat {seat + 1} from <@{old.member_id}>."

@@ -9,6 +9,7 @@ Each use case returns a ``Notice`` for the front end to deliver.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import Executor
 
 from bot.store import SqliteStore
 from bot.tables.live import Live
@@ -19,8 +20,9 @@ from rules.core import Game
 
 
 class Tables(LobbyCases, PlayCases, ReadingCases):
-    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
-        self.live = Live(store, games)
+    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None,
+                 thinker: Executor | None = None) -> None:
+        self.live = Live(store, games, thinker)
 
     @property
     def store(self) -> SqliteStore:

@@ -1,27 +1,54 @@
 """Where computer seats get their moves: one function for every front end and for autopilot.
 
 A decision depends only on what the seat sees, its level and a seed derived from the table's
-seed and version, so a replay or a restart after a crash repeats it.
+seed and version, so a replay or a restart after a crash repeats it. Searching levels run in
+the process pool the front end gives (``Live.thinker``), never on the event loop.
 """
 
 from __future__ import annotations
 
-from bot.values import TableError
-from rules.core import Action, Game, State, derive_seed
-from rules.random_player import UniformRandomPlayer
+import asyncio
+from concurrent.futures import Executor
 
-LEVELS = {"random": "random moves"}
-DEFAULT_LEVEL = "random"
+from bot.tables import offload
+from bot.values import TableError
+from rules import players
+from rules.core import Action, Game, RulesError, State, derive_seed
+
+LEVELS = {
+    "random": "random moves",
+    "easy": "greedy",
+    "normal": "thinks about a second",
+    "hard": "thinks up to two seconds",
+}
+DEFAULT_LEVEL = players.DEFAULT_LEVEL
+SEARCHING = ("normal", "hard")
 
 
 def check_level(level: str) -> str:
-    if level not in LEVELS:
-        raise TableError("Computer levels: " + ", ".join(f"`{name}`" for name in LEVELS) + ".")
+    try:
+        return players.parse_level(level)
+    except RulesError:
+        raise TableError(
+            "Computer levels: " + ", ".join(f"`{name}`" for name in LEVELS) + "."
+        ) from None
+
+
+def level_for(game: Game, level: str | None) -> str:
+    """The level a seat plays at: a game without a computer player plays random moves."""
+    if not level or game.id not in players.games_with_players():
+        return "random"
     return level
 
 
-def decide(game: Game, state: State, seat: int, level: str | None, table_seed: str,
-           version: int) -> Action:
-    """The computer seat's move at ``level``."""
+async def decide(game: Game, state: State, seat: int, level: str | None, table_seed: str,
+                 version: int, thinker: Executor | None = None) -> Action:
+    """The computer seat's move at its level."""
     seed = derive_seed(table_seed, version, seat)
-    return UniformRandomPlayer(seed).choose(game, state, seat)
+    level = level_for(game, level)
+    if level in SEARCHING and thinker is not None:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(thinker, players.choose_from_snapshot, game.id,
+                                          game.dump(state), seat, level, seed)
+    return await offload.run(f"{game.id}:{level}", players.choose, game, state, seat, level,
+                             seed)

@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -33,11 +34,16 @@ class Loaded:
     seats: list[SeatRecord]
     game: Game
     state: State | None
-    # Each seat's legal moves in the game's notation at this version (autocomplete asks often).
-    moves: dict[int, list[str]] = field(default_factory=dict)
     # The chain of moves last committed (``bot.tables.moves.Chain``), so computer replies can
     # be told of together with the member's move that they answer.
     chain: object | None = None
+    _views: Views | None = None
+
+    def views(self) -> Views:
+        """The views of the current state (built on demand, kept until the state changes)."""
+        if self._views is None or self._views.state is not self.state:
+            self._views = Views(self.game, self.state)
+        return self._views
 
     def seat_of(self, member_id: int) -> int | None:
         return next((s.position for s in self.seats if s.member_id == member_id), None)
@@ -48,16 +54,52 @@ def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str
     return {k: v for k, v in view.items() if public.get(k) != v}
 
 
-def fingerprint(game: Game, state: State, seat: int) -> str:
-    """The seat's own position: its own part of the view and its legal moves. Equal
-    fingerprints mean a preview or menu made for the seat is still right, whatever other
-    seats did meanwhile (the move is checked by the rules again when it counts)."""
-    own = {
-        "view": private_part(game.view(state, seat), game.view(state, None)),
-        "moves": game.legal_actions(state, seat),
-    }
-    encoded = json.dumps(own, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(encoded.encode()).hexdigest()[:16]
+class Views:
+    """The engine's views of one state, each built at most once: telling of a move needs the
+    public view, every seat's view, and the views before the move to compare with, and views
+    are the costliest part of it."""
+
+    def __init__(self, game: Game, state: State) -> None:
+        self.game, self.state = game, state
+        self._views: dict[int | None, dict[str, Any]] = {}
+        self._moves: dict[int, list[dict[str, Any]]] = {}
+        self._texts: dict[int, list[str]] = {}
+
+    def of(self, seat: int | None) -> dict[str, Any]:
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.view(self.state, seat)
+        return view
+
+    def moves(self, seat: int) -> list[dict[str, Any]]:
+        moves = self._moves.get(seat)
+        if moves is None:
+            moves = self._moves[seat] = self.game.legal_actions(self.state, seat)
+        return moves
+
+    def texts(self, seat: int) -> list[str]:
+        """The seat's legal moves in the game's notation, each text once (two equal texts
+        would break a select menu); autocomplete asks for them on every keystroke."""
+        texts = self._texts.get(seat)
+        if texts is None:
+            found = (self.game.format_action(self.state, a) for a in self.moves(seat))
+            texts = self._texts[seat] = list(dict.fromkeys(found))
+        return texts
+
+    def built_texts(self, seat: int) -> list[str] | None:
+        return self._texts.get(seat)
+
+    def own(self, seat: int) -> dict[str, Any]:
+        """What the seat sees beyond the public view."""
+        return private_part(self.of(seat), self.of(None))
+
+    def fingerprint(self, seat: int) -> str:
+        """The seat's own position: its own part of the view and its legal moves. Equal
+        fingerprints mean a preview or menu made for the seat is still right, whatever other
+        seats did meanwhile (the move is checked by the rules again when it counts)."""
+        own = {"view": self.own(seat), "moves": self.moves(seat)}
+        encoded = json.dumps(own, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(encoded.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -78,8 +120,10 @@ class TimingHook(Protocol):
 
 
 class Live:
-    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None) -> None:
+    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None,
+                 thinker: Executor | None = None) -> None:
         self.store = store
+        self.thinker = thinker  # a process pool for computer players that search
         self.games: Mapping[str, Game] = GAMES if games is None else games
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, Loaded] = OrderedDict()

@@ -18,7 +18,7 @@ from bot.store import (
     Status,
     TableRecord,
 )
-from bot.tables.computers import LEVELS, check_level
+from bot.tables.computers import DEFAULT_LEVEL, LEVELS, check_level
 from bot.tables.live import Live, Loaded
 from bot.tables.moves import Chain, computers, timed, told
 from bot.tables.narration import lobby_notice
@@ -104,7 +104,7 @@ class LobbyCases:
                 raise OutOfDate("The lobby changed meanwhile; try again.") from None
             return self._lobby_changed(loaded, seats, f"{escape(member.name)} joined.")
 
-    async def add_computer(self, table_id: int, member: Member, level: str = "random"
+    async def add_computer(self, table_id: int, member: Member, level: str = DEFAULT_LEVEL
                            ) -> Notice:
         level = check_level(level)
         async with self.live.locked(table_id) as loaded:
@@ -183,7 +183,6 @@ class LobbyCases:
             loaded.table = replace(table, version=table.version + 1, status=Status.PLAYING,
                                    snapshot=None)
             loaded.seats, loaded.state = seats, state
-            loaded.moves.clear()
             how = "shuffled" if table.seat_order == "shuffled" else "in join order"
             chain = Chain(table.version, None, lines=[
                 f"{game.title} begins. Seats ({how}): "

@@ -7,19 +7,18 @@ each change the table's deadlines are planned (``Live.timing``), under the table
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.notices import Notice, SeatNotice
 from bot.store import ActionRecord, NewAction, StaleVersion, Status, Step
-from bot.tables import gamelog
+from bot.tables import gamelog, offload
 from bot.tables.computers import decide
-from bot.tables.live import Live, Loaded, Timed
+from bot.tables.live import Live, Loaded, Timed, Views
 from bot.tables.narration import narrate, play_notice, private_notices
 from bot.values import OutOfDate
-from rules.core import Event, State, Transition
+from rules.core import Event, Transition
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +32,7 @@ Move = tuple[int, int | None, dict[str, Any], Transition, str | None]
 @dataclass
 class Chain:
     since: int  # the table version before the first move of the chain
-    before: State | None  # the state then (None: tell every seat, as at the start)
+    before: Views | None  # the views then (None: tell every seat, as at the start)
     lines: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     timed: Timed = field(default_factory=Timed)  # deadlines after the chain's last change
@@ -81,7 +80,6 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
     # The in-memory copy now holds what was just written; nothing is read back.
     loaded.table = replace(table, version=version, status=steps[-1].status)
     loaded.state = state
-    loaded.moves.clear()
     loaded.chain = chain
     chain.timed = await timed(live, loaded, frozenset(m[0] for m in moves), autopiloted)
 
@@ -101,8 +99,9 @@ async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
         if not due:
             break
         seat = due[0]
-        action = decide(game, state, seat, levels.get(seat), table.seed, version)
-        transition = await asyncio.to_thread(game.apply, state, seat, action)
+        action = await decide(game, state, seat, levels.get(seat), table.seed, version,
+                              live.thinker)
+        transition = await offload.run(f"{game.id}:apply", game.apply, state, seat, action)
         moves.append((seat, None, action, transition, None))
         state, version = transition.state, version + 1
     if moves:
@@ -112,9 +111,9 @@ async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
 async def told(live: Live, loaded: Loaded, chain: Chain, *, every_human: bool = False
                ) -> Notice:
     recaps = {} if every_human else await recaps_for(live, loaded, chain)
-    private: list[SeatNotice] = await asyncio.to_thread(
-        private_notices, loaded, loaded.state, chain.before, chain.events,
-        every_human=every_human, recaps=recaps,
+    private: list[SeatNotice] = await offload.run(
+        f"{loaded.game.id}:tell", private_notices, loaded, loaded.views(), chain.before,
+        chain.events, every_human=every_human, recaps=recaps,
     )
     notice = play_notice(loaded, chain.lines, private, since=chain.since)
     if chain.timed.deadlines:
@@ -128,7 +127,7 @@ async def recaps_for(live: Live, loaded: Loaded, chain: Chain) -> dict[int, str]
     game, state, before = loaded.game, loaded.state, chain.before
     if state is None or before is None or loaded.table.status != Status.PLAYING:
         return {}
-    coming = game.active_seats(state) - game.active_seats(before)
+    coming = game.active_seats(state) - game.active_seats(before.state)
     seats = [s.position for s in loaded.seats if s.position in coming and not s.is_computer
              and s.member_id is not None and s.member_id not in chain.timed.no_dm]
     if not seats:

@@ -7,11 +7,12 @@ the end, escaped for Discord (``bot.text``). Views for images carry the plain na
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from bot.notices import Notice, SeatNotice
 from bot.store import SeatRecord, TableRecord
-from bot.tables.live import Loaded, fingerprint, private_part
+from bot.tables.live import Loaded, Views
 from bot.text import escape, fill
 from rules.core import Event, Game, State
 
@@ -22,7 +23,12 @@ def plain_names(loaded: Loaded) -> list[str]:
 
 def text_names(seats: Iterable[SeatRecord]) -> list[str]:
     """Names as they go into message text: shown literally, never as markup or mentions."""
-    return [escape(s.name) for s in seats]
+    return [escaped(s.name) for s in seats]
+
+
+@lru_cache(maxsize=4096)
+def escaped(name: str) -> str:
+    return escape(name)
 
 
 def named_view(loaded: Loaded, state: State, seat: int | None) -> dict[str, Any]:
@@ -30,28 +36,27 @@ def named_view(loaded: Loaded, state: State, seat: int | None) -> dict[str, Any]
     return {**loaded.game.view(state, seat), "names": plain_names(loaded)}
 
 
-def lasting_keys(game: Game, state: State, seats: Iterable[int], active: frozenset[int],
-                 public: Mapping[str, Any]) -> set[str] | None:
+def lasting_keys(now: Views, seats: Iterable[int], active: frozenset[int]) -> set[str] | None:
     """The keys of a private view that a seat keeps when it is not its turn (a screen, a
     sheet, a hand), as opposed to help shown only to the seat on the move (reachable cells).
     ``None`` when every seat is on the move, so there is nobody to tell them apart by."""
     idle = [s for s in seats if s not in active]
     if not idle:
         return None
-    return set(private_part(game.view(state, idle[0]), public))
+    return set(now.own(idle[0]))
 
 
 def private_notices(
     loaded: Loaded,
-    state: State,
-    before: State | None,
+    now: Views,
+    before: Views | None,
     events: Iterable[Event],
     *,
     every_human: bool = False,
     only_seats: set[int] | None = None,
     recaps: Mapping[int, str] | None = None,
 ) -> list[SeatNotice]:
-    """A notice for each human seat with news of its own, all built from ``state``.
+    """A notice for each human seat with news of its own, all built from the state of ``now``.
 
     A seat hears when an event is addressed to it, when the game starts, when its turn comes,
     or when what it keeps out of sight of the table (a screen, a sheet) changed; help shown
@@ -61,12 +66,9 @@ def private_notices(
     the loop."""
     game = loaded.game
     events = tuple(events)
-    active_now = game.active_seats(state)
-    active_before = game.active_seats(before) if before is not None else frozenset()
-    public_now = game.view(state, None)
-    public_before = game.view(before, None) if before is not None else None
-    lasting = lasting_keys(game, state, (s.position for s in loaded.seats), active_now,
-                           public_now)
+    active_now = game.active_seats(now.state)
+    active_before = game.active_seats(before.state) if before is not None else frozenset()
+    positions = [s.position for s in loaded.seats]
     out = []
     for seat_rec in loaded.seats:
         seat = seat_rec.position
@@ -74,27 +76,27 @@ def private_notices(
             continue
         mine = tuple(e for e in events if e.to is not None and seat in e.to)
         recap = (recaps or {}).get(seat, "")
-        view = game.view(state, seat)
         news = every_human or only_seats is not None or bool(mine)
-        if not news and before is not None and public_before is not None:
-            now = private_part(view, public_now)
-            then = private_part(game.view(before, seat), public_before)
-            changed = {k for k in now.keys() | then.keys() if now.get(k) != then.get(k)}
+        if not news and before is not None:
+            own_now, own_then = now.own(seat), before.own(seat)
+            changed = {k for k in own_now.keys() | own_then.keys()
+                       if own_now.get(k) != own_then.get(k)}
             turn_comes = seat in active_now and seat not in active_before
-            news = bool(changed) and (turn_comes or lasting is None or bool(changed & lasting))
+            if changed and not turn_comes:
+                lasting = lasting_keys(now, positions, active_now)
+                news = lasting is None or bool(changed & lasting)
+            else:
+                news = bool(changed)
         if news:
             text = "\n".join(t for t in (narrate(mine, seat), recap) if t)
-            out.append(seat_notice(loaded, seat, state, text, view))
+            out.append(seat_notice(loaded, now, seat, text))
     return out
 
 
-def seat_notice(
-    loaded: Loaded, seat: int, state: State, text: str, view: dict[str, Any] | None = None
-) -> SeatNotice:
-    """A seat's private news; ``view`` is the engine's view of the seat when already built."""
+def seat_notice(loaded: Loaded, now: Views, seat: int, text: str) -> SeatNotice:
+    """A seat's private news, with its view of the state of ``now``."""
     rec = loaded.seats[seat]
-    view = {**(view if view is not None else loaded.game.view(state, seat)),
-            "names": plain_names(loaded)}
+    view = {**now.of(seat), "names": plain_names(loaded)}
     body = fill(text, text_names(loaded.seats))
     described = describe(loaded, view)
     return SeatNotice(
@@ -105,7 +107,7 @@ def seat_notice(
         view,
         rec.dm_closed,
         version=loaded.table.version,
-        fingerprint=fingerprint(loaded.game, state, seat),
+        fingerprint=now.fingerprint(seat),
     )
 
 
@@ -134,7 +136,7 @@ def play_notice(
             next_names.append(names[seat])
             if rec.member_id is not None:
                 next_members.append(rec.member_id)
-    view = named_view(loaded, state, None) if state is not None else None
+    view = {**loaded.views().of(None), "names": plain_names(loaded)} if state is not None else None
     return Notice(
         table.id,
         table.game_id,

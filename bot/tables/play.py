@@ -13,8 +13,8 @@ from typing import Any
 
 from bot.notices import Notice
 from bot.store import DuplicateKey, NewAction, StaleVersion, Status
-from bot.tables import gamelog
-from bot.tables.live import Live, Loaded, fingerprint
+from bot.tables import gamelog, offload
+from bot.tables.live import Live, Loaded
 from bot.tables.moves import Chain, commit, computers, timed, told
 from bot.tables.narration import (
     describe,
@@ -67,14 +67,14 @@ class PlayCases:
             seat = _playing_seat(loaded, member)
             game, state = loaded.game, loaded.state
             if expected_fingerprint is not None:
-                now = await asyncio.to_thread(fingerprint, game, state, seat)
+                now = await offload.run(f"{game.id}:print", loaded.views().fingerprint, seat)
                 if expected_fingerprint != now:
                     raise OutOfDate("Your preview is out of date: the game moved on. Look again.")
             elif expected_version is not None and expected_version != table.version:
                 raise OutOfDate("This board is out of date; use the latest one.")
             parsed = parse(loaded, seat, action) if isinstance(action, str) else dict(action)
-            transition = await asyncio.to_thread(game.apply, state, seat, parsed)
-            chain = Chain(table.version, state)
+            transition = await offload.run(f"{game.id}:apply", game.apply, state, seat, parsed)
+            chain = Chain(table.version, loaded.views())
             try:
                 await commit(self.live, loaded, [(seat, member.id, parsed, transition, idem_key)],
                                    chain)
@@ -96,9 +96,9 @@ class PlayCases:
         seat = _playing_seat(loaded, member)
         game, state = loaded.game, loaded.state
         action = parse(loaded, seat, text)
-        transition = await asyncio.to_thread(game.apply, state, seat, action)
+        transition = await offload.run(f"{game.id}:apply", game.apply, state, seat, action)
         notation = game.format_action(state, action)
-        seat_print = await asyncio.to_thread(fingerprint, game, state, seat)
+        seat_print = await offload.run(f"{game.id}:print", loaded.views().fingerprint, seat)
         pending = await self.live.store.add_pending(table_id, member.id, loaded.table.version,
                                                     action, notation, seat_print)
         if transition.irreversible:
@@ -116,6 +116,9 @@ class PlayCases:
         pending = await self._take(pending_id, member)
         if pending is None:
             raise OutOfDate("That preview was already used or replaced by a newer one.")
+        mine = await self.live.store.last_action_of(pending.table_id, member.id)
+        if mine is not None and mine.version > pending.version:
+            raise OutOfDate("That preview is out of date: you have moved since.")
         return await self.act(
             pending.table_id, member, pending.action, idem_key=idem_key,
             expected_version=pending.version, expected_fingerprint=pending.fingerprint,
@@ -164,10 +167,9 @@ class PlayCases:
                 raise OutOfDate("The game changed meanwhile; nothing was undone.") from None
             loaded.table = replace(table, version=version)
             loaded.state = state
-            loaded.moves.clear()
             deadlines = (await timed(self.live, loaded, frozenset({seat}))).deadlines
             private = await asyncio.to_thread(
-                private_notices, loaded, state, None, (), only_seats={seat}
+                private_notices, loaded, loaded.views(), None, (), only_seats={seat}
             )
             notice = play_notice(loaded, [f"{{p{seat}}} took back a move."], private,
                                  since=table.version)
@@ -190,7 +192,7 @@ class PlayCases:
                 continuing is not None and isinstance(chain, Chain)
                 and continuing.version == loaded.table.version and chain.since == continuing.since
             ):
-                chain = Chain(loaded.table.version, loaded.state)
+                chain = Chain(loaded.table.version, loaded.views())
             await computers(self.live, loaded, chain)
             return await told(self.live, loaded, chain)
 

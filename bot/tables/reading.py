@@ -6,12 +6,11 @@ import asyncio
 
 from bot.notices import Notice, SeatNotice
 from bot.store import ActionRecord, SeatRecord, Status, TableRecord
-from bot.tables import gamelog
-from bot.tables.live import Live, Loaded, fingerprint
+from bot.tables import gamelog, offload
+from bot.tables.live import Live
 from bot.tables.narration import (
     describe,
     lobby_notice,
-    named_view,
     play_notice,
     seat_notice,
     text_names,
@@ -53,13 +52,13 @@ class ReadingCases:
             raise TableError("You do not have a seat in this game.")
         if loaded.state is None:
             raise TableError("The game has not started yet.")
-        return await asyncio.to_thread(seat_notice, loaded, seat, loaded.state, "")
+        return await asyncio.to_thread(seat_notice, loaded, loaded.views(), seat, "")
 
     async def public_view(self, table_id: int) -> tuple[str, dict[str, object]]:
         loaded = await self.live.load(table_id)
         if loaded.state is None:
             raise TableError("The game has not started yet.")
-        view = named_view(loaded, loaded.state, None)
+        view = {**loaded.views().of(None), "names": [s.name for s in loaded.seats]}
         return describe(loaded, view), view
 
     async def legal_moves(self, table_id: int, member: Member) -> list[str]:
@@ -71,12 +70,11 @@ class ReadingCases:
         seat = loaded.seat_of(member.id)
         if seat is None:
             return []
-        cached = loaded.moves.get(seat)
-        if cached is None:
-            cached = await asyncio.to_thread(_moves, loaded, seat)
-            if loaded is await self.live.load(table_id):
-                loaded.moves[seat] = cached
-        return cached
+        views = loaded.views()
+        ready = views.built_texts(seat)
+        return ready if ready is not None else await offload.run(
+            f"{loaded.game.id}:moves", views.texts, seat
+        )
 
     async def seat_print(self, table_id: int, member: Member) -> str | None:
         """The member's seat's own position (view and moves), to check a menu against."""
@@ -84,7 +82,7 @@ class ReadingCases:
         seat = loaded.seat_of(member.id)
         if seat is None or loaded.state is None:
             return None
-        return await asyncio.to_thread(fingerprint, loaded.game, loaded.state, seat)
+        return await offload.run(f"{loaded.game.id}:print", loaded.views().fingerprint, seat)
 
     async def last_notation(self, table_id: int, member: Member) -> str | None:
         """The member's own last move in the game's notation (for a shortlist of moves)."""
@@ -147,10 +145,3 @@ def _told(record: ActionRecord) -> str:
     if record.kind == "undo":
         return f"{{p{record.seat}}} took back a move."
     return record.text or ""
-
-
-def _moves(loaded: Loaded, seat: int) -> list[str]:
-    game, state = loaded.game, loaded.state
-    # The same text twice (two equal actions) would break a select menu; list it once.
-    return list(dict.fromkeys(game.format_action(state, a)
-                              for a in game.legal_actions(state, seat)))

@@ -63,8 +63,10 @@ CITIZEN_TOP = 100
 CITIZEN_STEP = 38
 
 
-def icon(draw: ImageDraw.ImageDraw, name: str, cx: float, cy: float, size: int = 20) -> None:
-    """A printed icon: a coloured shape with its letters (never colour alone)."""
+def icon(draw: ImageDraw.ImageDraw, name: str, cx: float, cy: float, size: int = 20,
+         fine: bool = False) -> None:
+    """A printed icon: a coloured shape with its letters (never colour alone); ``fine`` when a
+    word beside it says the same."""
     letters, bg, fg, shape = ICON_STYLE[name]
     r = size / 2
     if shape == "circle":
@@ -79,8 +81,8 @@ def icon(draw: ImageDraw.ImageDraw, name: str, cx: float, cy: float, size: int =
                       (cx - r, cy + r * 0.2)], fill=bg)
     else:
         draw.regular_polygon((cx, cy, r + 1), 6, fill=bg)
-    draw.text((cx, cy), letters, font=font(max(8, int(size * 0.5)), bold=True), fill=fg,
-              anchor="mm")
+    draw.text((cx, cy), letters, font=font(max(8, int(size * 0.5)), bold=True, fine=fine),
+              fill=fg, anchor="mm")
 
 
 def icons_in(draw: ImageDraw.ImageDraw, names: tuple[str, ...] | list[str], rect: Rect,

@@ -55,6 +55,14 @@ def _label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: 
     draw.text(xy, text, font=font(size, bold=bold), fill=fill, anchor=anchor)
 
 
+def _fitted(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+            width: float) -> None:
+    """A bold label at ``size`` or smaller, so that it fits ``width`` (never clipped)."""
+    while size > 8 and font(size, bold=True).getlength(text) > width:
+        size -= 1
+    _label(draw, xy, text, size)
+
+
 def _box(draw: ImageDraw.ImageDraw, rect: Rect, width: int = 2) -> None:
     draw.rectangle(rect, fill=(255, 255, 255), outline=LINE, width=width)
 
@@ -120,7 +128,7 @@ def _left(draw: ImageDraw.ImageDraw) -> None:
         building = c.BUILDINGS[name]
         rect = g[("building:" + name, 0)]
         _box(draw, rect)
-        _label(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11)
+        _fitted(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11, rect[2] - rect[0] - 8)
         infra = building.requires.get("infrastructure", 0)
         _label(draw, (rect[0] + 4, rect[1] + 24), f"inf {infra}: {cost_short(building.cost)}",
                10, bold=False)
@@ -190,7 +198,7 @@ def _right(draw: ImageDraw.ImageDraw) -> None:
         rect = g[bkey]
         _box(draw, rect)
         need = next(iter(building.requires.values()), 0)
-        _label(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11)
+        _fitted(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11, rect[2] - rect[0] - 8)
         _label(draw, (rect[0] + 4, rect[1] + 25), f"≥{need} {cost_short(building.cost)}", 9,
                bold=False)
     _label(draw, (rx + 10, 328), "Market", 13)
@@ -231,8 +239,11 @@ def _right(draw: ImageDraw.ImageDraw) -> None:
         for i in range(1, 7):
             x0, _, _x1, _ = g[("gladiator", 1, i)]
             names = rewards[i]
+            # Spread over the column (box and gap) so icons never overlap.
+            step = min(12.0, (g[("gladiator", 1, 2)][0] - g[("gladiator", 1, 1)][0]) / max(
+                len(names), 1))
             for k, name in enumerate(names):
-                icon(draw, name, x0 + 6 + k * 10, y, 11)
+                icon(draw, name, x0 + 6 + k * step, y, min(11, int(step) - 1))
     _label(draw, (rx + 10, 590), "Temples", 13)
     _label(draw, (rx + 10, 606), "(1 any worker)", 9, bold=False)
     for box in range(1, c.TEMPLE_TOTAL_BOXES + 1):

@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import PLAYER_MARKS, WHITE, font, player_colour, player_name
+from rendering.common import WHITE, draw_marker, font, player_name
 from rendering.hadrians_wall.layout import (
     COLUMNS,
     FILL,
@@ -175,9 +175,7 @@ def _right(draw: ImageDraw.ImageDraw, s: Mapping[str, Any]) -> None:
 def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
     seat = int(s["seat"])
     draw.rectangle((0, 0, WIDTH, 58), fill=(45, 35, 30))
-    colour = player_colour(seat)
-    draw.ellipse((12, 9, 52, 49), fill=colour, outline=WHITE, width=2)
-    draw.text((32, 29), PLAYER_MARKS[seat], font=font(22, bold=True), fill=WHITE, anchor="mm")
+    draw_marker(draw, (32, 29), 19, seat, outline=WHITE)
     title = (f"{player_name(seat, f'Player {seat + 1}')}   Year {view['year']}/{view['years']} · "
              f"{view['difficulty']} · {s['status']}")
     draw.text((64, 29), title, font=font(24, bold=True), fill=WHITE, anchor="lm")

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import INK, PAPER, PLAYER_MARKS, WHITE, font, player_colour, player_name
+from rendering.common import INK, PAPER, WHITE, draw_marker, font, player_name
 from rendering.hadrians_wall.layout import FILL, GOOD_ORDER, HEAD, LINE, icon
 
 WIDTH = 1280
@@ -83,8 +83,7 @@ def _player_row(draw: ImageDraw.ImageDraw, y: int, s: Mapping[str, Any],
     draw.rectangle((16, y, WIDTH - 16, y + ROW - 6), fill=(255, 253, 247),
                    outline=(220, 210, 190))
     cy = y + (ROW - 6) / 2
-    draw.ellipse((26, cy - 20, 66, cy + 20), fill=player_colour(seat), outline=INK, width=2)
-    draw.text((46, cy), PLAYER_MARKS[seat], font=font(20, bold=True), fill=WHITE, anchor="mm")
+    draw_marker(draw, (46, cy), 19, seat)
     # Ten characters fit before the status chip.
     draw.text((78, cy), player_name(seat, f"Player {seat + 1}", 10), font=font(18, bold=True),
               fill=INK, anchor="lm")

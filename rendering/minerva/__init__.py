@@ -10,15 +10,24 @@ from typing import Any
 from PIL import Image
 
 from rendering.common import name_seats
-from rendering.minerva.board import render_board
+from rendering.minerva.board import final_table, render_board
 from rendering.minerva.city import city_image
+from rendering.minerva.overview import render_overview
 from rules.minerva.views import describe
 
-__all__ = ["alt_text", "render", "render_city"]
+__all__ = ["alt_text", "render", "render_all", "render_city"]
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:
     return render_board(view)
+
+
+def render_all(view: Mapping[str, Any]) -> list[Image.Image]:
+    """An overview legible at preview size (at the end: the final score table), then the full
+    picture of the market and every city."""
+    if view.get("outcome"):
+        return [final_table(view), render_board(view)]
+    return [render_overview(view), render_board(view)]
 
 
 def render_city(view: Mapping[str, Any], seat: int, size: int = 76) -> Image.Image:

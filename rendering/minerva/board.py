@@ -12,10 +12,8 @@ from rendering.common import (
     INK,
     MUTED,
     PAPER,
-    PLAYER_MARKS,
-    WHITE,
+    draw_marker,
     font,
-    player_colour,
     player_name,
 )
 from rendering.minerva.cards import (
@@ -28,6 +26,7 @@ from rendering.minerva.cards import (
 )
 from rendering.minerva.city import city_image
 from rendering.minerva.style import LEGEND, wrap
+from rendering.scoretable import score_table
 
 WIDTH = 1400
 MARGIN = 12
@@ -112,22 +111,13 @@ def _seat_line(view: Mapping[str, Any], seat: Mapping[str, Any]) -> str:
     return "  |  ".join(parts)
 
 
-def _score_line(view: Mapping[str, Any], seat: int) -> str:
-    result = view.get("outcome")
-    if not result:
-        return ""
-    parts = result["breakdown"][seat]
-    place = next(i for i, group in enumerate(result["ranking"], 1) if seat in group)
-    detail = ", ".join(f"{k} {v}" for k, v in parts.items() if k != "total")
-    return f"#{place}: {result['scores'][seat]} VP ({detail})"
-
-
 def render_board(view: Mapping[str, Any]) -> Image.Image:
     inner = WIDTH - 2 * MARGIN
     market_w = inner - SIDE_W - GAP
-    cards = _market_cards(view)
+    over = bool(view.get("outcome"))
+    cards = [] if over else _market_cards(view)
     spots, cards_h = _flow(cards, market_w)
-    temples = [_card(t) for t in view["temples"]]
+    temples = [] if over else [_card(t) for t in view["temples"]]
     t_spots, temples_h = _flow(temples, market_w)
     seats = view["seats"]
     pending = view.get("pending") or {}
@@ -137,9 +127,10 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
     for seat in seats:
         xs = [c["x"] for c in seat["city"]]
         cols = max(xs) - min(xs) + 3
-        size = max(40, min(84, (slot_w - 30) // cols))
+        # Smaller cells with more players keep the long side near 1600 px for four.
+        size = max(40, min((84, 84, 84, 60, 54)[len(seats)], (slot_w - 30) // cols))
         highlight = pending if pending.get("seat") == seat["seat"] and "at" in pending else None
-        city = city_image(seat, size, highlight, _score_line(view, int(seat["seat"])))
+        city = city_image(seat, size, highlight)
         if city.width > slot_w:
             ratio = slot_w / city.width
             city = city.resize((slot_w, int(city.height * ratio)), Image.Resampling.LANCZOS)
@@ -147,7 +138,8 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
     city_rows = [cities[i:i + columns] for i in range(0, len(cities), columns)]
     cities_h = sum(max(c.height for c in row) + GAP for row in city_rows)
     side_h = 4 * (74 + GAP) + 60
-    market_h = max(22 + cards_h + GAP + 22 + temples_h, side_h)
+    table = final_table(view) if over else None
+    market_h = table.height + GAP if table else max(22 + cards_h + GAP + 22 + temples_h, side_h)
     players_h = len(seats) * ROW_H + 10
     header_lines = wrap(_header(view), 17, inner, bold=True, max_lines=2)
     header_h = 12 + 22 * len(header_lines)
@@ -160,21 +152,24 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
         draw.text((MARGIN, y), text, font=font(17, bold=True), fill=INK)
         y += 22
     top = header_h
+    if table is not None:
+        image.paste(table, (MARGIN, top))
     label = "Pairs on offer (build one, the other leaves)" if view["players"] == 1 else (
         "Facilities on offer"
     )
-    draw.text((MARGIN, top), f"{label}  ·  stack: {view['deck']} tiles", font=font(13, bold=True),
-              fill=INK)
-    for card, (x, y) in zip(cards, spots, strict=True):
-        image.paste(card, (MARGIN + x, top + 20 + y))
-    if not cards:
-        draw.text((MARGIN, top + 24), "nothing on offer", font=font(12), fill=MUTED)
-    ty = top + 22 + max(cards_h, 20) + GAP
-    draw.text((MARGIN, ty), f"Temples  ·  {view['temple_stack']} left in the stack",
-              font=font(13, bold=True), fill=INK)
-    for card, (x, y) in zip(temples, t_spots, strict=True):
-        image.paste(card, (MARGIN + x, ty + 20 + y))
-    _side(image, view, WIDTH - MARGIN - SIDE_W + 4, top)
+    if table is None:
+        draw.text((MARGIN, top), f"{label}  ·  stack: {view['deck']} tiles",
+                  font=font(13, bold=True), fill=INK)
+        for card, (x, y) in zip(cards, spots, strict=True):
+            image.paste(card, (MARGIN + x, top + 20 + y))
+        if not cards:
+            draw.text((MARGIN, top + 24), "nothing on offer", font=font(12), fill=MUTED)
+        ty = top + 22 + max(cards_h, 20) + GAP
+        draw.text((MARGIN, ty), f"Temples  ·  {view['temple_stack']} left in the stack",
+                  font=font(13, bold=True), fill=INK)
+        for card, (x, y) in zip(temples, t_spots, strict=True):
+            image.paste(card, (MARGIN + x, ty + 20 + y))
+        _side(image, view, WIDTH - MARGIN - SIDE_W + 4, top)
 
     y = header_h + market_h + GAP
     for seat in seats:
@@ -182,9 +177,7 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
         active = s in view.get("active", [])
         if active:
             draw.rectangle((MARGIN - 4, y - 2, WIDTH - MARGIN, y + ROW_H - 4), fill=(236, 230, 214))
-        draw.ellipse((MARGIN, y, MARGIN + 20, y + 20), fill=player_colour(s), outline=INK)
-        draw.text((MARGIN + 10, y + 10), PLAYER_MARKS[s % len(PLAYER_MARKS)],
-                  font=font(12, bold=True), fill=WHITE, anchor="mm")
+        draw_marker(draw, (MARGIN + 10, y + 10), 10, s)
         name = _name(s) + (" ▶" if active else "") + (" (passed)" if seat["passed"] else "")
         draw.text((MARGIN + 28, y + 2), name, font=font(13, bold=True), fill=INK)
         draw.text((MARGIN + 190, y + 3), _seat_line(view, seat), font=font(12), fill=INK)
@@ -196,12 +189,21 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
             image.paste(city, (x, y))
             x += slot_w + GAP
         y += max(c.height for c in row) + GAP
-    draw.text((MARGIN, height - 22), LEGEND + "  ·  coordinates are x,y", font=font(12),
-              fill=MUTED)
-    for note in (view.get("outcome") or {}).get("notes", []):
-        draw.text((WIDTH - MARGIN, height - 22), note, font=font(12, bold=True), fill=INK,
-                  anchor="ra")
+    draw.text((MARGIN, height - 22), LEGEND + "  ·  free cells (x,y): where a new tile may go",
+              font=font(12), fill=MUTED)
     return image
+
+
+def final_table(view: Mapping[str, Any]) -> Image.Image:
+    """Ranks and the score by the game's own categories, with the tie rule."""
+    outcome = view["outcome"]
+    keys = [k for k in outcome["breakdown"][0] if k != "total"][:7]
+    columns = [(k.replace("_", " ")[:8].capitalize(), k) for k in keys]
+    return score_table("Minerva · final scores", outcome, columns, TIE_RULE)
+
+
+TIE_RULE = ("Ties: more culture and glory tiles, then more temples, then earlier in the turn "
+            "order.")
 
 
 def _side(image: Image.Image, view: Mapping[str, Any], x: int, y: int) -> None:

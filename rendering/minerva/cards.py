@@ -64,7 +64,9 @@ def round_tile_card(coins: int) -> Image.Image:
     draw.rectangle((0, 0, CARD_W - 1, CARD_H - 1), outline=MUTED, width=3)
     draw.text((CARD_W / 2, 34), "Round tile", font=font(14, bold=True), fill=INK, anchor="mm")
     draw.text((CARD_W / 2, 62), f"take {coins} denarii", font=font(12), fill=INK, anchor="mm")
-    draw.text((CARD_W / 2, 82), "(coins drop ...)", font=font(10), fill=MUTED, anchor="mm")
+    # The move that takes them: "coins drop <the facility beside it>".
+    draw.text((CARD_W / 2, 82), "type: coins drop", font=font(11, bold=True), fill=MUTED,
+              anchor="mm")
     return image
 
 

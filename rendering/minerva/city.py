@@ -14,8 +14,8 @@ from rendering.common import (
     INK,
     MUTED,
     PAPER,
-    PLAYER_MARKS,
     WHITE,
+    draw_marker,
     font,
     player_colour,
     player_name,
@@ -47,9 +47,7 @@ def _cell(name: str, category: str, size: int, assistant: bool, seat: int) -> Im
         if assistant:
             r = max(7, size // 7)
             cx, cy = size - r - 5, r + 5
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=player_colour(seat), outline=INK)
-            draw.text((cx, cy), PLAYER_MARKS[seat % len(PLAYER_MARKS)],
-                      font=font(max(9, r + 2), bold=True), fill=WHITE, anchor="mm")
+            draw_marker(draw, (cx, cy), r, seat, width=1)
         return image
     fsize = 11 if size >= 64 else 9
     lines = wrap(name, fsize, size - 8, bold=True, max_lines=3)
@@ -83,9 +81,7 @@ def city_image(
     draw = ImageDraw.Draw(image)
     colour = player_colour(seat)
     draw.rectangle((0, 0, width - 1, HEADER - 4), fill=tint(colour, 0.5))
-    draw.ellipse((6, 4, 26, 24), fill=colour, outline=INK)
-    draw.text((16, 14), PLAYER_MARKS[seat % len(PLAYER_MARKS)], font=font(12, bold=True),
-              fill=WHITE, anchor="mm")
+    draw_marker(draw, (16, 14), 10, seat)
     draw.text((32, 6), title, font=font(14, bold=True), fill=INK)
 
     def origin(cell: tuple[int, int]) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from rendering.common import INK, PAPER, WHITE, centred_text, font
 from rendering.palatinus import layout as L
 from rendering.palatinus.panels import draw_header, draw_side_panel, headline, seat_name
 from rendering.palatinus.pieces import draw_cross, draw_piece
-from rendering.palatinus.scoresheet import draw_sheet, sheet_height
+from rendering.palatinus.scoresheet import draw_sheet
 from rendering.palatinus.tiles import board_layer, tile_key
 from rules.palatinus.geometry import DIRS
 
@@ -82,31 +82,39 @@ def _final_pieces(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
             draw_cross(draw, centre, PIECE_R * 0.8)
         elif field in left:
             x, y = centre[0], centre[1] + PIECE_R + 6
-            draw.rectangle((x - 16, y - 8, x + 16, y + 8), fill=WHITE, outline=L.CAPTURE)
-            centred_text(draw, (x, y), "left", font(12, True), L.CAPTURE)
+            draw.rectangle((x - 19, y - 10, x + 19, y + 10), fill=WHITE, outline=L.CAPTURE)
+            centred_text(draw, (x, y), "left", font(L.TEXT, True), L.CAPTURE)
+
+
+def _free_fields(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    """On the private image of the seat to play: a white rim on every field still free."""
+    taken = {p["field"] for p in view["pieces"]}
+    for tile in view["tiles"]:
+        for f in tile["fields"]:
+            if f["name"] not in taken:
+                xy = L.hex_centre(*f["hex"])
+                draw.polygon(L.hex_points(xy, L.SIZE - 3), outline=L.FREE, width=3)
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:
     over = view["phase"] == "over" and bool(view.get("scoring"))
-    height = L.HEIGHT
-    if over:
-        height = max(height, L.HEADER + 16 + sheet_height(view, L.PANEL_W - 36))
-    image = Image.new("RGB", (L.WIDTH, height), PAPER)
-    image.paste(board_layer(tuple(tile_key(t) for t in view["tiles"])), (0, 0))
-    draw = ImageDraw.Draw(image)
+    canvas = Image.new("RGB", (L.WIDTH, L.HEIGHT + 1400), PAPER)
+    canvas.paste(board_layer(tuple(tile_key(t) for t in view["tiles"])), (0, 0))
+    draw = ImageDraw.Draw(canvas)
     if view["phase"] == "laying" and view.get("laying"):
         _ring_markers(draw, view)
     if over:
         _final_pieces(draw, view)
-        draw.line([(L.BOARD_W, L.HEADER), (L.BOARD_W, height)], fill=(120, 120, 120), width=1)
-        draw_sheet(draw, view, L.BOARD_W + 18, L.HEADER + 14, L.PANEL_W - 36)
-        note = "Crossed out: captured. Faded with 'left': soldier that left on a tie."
-        draw.text((16, height - 16), note, font=font(14), fill=INK, anchor="lm")
+        note = "Crossed out: captured.  Faded, 'left': soldier that left on a tie."
+        draw.text((12, L.HEIGHT - 14), note, font=font(L.TEXT), fill=INK, anchor="lm")
+        height = draw_sheet(draw, view, 20, L.PANEL_Y + 16)
     else:
+        if view.get("may_place"):
+            _free_fields(draw, view)
         _pieces(draw, view)
-        draw_side_panel(draw, view)
+        height = draw_side_panel(draw, view)
     draw_header(draw, view, L.WIDTH)
-    return image
+    return canvas.crop((0, 0, L.WIDTH, height))
 
 
 def alt_text(view: Mapping[str, Any]) -> str:

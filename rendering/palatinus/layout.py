@@ -12,14 +12,18 @@ SIZE = 46
 HEADER = 44
 BOARD_W = 760
 BOARD_H = 690
-PANEL_W = 440
-WIDTH = BOARD_W + PANEL_W
+# The panel sits under the board, so the image is only as wide as the board: at Discord's
+# preview width (550 px) text of TEXT px reads as TEXT * 550 / 760, and TEXT >= 16 stays >= 11.
+WIDTH = BOARD_W
+TEXT = 16
 HEIGHT = HEADER + BOARD_H
+PANEL_Y = HEIGHT
 CENTRE: Point = (BOARD_W / 2, HEADER + BOARD_H / 2)
 
 FIELD = (196, 222, 164)
 SPRING = (250, 228, 140)
 SPRING_EDGE = (40, 110, 190)
+FREE = (255, 255, 255)
 HILL = (170, 128, 86)
 HILL_DARK = (110, 78, 48)
 TILE_EDGE = (70, 52, 36)

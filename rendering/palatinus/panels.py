@@ -1,4 +1,7 @@
-"""The header and the right-hand panel: players, the tile to lay, the screen, the legend."""
+"""The header and the panel under the board: players, the tile to lay, the screen, the key.
+
+The panel has two columns: players (and, privately, your screen) on the left; the tile to lay
+or the key on the right. Every text is at least ``L.TEXT`` px (legible at preview width)."""
 
 from __future__ import annotations
 
@@ -40,144 +43,128 @@ def headline(view: Mapping[str, Any]) -> str:
 
 def draw_header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], width: int) -> None:
     draw.rectangle((0, 0, width, L.HEADER), fill=(60, 46, 34))
-    draw.text(
-        (16, L.HEADER / 2),
-        headline(view),
-        font=font(20, bold=True),
-        fill=(255, 255, 255),
-        anchor="lm",
-    )
-    viewer = view.get("viewer")
-    if viewer is not None:
-        draw.text(
-            (width - 16, L.HEADER / 2),
-            f"private view of {seat_name(viewer)}",
-            font=font(16, bold=True),
-            fill=(255, 220, 150),
-            anchor="rm",
-        )
+    draw.text((12, L.HEADER / 2), headline(view), font=font(19, bold=True), fill=(255, 255, 255),
+              anchor="lm")
+
+
+TEXT = L.TEXT
+ROW = 34
+LEFT_W = 330
+
+
+def _title(draw: ImageDraw.ImageDraw, x: int, y: int, text: str) -> int:
+    draw.text((x, y), text, font=font(TEXT + 2, bold=True), fill=INK)
+    return y + 30
 
 
 def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
-    draw.text((x, y), "Players", font=font(18, bold=True), fill=INK)
-    y += 30
+    viewer = view.get("viewer")
+    y = _title(draw, x, y, "Players" if viewer is None else f"Private view of {seat_name(viewer)}")
     for seat in range(view["players"]):
-        draw_piece(draw, (x + 16, y + 12), 12, seat, "M")
+        turn = view["phase"] != "over" and view["turn"] == seat
+        if turn:
+            draw.rectangle((x - 6, y - 2, x + LEFT_W - 10, y + ROW - 4), fill=(236, 226, 200))
+        draw_piece(draw, (x + 16, y + 15), 16, seat, "M")
         bits = [seat_name(seat)]
         if seat == view["start_seat"]:
             bits.append("(start)")
         if view["phase"] == "placing":
-            bits.append(f"· {view['left'][seat]} pieces left")
-        turn = view["phase"] != "over" and view["turn"] == seat
-        draw.text((x + 40, y + 12), " ".join(bits), font=font(16, bold=turn), fill=INK, anchor="lm")
-        if turn:
-            draw.text((x - 14, y + 12), "▶", font=font(16, bold=True), fill=INK, anchor="lm")
-        y += 28
-    return y + 8
+            bits.append(f"· {view['left'][seat]} left")
+        text = " ".join(bits) + ("  ◀ to play" if turn else "")
+        draw.text((x + 44, y + 15), text, font=font(TEXT, bold=turn), fill=INK, anchor="lm")
+        y += ROW
+    return y + 10
 
 
 def _laying(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
     laying = view["laying"]
     letter = laying["tile"]
-    draw.text((x, y), f"Tile {letter} to lay, by rotation", font=font(18, bold=True), fill=INK)
-    y += 30
-    size = 17.0
+    y = _title(draw, x, y, f"Tile {letter}: its six rotations")
+    size = 22.0
     for rot in range(6):
-        cx = x + 62 + (rot % 3) * 132
-        cy = y + 58 + (rot // 3) * 140
+        cx = x + 66 + (rot % 3) * 130
+        cy = y + 62 + (rot // 3) * 150
         key = preview_key(letter, laying["springs"], laying["arrow"], rot)
         draw_tile(draw, key, (cx, cy), size, labels="numbers")
-        draw.text((cx, cy + 66), f"r{rot}", font=font(16, bold=True), fill=INK, anchor="mm")
-    y += 290
+        draw.text((cx, cy + 72), f"r{rot}", font=font(TEXT + 1, bold=True), fill=INK,
+                  anchor="mm")
+    y += 310
     free = ", ".join(str(p["number"]) for p in laying["positions"])
     lines = [
-        f"Free positions: {free}",
-        "(a number marks where the tile's hill goes)",
-        "Write: lay POSITION rROTATION",
-        f"e.g. lay {laying['positions'][0]['number']} r0",
-        f"Tiles still face down: {laying['tiles_left']}",
+        (f"Free positions: {free}", True),
+        ("(white discs on the board: where the hill goes)", False),
+        (f"Write: lay POSITION rROTATION, e.g. lay {laying['positions'][0]['number']} r0", True),
+        (f"Tiles still face down: {laying['tiles_left']}", False),
     ]
-    for line in lines:
-        draw.text((x, y), line, font=font(16), fill=INK)
+    for line, bold in lines:
+        draw.text((x, y), line, font=font(TEXT, bold=bold), fill=INK)
         y += 24
     return y + 8
 
 
 def _screen(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
     seat = int(view["viewer"])
-    draw.text((x, y), "Behind your screen", font=font(18, bold=True), fill=INK)
-    y += 30
+    y = _title(draw, x, y, "Behind your screen")
     screen = view.get("screen", {})
     shown = [(k, label) for k, label in KIND_LABELS if screen.get(k)]
     if not shown:
-        draw.text((x, y), "nothing left", font=font(16), fill=MUTED)
+        draw.text((x, y), "nothing left", font=font(TEXT), fill=MUTED)
         return y + 32
     for kind, label in shown:
-        draw_piece(
-            draw,
-            (x + 18, y + 15),
-            14,
-            seat,
-            kind.strip("xw"),
-            wolf="w" in kind,
-            neutral=kind.startswith("x"),
-        )
-        draw.text(
-            (x + 44, y + 15), f"{screen[kind]} × {label}", font=font(16), fill=INK, anchor="lm"
-        )
-        y += 34
+        draw_piece(draw, (x + 18, y + 15), 16, seat, kind.strip("xw"), wolf="w" in kind,
+                   neutral=kind.startswith("x"))
+        draw.text((x + 46, y + 15), f"{screen[kind]} × {label}", font=font(TEXT), fill=INK,
+                  anchor="lm")
+        y += ROW + 4
     may = view.get("may_place")
-    if may is not None and may == ["S"]:
-        draw.text((x, y), "You must place your soldier now.", font=font(15, bold=True), fill=INK)
-        y += 24
+    if may is not None:
+        text = "You must place your soldier now." if may == ["S"] else (
+            "Your turn: white-edged fields are free.")
+        draw.text((x, y), text, font=font(TEXT, bold=True), fill=INK)
+        y += 26
     return y + 8
 
 
 def _legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
-    draw.text((x, y), "Key", font=font(18, bold=True), fill=INK)
-    y += 30
+    y = _title(draw, x, y, "Key")
     rows: list[tuple[str | None, bool, str]] = [
-        ("M", False, "merchant"),
-        ("F", False, "farmer"),
-        ("S", False, "soldier"),
+        ("M", False, "merchant"), ("F", False, "farmer"), ("S", False, "soldier"),
         (None, True, "wolf piece (type hidden)"),
-    ]
+    ]  # fmt: skip
     if view.get("viewer") is not None:
-        rows.append(("M", True, "your wolf piece (only you see the type)"))
+        rows.append(("M", True, "your wolf piece (type seen by you)"))
     neutral = any(p.get("neutral") for p in view["pieces"]) or any(
         k.startswith("x") for k in view.get("screen", {})
     )
     for kind, wolf, label in rows:
-        draw_piece(draw, (x + 18, y + 15), 14, 0, kind, wolf=wolf)
-        draw.text((x + 44, y + 15), label, font=font(15), fill=INK, anchor="lm")
-        y += 34
+        draw_piece(draw, (x + 18, y + 15), 16, 0, kind, wolf=wolf)
+        draw.text((x + 46, y + 15), label, font=font(TEXT), fill=INK, anchor="lm")
+        y += ROW + 4
     if neutral:
-        draw_piece(draw, (x + 18, y + 15), 14, 0, "M", neutral=True)
-        draw.text(
-            (x + 44, y + 15),
-            "neutral extra (scores for nobody)",
-            font=font(15),
-            fill=INK,
-            anchor="lm",
-        )
-        y += 34
-    draw.polygon(L.hex_points((x + 16, y + 13), 13), fill=L.SPRING, outline=L.GRID)
-    draw.polygon(L.hex_points((x + 16, y + 13), 10), outline=L.SPRING_EDGE, width=2)
-    draw.text((x + 40, y + 13), "spring field", font=font(15), fill=INK, anchor="lm")
-    y += 30
+        draw_piece(draw, (x + 18, y + 15), 16, 0, "M", neutral=True)
+        draw.text((x + 46, y + 15), "neutral (scores for nobody)", font=font(TEXT), fill=INK,
+                  anchor="lm")
+        y += ROW + 4
+    draw.polygon(L.hex_points((x + 18, y + 15), 16), fill=L.SPRING, outline=L.GRID)
+    draw.polygon(L.hex_points((x + 18, y + 15), 14), outline=L.SPRING_EDGE, width=2)
+    draw.text((x + 46, y + 15), "spring field", font=font(TEXT), fill=INK, anchor="lm")
+    y += ROW
     note = f"No soldier in a player's last {view['soldier_free_turns']} turns."
-    draw.text((x, y), note, font=font(15), fill=INK)
-    return y + 26
+    draw.text((x, y), note, font=font(TEXT), fill=INK)
+    return y + 28
 
 
-def draw_side_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
-    x = L.BOARD_W + 20
-    y = L.HEADER + 16
-    draw.line([(L.BOARD_W, L.HEADER), (L.BOARD_W, L.HEIGHT)], fill=MUTED, width=1)
-    y = _players(draw, view, x, y)
-    if view["phase"] == "laying" and view.get("laying"):
-        y = _laying(draw, view, x, y)
-        return
+def draw_side_panel(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> int:
+    """Draws the panel under the board; returns the y where it ends."""
+    x, y0 = 20, L.PANEL_Y + 14
+    draw.line([(0, L.PANEL_Y), (L.WIDTH, L.PANEL_Y)], fill=MUTED, width=1)
+    left = _players(draw, view, x, y0)
     if view.get("viewer") is not None:
-        y = _screen(draw, view, x, y)
-    _legend(draw, view, x, y)
+        left = _screen(draw, view, x, left)
+    right_x = x + LEFT_W + 16
+    if view["phase"] == "laying" and view.get("laying"):
+        right = _laying(draw, view, right_x - 20, y0)
+        left = _legend(draw, view, x, left) if view.get("viewer") is None else left
+    else:
+        right = _legend(draw, view, right_x, y0)
+    return max(left, right) + 6

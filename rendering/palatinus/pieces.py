@@ -1,11 +1,12 @@
 """Inhabitants: shape and letter give the type (circle M merchant, square F farmer, shield S
-soldier, wolf head for a hidden wolf piece), colour and a numbered badge give the owner."""
+soldier, wolf head for a hidden wolf piece); colour and the seat's marker (shape and number)
+give the owner."""
 
 from __future__ import annotations
 
 from PIL import ImageDraw
 
-from rendering.common import BLACK, INK, PLAYER_MARKS, WHITE, centred_text, font, player_colour
+from rendering.common import BLACK, INK, WHITE, centred_text, draw_marker, font, player_colour
 from rendering.palatinus import layout as L
 
 NEUTRAL = (200, 200, 200)
@@ -41,7 +42,7 @@ def badge(
 ) -> None:
     x, y = centre
     draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=BLACK)
-    centred_text(draw, (x, y), text, font(int(r * 1.45), bold=True), ink)
+    centred_text(draw, (x, y), text, font(max(int(r * 1.45), 16), bold=True), ink)
 
 
 def draw_piece(
@@ -81,14 +82,14 @@ def draw_piece(
             font(int(r * 1.05), bold=True),
             ink,
         )
-    badge(
-        draw, (x + r * 0.95, y - r * 0.8), PLAYER_MARKS[owner % len(PLAYER_MARKS)], max(r * 0.42, 6)
-    )
+    # The owner's marker (shape, colour and number) at the upper right.
+    draw_marker(draw, (x + r * 0.95, y - r * 0.8), max(r * 0.45, 7), owner, width=1,
+                outline=WHITE)
     if wolf and kind is not None:
         # The owner's own wolf piece (or a revealed one): a dark "w" badge at the lower left.
-        badge(draw, (x - r * 0.9, y + r * 0.75), "w", max(r * 0.5, 7), fill=INK, ink=WHITE)
+        badge(draw, (x - r * 0.9, y + r * 0.75), "w", max(r * 0.55, 11), fill=INK, ink=WHITE)
     if neutral:
-        badge(draw, (x - r * 0.95, y - r * 0.8), "n", r * 0.38, fill=NEUTRAL)
+        badge(draw, (x - r * 0.95, y - r * 0.8), "n", max(r * 0.38, 11), fill=NEUTRAL)
 
 
 def draw_cross(draw: ImageDraw.ImageDraw, centre: L.Point, r: float) -> None:

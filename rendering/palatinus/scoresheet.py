@@ -1,5 +1,6 @@
-"""The scoring record of a finished game: hill by hill (soldiers, influence, award), then the
-final table of VP by source."""
+"""The scoring record of a finished game, under the board: the final table of VP by source
+(rank, laurels, discs, captures, total, and the tie-break), then hill by hill (soldiers,
+influence, award) in two columns."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from typing import Any
 from PIL import ImageDraw, ImageFont
 
 from rendering.common import INK, MUTED, font
+from rendering.palatinus import layout as L
 from rendering.palatinus.panels import seat_name
 from rendering.palatinus.pieces import draw_piece
 
-LINE = 19
+LINE = 21
+TEXT = 16
+COLUMN_W = 350
 Line = tuple[str, bool, int]
 """Text, bold, indent."""
 
@@ -64,10 +68,9 @@ def hill_lines(record: Mapping[str, Any]) -> list[Line]:
 
 
 def _wrap(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> list[str]:
-    words = text.split(" ")
     out: list[str] = []
     current = ""
-    for word in words:
+    for word in text.split(" "):
         trial = f"{current} {word}".strip()
         if current and fnt.getlength(trial) > width:
             out.append(current)
@@ -79,63 +82,75 @@ def _wrap(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> list[str]:
     return out
 
 
-def sheet_height(view: Mapping[str, Any], width: int) -> int:
-    """Pixels the sheet needs (so the image can grow when a game had many soldiers)."""
-    lines = _laid_out(view, width)
-    players = int(view["players"])
-    return 40 + LINE * len(lines) + 30 + 32 * (players + 1) + 40
-
-
-def _laid_out(view: Mapping[str, Any], width: int) -> list[Line]:
-    out: list[Line] = []
+def _laid_out(view: Mapping[str, Any]) -> list[list[Line]]:
+    """The hill blocks, each already wrapped to a column."""
+    blocks: list[list[Line]] = []
     for text, bold, indent in hill_lines(view["scoring"]):
-        fnt = font(14, bold=bold)
-        for i, part in enumerate(_wrap(text, fnt, width - indent - 10)):
-            out.append((part, bold, indent + (12 if i else 0)))
-    return out
+        if bold:
+            blocks.append([])
+        fnt = font(TEXT, bold=bold)
+        for i, part in enumerate(_wrap(text, fnt, COLUMN_W - indent - 4)):
+            blocks[-1].append((part, bold, indent + (12 if i else 0)))
+    return blocks
 
 
-def draw_sheet(
-    draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int, width: int
-) -> None:
-    draw.text((x, y), "Scoring, hill by hill (A to G)", font=font(18, bold=True), fill=INK)
+def _columns(view: Mapping[str, Any]) -> tuple[list[Line], list[Line]]:
+    """Hill blocks split into two columns of about the same height, in order A to G."""
+    blocks = _laid_out(view)
+    total = sum(len(b) + 1 for b in blocks)
+    left: list[Line] = []
+    right: list[Line] = []
+    for block in blocks:
+        target = left if len(left) < total / 2 else right
+        target.extend([*block, ("", False, 0)])
+    return left, right
+
+
+def draw_sheet(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
+    """Draws the record from ``y`` down; returns the y where it ends."""
+    draw.line([(0, y - 10), (L.WIDTH, y - 10)], fill=MUTED, width=1)
+    draw.text((x, y), "Final scores", font=font(TEXT + 4, bold=True), fill=INK)
+    y = _table(draw, view, x, y + 34) + 12
+    draw.text((x, y), "Scoring, hill by hill (A to G)", font=font(TEXT + 2, bold=True), fill=INK)
     y += 30
-    for text, bold, indent in _laid_out(view, width):
-        draw.text(
-            (x + indent, y), text, font=font(14, bold=bold), fill=INK if bold or indent else MUTED
-        )
-        y += LINE
-    y += 12
-    _table(draw, view, x, y)
+    end = y
+    for col, lines in enumerate(_columns(view)):
+        cy = y
+        for text, bold, indent in lines:
+            draw.text((x + col * (COLUMN_W + 20) + indent, cy), text,
+                      font=font(TEXT, bold=bold), fill=INK)
+            cy += LINE
+        end = max(end, cy)
+    return end
 
 
-def _table(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> None:
+COLS = (("Rank", 0), ("Player", 60), ("Laurels", 370), ("Discs", 460), ("Captures", 535),
+        ("VP", 650))  # fmt: skip
+
+
+def _table(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
     outcome = view["outcome"]
-    cols = (("Player", 0), ("Laurels", 120), ("Discs", 200), ("Captures", 265), ("VP", 355))
-    for title, dx in cols:
-        draw.text((x + dx, y), title, font=font(15, bold=True), fill=INK)
+    for title, dx in COLS:
+        draw.text((x + dx, y), title, font=font(TEXT, bold=True), fill=INK)
     y += 24
-    draw.line([(x, y), (x + 400, y)], fill=MUTED)
+    draw.line([(x, y), (x + 700, y)], fill=MUTED)
     y += 6
     place = {seat: i + 1 for i, group in enumerate(outcome["ranking"]) for seat in group}
-    order = [seat for group in outcome["ranking"] for seat in group]
-    for seat in order:
+    for seat in [seat for group in outcome["ranking"] for seat in group]:
         parts = outcome["breakdown"][seat]
-        draw_piece(draw, (x + 12, y + 13), 11, seat, "M")
-        draw.text(
-            (x + 30, y + 13),
-            f"{seat_name(seat)}  #{place[seat]}",
-            font=font(15, bold=True),
-            fill=INK,
-            anchor="lm",
-        )
+        cy = y + 15
+        draw.text((x + COLS[0][1], cy), f"#{place[seat]}", font=font(TEXT + 1, bold=True),
+                  fill=INK, anchor="lm")
+        draw_piece(draw, (x + COLS[1][1] + 14, cy), 16, seat, "M")
+        draw.text((x + COLS[1][1] + 36, cy), seat_name(seat), font=font(TEXT + 1, bold=True),
+                  fill=INK, anchor="lm")
         values = (parts["laurels"], parts["discs"], parts["captures"], outcome["scores"][seat])
-        for (_, dx), value in zip(cols[1:], values, strict=True):
-            bold = dx == cols[-1][1]
-            draw.text((x + dx, y + 13), str(value), font=font(15, bold=bold), fill=INK, anchor="lm")
-        y += 30
-    notes = outcome.get("notes") or []
-    for note in notes:
-        for part in _wrap(note, font(13), 400):
-            draw.text((x, y + 4), part, font=font(13), fill=MUTED)
-            y += 18
+        for (_, dx), value in zip(COLS[2:], values, strict=True):
+            draw.text((x + dx, cy), str(value), font=font(TEXT + 1, bold=dx == COLS[-1][1]),
+                      fill=INK, anchor="lm")
+        y += 34
+    for note in outcome.get("notes") or []:
+        for part in _wrap(note, font(TEXT), 700):
+            draw.text((x, y + 4), part, font=font(TEXT), fill=MUTED)
+            y += 22
+    return y + 6

@@ -72,14 +72,15 @@ def draw_tile(
         xy = L.hex_centre(*h, origin=origin, size=size)
         draw.polygon(L.hex_points(xy, size), fill=L.SPRING if spring else L.FIELD, outline=L.GRID)
         if spring:
-            draw.polygon(L.hex_points(xy, size * 0.8), outline=L.SPRING_EDGE, width=3)
+            # Close to the rim, so the outline never crosses the field label.
+            draw.polygon(L.hex_points(xy, size * 0.9), outline=L.SPRING_EDGE, width=3)
         if labels == "names":
             fill = L.SPRING if spring else L.FIELD
             centred_text(
-                draw, (xy[0], xy[1] - size * 0.64), name, font(12, bold=True), INK, stroke=fill
+                draw, (xy[0], xy[1] - size * 0.55), name, font(L.TEXT, bold=True), INK, stroke=fill
             )
         elif labels == "numbers":
-            centred_text(draw, xy, name[1:], font(max(9, int(size * 0.7)), bold=True), INK)
+            centred_text(draw, xy, name[1:], font(max(L.TEXT, int(size * 0.7)), bold=True), INK)
     for h in cells:
         xy = L.hex_centre(*h, origin=origin, size=size)
         for d, (dq, dr) in enumerate(DIRS):
@@ -89,14 +90,15 @@ def draw_tile(
     for _, h, _, arrow in fields:
         if arrow:
             arrow_mark(draw, L.hex_centre(*h, origin=origin, size=size), hill_xy, size)
-    letter_font = font(int(size * 0.62), bold=True)
+    # In the small rotation previews the letter repeats the panel's title: fine print there.
+    letter_font = font(int(size * 0.62), bold=True, fine=size < L.SIZE)
     if laurel is None:
         centred_text(draw, hill_xy, letter, letter_font, WHITE, stroke=L.HILL_DARK)
         return
     centred_text(
         draw, (hill_xy[0], hill_xy[1] - size * 0.3), letter, letter_font, WHITE, stroke=L.HILL_DARK
     )
-    laurel_badge(draw, (hill_xy[0], hill_xy[1] + size * 0.36), int(laurel), size * 0.27)
+    laurel_badge(draw, (hill_xy[0], hill_xy[1] + size * 0.36), int(laurel), size * 0.3)
 
 
 @lru_cache(maxsize=32)

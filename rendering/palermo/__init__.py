@@ -1,4 +1,4 @@
-"""Palermo's images: the board (city, ring, pieces, labels) beside a panel with the player table.
+"""Palermo's images: the board (city, ring, pieces, labels) above a panel with the player table.
 
 ``render(view)`` draws any view; the private view of the player to move also marks where their
 pawn can end. ``alt_text(view)`` describes the same view in words.
@@ -13,7 +13,7 @@ from PIL import Image
 
 from rendering.common import PAPER
 from rendering.palermo.board import draw_board
-from rendering.palermo.panel import WIDTH, draw_panel
+from rendering.palermo.panel import draw_panel
 from rendering.palermo.pieces import seat_name
 from rules.palermo.views import describe
 
@@ -21,11 +21,12 @@ __all__ = ["alt_text", "render"]
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:
+    """The board with the panel under it, so the image is only as wide as the board."""
     board = draw_board(view)
-    height = max(board.height, 640)
-    image = Image.new("RGB", (board.width + WIDTH, height), PAPER)
+    panel = draw_panel(view, board.width)
+    image = Image.new("RGB", (board.width, board.height + panel.height), PAPER)
     image.paste(board, (0, 0))
-    image.paste(draw_panel(view, height), (board.width, 0))
+    image.paste(panel, (0, board.height))
     return image
 
 

@@ -31,9 +31,13 @@ from rendering.palermo.pieces import (
     draw_pawn,
     draw_police,
 )
+from rules.palermo.views import cheapest_moves
 
 CELL = 44
 MARGIN = 26
+# The board is the image's width (the panel goes under it): 668 px, so text of TEXT px reads at
+# TEXT * 550 / 668 >= 11.5 px in Discord's preview.
+TEXT = 14
 
 RingKey = tuple[tuple[str, tuple[float, ...], bool], ...]
 
@@ -67,17 +71,17 @@ def _base(cells: int, grid: int, ring: RingKey, phase_labels: str) -> Image.Imag
     image = Image.new("RGB", (f.size, f.size), PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle(f.rect((0, 0, cells, cells)), fill=EMPTY)
-    number_font = font(10)
+    number_font = font(TEXT)
     for name, rect, corner in ring:
         box = f.rect(rect)
         draw.rectangle(box, fill=CORNER if corner else RING, outline=GRID, width=1)
-        if corner:
-            cx, cy = _centre(box)
-            d = CELL * 0.18
-            draw.polygon([(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)], fill=WHITE)
-        if phase_labels == "cells":
-            draw.text((box[0] + 5, box[1] + 4), name, font=number_font, fill=INK)
-    label_font = font(14, bold=True)
+        cx, cy = _centre(box)
+        if corner:  # a small diamond above the name marks a corner
+            d = CELL * 0.12
+            draw.polygon([(cx, cy - 16 - d), (cx + d, cy - 16), (cx, cy - 16 + d),
+                          (cx - d, cy - 16)], fill=WHITE)
+        centred_text(draw, (cx, cy + (5 if corner else 0)), name, number_font, INK)
+    label_font = font(TEXT + 2, bold=True)
     lo, hi = MARGIN / 2, f.size - MARGIN / 2
     if phase_labels == "tiles":
         for i in range(grid):
@@ -87,7 +91,7 @@ def _base(cells: int, grid: int, ring: RingKey, phase_labels: str) -> Image.Imag
             for pos in ((lo, mid), (hi, mid)):
                 centred_text(draw, pos, str(i + 1), label_font)
     else:
-        small = font(12, bold=True)
+        small = font(TEXT, bold=True)
         for i in range(cells):
             mid = f.px(i + 0.5)
             for pos in ((mid, lo), (mid, hi)):
@@ -151,9 +155,9 @@ def _draw_start(draw: ImageDraw.ImageDraw, f: Frame, i: int, j: int) -> None:
         b = y0 + k * step
         draw.rectangle((x0, b, x0 + 5, b + step), fill=dark)
         draw.rectangle((x1 - 5, b, x1, b + step), fill=light)
-    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
-    draw.line((mx, y0 + 8, mx, y1 - 8), fill=(200, 200, 200), width=1)
-    draw.line((x0 + 8, my, x1 - 8, my), fill=(200, 200, 200), width=1)
+    mx = (x0 + x1) / 2
+    centred_text(draw, (mx, y0 + 18), "START", font(TEXT, bold=True), INK)
+    centred_text(draw, (mx, y1 - 17), "FINISH", font(TEXT, bold=True), INK)
 
 
 def _draw_grid(draw: ImageDraw.ImageDraw, f: Frame, cells: int, grid: int) -> None:
@@ -181,13 +185,13 @@ def _draw_door(draw: ImageDraw.ImageDraw, f: Frame, tile: Mapping[str, Any]) -> 
     # The chip sits on the door's white circle, mostly on the roof so that a pawn or a police
     # stone in the door cell leaves it in sight.
     chip_x, chip_y = ex - dx * 4, ey - dy * 4
-    draw_chip(draw, chip_x, chip_y, 8, tile.get("owner"), bool(tile.get("chip")))
+    draw_chip(draw, chip_x, chip_y, 10, tile.get("owner"), bool(tile.get("chip")))
 
 
 def _mark_text(moves: Sequence[Mapping[str, Any]]) -> str:
     prefix = {"exact": "", "business": "B", "home": "H", "blocked": "!"}
     groups: dict[str, list[str]] = {}
-    for m in moves:
+    for m in cheapest_moves(moves):  # the same ending for more points is never better
         groups.setdefault(prefix[m["end"]], []).append(str(m["cost"]))
     return " ".join(p + "/".join(costs) for p, costs in groups.items())
 
@@ -195,16 +199,15 @@ def _mark_text(moves: Sequence[Mapping[str, Any]]) -> str:
 def _draw_marks(
     draw: ImageDraw.ImageDraw, f: Frame, reachable: Sequence[Mapping[str, Any]]
 ) -> None:
-    small = font(10, bold=True)
+    small = font(TEXT, bold=True)
     for entry in reachable:
         x0, y0, x1, y1 = f.rect(entry["rect"])
         draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=MARK, width=3)
         text = _mark_text(entry["moves"])
-        box = draw.textbbox((0, 0), text, font=small)
-        w = box[2] - box[0]
+        w = draw.textlength(text, font=small)
         tx = (x0 + x1) / 2 - w / 2
-        draw.rectangle((tx - 2, y1 - 15, tx + w + 2, y1 - 2), fill=MARK)
-        draw.text((tx, y1 - 14), text, font=small, fill=INK)
+        draw.rectangle((tx - 2, y1 - 18, tx + w + 2, y1 - 1), fill=MARK)
+        draw.text((tx, y1 - 17), text, font=small, fill=INK)
 
 
 def _draw_pieces(draw: ImageDraw.ImageDraw, f: Frame, view: Mapping[str, Any]) -> None:
@@ -213,13 +216,22 @@ def _draw_pieces(draw: ImageDraw.ImageDraw, f: Frame, view: Mapping[str, Any]) -
         if stone["rect"] is not None:
             police_at[tuple(stone["rect"])] = stone
     pawns_at: dict[tuple[float, ...], list[Mapping[str, Any]]] = {}
-    start_cells = _start_cells(view)
-    waiting = [p for p in view["pawns"] if p["on_start"]]
-    for k, pawn in enumerate(waiting):
-        if start_cells:
-            pawns_at.setdefault(start_cells[k % len(start_cells)], []).append(pawn)
+    start = _start_box(view, f)
+    inside = _start_cells(view)
+    # Pawns waiting on Start/Finish or home there share one tidy row layout.
+    waiting = [p for p in view["pawns"]
+               if p["on_start"] or (p["rect"] is not None and tuple(p["rect"]) in inside)]
+    if start is not None:
+        # Pawns on Start/Finish stand in a row (two rows past three), between its two labels.
+        x0, y0, x1, y1 = start
+        for k, pawn in enumerate(waiting):
+            row, col = divmod(k, 3)
+            across = min(3, len(waiting) - row * 3)
+            cx = (x0 + x1) / 2 + (col - (across - 1) / 2) * 25
+            cy = (y0 + y1) / 2 + (row - (len(waiting) > 3) * 0.5) * 20
+            draw_pawn(draw, cx, cy, 9 if len(waiting) <= 3 else 7, pawn["seat"], pawn["home"])
     for pawn in view["pawns"]:
-        if pawn["rect"] is not None:
+        if pawn["rect"] is not None and pawn not in waiting:
             pawns_at.setdefault(tuple(pawn["rect"]), []).append(pawn)
     for rect, stone in police_at.items():
         x0, y0, x1, y1 = f.rect(rect)
@@ -231,21 +243,27 @@ def _draw_pieces(draw: ImageDraw.ImageDraw, f: Frame, view: Mapping[str, Any]) -
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         if len(pawns) == 1:
             offset = 4 if rect in police_at else 0
-            draw_pawn(draw, cx + offset, cy + offset, 12, pawns[0]["seat"], pawns[0]["home"])
+            draw_pawn(draw, cx + offset, cy + offset, 11, pawns[0]["seat"], pawns[0]["home"])
             continue
+        # Up to four pawns side by side in the cell's quarters, never overlapping.
         spots = ((-1, -1), (1, 1), (1, -1), (-1, 1), (0, 0))
         for pawn, (sx, sy) in zip(pawns, spots, strict=False):
-            draw_pawn(draw, cx + sx * 10, cy + sy * 10, 10, pawn["seat"], pawn["home"])
+            draw_pawn(draw, cx + sx * 11, cy + sy * 11, 7, pawn["seat"], pawn["home"])
 
 
-def _start_cells(view: Mapping[str, Any]) -> list[tuple[float, ...]]:
+def _start_box(view: Mapping[str, Any], f: Frame) -> tuple[float, float, float, float] | None:
     for tile in view["tiles"]:
         if tile["kind"] == "SF":
             i, j = tile["i"], tile["j"]
-            return [
-                (float(2 * i + dx), float(2 * j + dy), float(2 * i + dx + 1), float(2 * j + dy + 1))
-                for dy in (0, 1)
-                for dx in (0, 1)
-            ]
-    return []
+            return f.rect((2 * i, 2 * j, 2 * i + 2, 2 * j + 2))
+    return None
 
+
+
+def _start_cells(view: Mapping[str, Any]) -> set[tuple[float, ...]]:
+    for tile in view["tiles"]:
+        if tile["kind"] == "SF":
+            i, j = tile["i"], tile["j"]
+            return {(float(2 * i + dx), float(2 * j + dy), float(2 * i + dx + 1),
+                     float(2 * j + dy + 1)) for dy in (0, 1) for dx in (0, 1)}
+    return set()

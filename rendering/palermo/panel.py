@@ -1,5 +1,5 @@
-"""The side panel: whose turn, one row per player (chips, turn-movement card, score, home),
-the tile supply in phase 1, a legend, and the final ranking."""
+"""The panel under the board: whose turn, one row per player (chips, turn-movement card, score,
+home), the tile supply in phase 1, a key, and at the end the score table. Text is >= 14 px."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from rendering.palermo.pieces import (
     draw_police,
     seat_name,
 )
+from rendering.palette import ink_on
 
-WIDTH = 430
-ROW = 74
+ROW = 90
 CORNER_XY = {"NW": (0, 0), "NE": (1, 0), "SE": (1, 1), "SW": (0, 1)}
 
 STEP_TEXT = {
@@ -33,53 +33,60 @@ STEP_TEXT = {
 }
 
 
-def draw_panel(view: Mapping[str, Any], height: int) -> Image.Image:
-    image = Image.new("RGB", (WIDTH, height), PAPER)
+TEXT = 14
+PAD = 14
+
+
+def draw_panel(view: Mapping[str, Any], width: int) -> Image.Image:
+    """The panel under the board, ``width`` px wide, as tall as it needs."""
+    image = Image.new("RGB", (width, 1200), PAPER)
     draw = ImageDraw.Draw(image)
     phase = view["phase"]
     title = {"build": "Phase 1: building the city", "collect": "Phase 2: collecting income"}
-    draw.text((12, 10), "Palermo", font=font(22, bold=True), fill=INK)
-    draw.text((12, 38), title.get(phase, "Game over"), font=font(15, bold=True), fill=INK)
-    y = 62
+    draw.line((0, 0, width, 0), fill=MUTED)
+    draw.text((PAD, 10), f"Palermo · {title.get(phase, 'Game over')}", font=font(18, bold=True),
+              fill=INK)
+    y = 40
     if view["active"]:
         seat = view["active"][0]
-        draw_pawn(draw, 22, y + 10, 9, seat)
+        draw_pawn(draw, PAD + 10, y + 10, 10, seat)
         doing = STEP_TEXT.get(view["step"], "")
         extra = f" ({view['budget']} points)" if view["step"] in ("move", "walk") else ""
-        draw.text((38, y + 2), f"To play: {seat_name(seat)} {doing}{extra}", font=font(12),
-                  fill=INK)
-    y += 28
-    for row in view["table"]:
-        _draw_row(draw, view, row, y)
-        y += ROW
+        draw.text((PAD + 28, y + 10), f"To play: {seat_name(seat)} {doing}{extra}",
+                  font=font(TEXT + 1, bold=True), fill=INK, anchor="lm")
+        y += 30
+    if view.get("outcome"):
+        y = _draw_outcome(draw, view, y + 4, width)
+    else:
+        for row in view["table"]:
+            _draw_row(draw, view, row, y, width)
+            y += ROW
     y += 4
     if phase == "build":
         y = _draw_supply(draw, view, y)
-    if view.get("outcome"):
-        y = _draw_outcome(draw, view, y)
-    _draw_legend(draw, view, y + 6)
-    return image
+    y = _draw_legend(draw, view, y + 6)
+    return image.crop((0, 0, width, y + 8))
 
 
 def _draw_row(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], row: Mapping[str, Any],
-              y: int) -> None:
+              y: int, width: int) -> None:
     seat = row["seat"]
     active = seat in view["active"]
-    draw.rectangle((6, y, WIDTH - 6, y + ROW - 6), fill=WHITE,
+    draw.rectangle((6, y, width - 6, y + ROW - 6), fill=WHITE,
                    outline=INK if active else (205, 200, 190), width=3 if active else 1)
-    draw_pawn(draw, 26, y + 20, 12, seat, row["home"])
-    draw.text((46, y + 6), seat_name(seat), font=font(13, bold=True), fill=INK)
+    draw_pawn(draw, 28, y + 22, 13, seat, row["home"])
+    draw.text((50, y + 8), seat_name(seat), font=font(TEXT + 2, bold=True), fill=INK)
     if view["phase"] == "build":
-        draw.text((46, y + 26), f"chips to place: {row['to_place']} of {row['chips']}",
-                  font=font(12), fill=INK)
+        draw.text((50, y + 32), f"chips to place: {row['to_place']} of {row['chips']}",
+                  font=font(TEXT), fill=INK)
         for k in range(row["to_place"]):
-            draw_chip(draw, 56 + k * 17, y + 54, 7, seat, True)
+            draw_chip(draw, 290 + k * 24, y + 40, 10, seat, True)
         return
     stone = view["police"][seat]
-    score = f"score {row['score']}"
-    draw.text((WIDTH - 14, y + 6), score, font=font(13, bold=True), fill=INK, anchor="ra")
+    draw.text((width - 16, y + 8), f"score {row['score']}", font=font(TEXT + 2, bold=True),
+              fill=INK, anchor="ra")
     parts = f"{row['income']} income + {row['home_leftover']} home + {row['waiting_bonus']} bonus"
-    draw.text((WIDTH - 14, y + 24), parts, font=font(10), fill=MUTED, anchor="ra")
+    draw.text((width - 16, y + 32), parts, font=font(TEXT), fill=MUTED, anchor="ra")
     if row["home"]:
         status = f"HOME #{row['home_rank']}"
     else:
@@ -90,43 +97,44 @@ def _draw_row(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], row: Mapping[s
     note = f"{status}, police {police}" + (" (blocked)" if stone["frozen"] else "")
     if row["penalty"] and not row["home"]:
         note += f", -{row['penalty']} next"
-    draw.text((46, y + 24), note, font=font(11, bold=row["home"]), fill=INK)
-    _draw_card(draw, row, y + 42)
+    draw.text((50, y + 32), note, font=font(TEXT, bold=row["home"]), fill=INK)
+    _draw_card(draw, row, y + 54)
 
 
 def _draw_card(draw: ImageDraw.ImageDraw, row: Mapping[str, Any], y: int) -> None:
     """The turn-movement card: slots 3.. with a chip on each slot earned so far."""
     base = row["allowance"] - row["collected"]
     slots = row["chips"] + 1
-    w = min(26, (WIDTH - 60) // slots)
+    w = 30
+    draw.text((50, y + 12), "card", font=font(TEXT), fill=MUTED, anchor="lm")
     for k in range(slots):
-        x = 46 + k * w
+        x = 92 + k * w
         value = base + k
         filled = k <= row["collected"]
         current = value == row["allowance"]
-        draw.rectangle((x, y, x + w - 2, y + 20), fill=player_colour(row["seat"]) if filled and k
-                       else WHITE, outline=INK, width=3 if current else 1)
-        colour = WHITE if filled and k else INK
-        draw.text((x + (w - 2) / 2, y + 10), str(value), font=font(10, bold=current),
-                  fill=colour, anchor="mm")
+        fill = player_colour(row["seat"]) if filled and k else WHITE
+        draw.rectangle((x, y, x + w - 2, y + 24), fill=fill, outline=INK,
+                       width=3 if current else 1)
+        draw.text((x + (w - 2) / 2, y + 12), str(value), font=font(TEXT, bold=current),
+                  fill=ink_on(fill), anchor="mm")
 
 
 def _draw_supply(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
-    draw.text((12, y), "Supply, unturned (dark square: door cell). Name the door's corner",
-              font=font(11), fill=INK)
-    y += 14
-    draw.text((12, y), "to turn a tile: 'H2 C4 door NE'.", font=font(11), fill=INK)
-    y += 18
-    x = 12
+    draw.text((PAD, y), "Supply, unturned (dark square: the door's corner). Turn a tile",
+              font=font(TEXT), fill=INK)
+    y += 20
+    draw.text((PAD, y), "by naming its door's corner: 'H2 C4 door NE'.", font=font(TEXT),
+              fill=INK)
+    y += 26
+    x = PAD
     for kind, count in view["supply"].items():
         layout = view["layouts"][kind]
         _mini_tile(draw, x, y, layout["roof"], layout["door"])
-        draw.text((x + 48, y + 4), kind, font=font(13, bold=True), fill=INK)
-        draw.text((x + 48, y + 22), f"x{count}", font=font(12), fill=INK)
-        draw.text((x, y + 46), f"door {layout['door']}", font=font(10), fill=MUTED)
-        x += 100
-    draw.text((x, y + 10), f"streets x{view['street_tiles']}", font=font(11), fill=INK)
-    return y + 64
+        draw.text((x + 48, y + 2), kind, font=font(TEXT + 1, bold=True), fill=INK)
+        draw.text((x + 48, y + 22), f"x{count}", font=font(TEXT), fill=INK)
+        x += 110
+    draw.text((x, y + 12), f"streets x{view['street_tiles']}", font=font(TEXT), fill=INK)
+    return y + 52
 
 
 def _mini_tile(draw: ImageDraw.ImageDraw, x: int, y: int, roof: list[str], door: str) -> None:
@@ -139,34 +147,66 @@ def _mini_tile(draw: ImageDraw.ImageDraw, x: int, y: int, roof: list[str], door:
                    fill=DOOR)
 
 
-def _draw_outcome(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
+OUTCOME_COLS = (("Rank", 0), ("Player", 56), ("Income", 330), ("Home", 410), ("Bonus", 480),
+                ("Score", 560))  # fmt: skip
+
+
+def _draw_outcome(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int, width: int) -> int:
+    """The final table: rank, then the score by source (income, money left at home, the
+    waiting bonus), best first; the tie rule under it."""
     outcome = view["outcome"]
-    draw.text((12, y), "Final ranking", font=font(14, bold=True), fill=INK)
-    y += 20
+    draw.text((PAD, y), "Final scores", font=font(TEXT + 3, bold=True), fill=INK)
+    y += 28
+    for title, dx in OUTCOME_COLS:
+        draw.text((PAD + dx, y), title, font=font(TEXT, bold=True), fill=INK)
+    y += 22
+    draw.line((PAD, y, width - PAD, y), fill=MUTED)
+    y += 4
     for place, group in enumerate(outcome["ranking"], start=1):
-        names = " = ".join(
-            f"{seat_name(s)} {outcome['scores'][s]}" for s in group
-        )
-        draw.text((12, y), f"{place}. {names}", font=font(12), fill=INK)
-        y += 17
-    return y + 4
+        for seat in group:
+            parts = outcome["breakdown"][seat]
+            cy = y + 16
+            draw.text((PAD, cy), f"#{place}", font=font(TEXT + 1, bold=True), fill=INK,
+                      anchor="lm")
+            draw_pawn(draw, PAD + 68, cy, 11, seat)
+            draw.text((PAD + 86, cy), seat_name(seat), font=font(TEXT + 1, bold=True), fill=INK,
+                      anchor="lm")
+            values = (parts["income"], parts["home_leftover"], parts["waiting_bonus"],
+                      outcome["scores"][seat])
+            for (_, dx), value in zip(OUTCOME_COLS[2:], values, strict=True):
+                draw.text((PAD + dx, cy), str(value), font=font(TEXT + 1, bold=dx == 560),
+                          fill=INK, anchor="lm")
+            y += 32
+    for note in outcome.get("notes") or []:
+        draw.text((PAD, y + 4), note, font=font(TEXT), fill=MUTED)
+        y += 22
+    return y + 8
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> None:
-    small = font(10)
-    draw_pawn(draw, 20, y + 8, 8, 0)
-    draw.text((32, y + 2), "pawn", font=small, fill=INK)
-    draw_police(draw, (72, y, 88, y + 16), 0, with_number=False)
-    draw.text((92, y + 2), "police stone (bar: blocked)", font=small, fill=INK)
-    draw_chip(draw, 254, y + 8, 6, 0, True)
-    draw.text((264, y + 2), "chip on a door", font=small, fill=INK)
-    y += 20
+def _draw_legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
+    small = font(TEXT)
+    draw.text((PAD, y), "Key", font=font(TEXT + 1, bold=True), fill=INK)
+    y += 24
+    draw_pawn(draw, PAD + 10, y + 10, 10, 0)
+    draw.text((PAD + 26, y + 10), "pawn", font=small, fill=INK, anchor="lm")
+    draw_police(draw, (PAD + 80, y - 1, PAD + 102, y + 21), 0, with_number=False)
+    draw.text((PAD + 108, y + 10), "police stone (bar: blocked)", font=small, fill=INK,
+              anchor="lm")
+    draw_chip(draw, PAD + 340, y + 10, 9, 0, True)
+    draw.text((PAD + 354, y + 10), "chip on a door", font=small, fill=INK, anchor="lm")
+    draw_chip(draw, PAD + 490, y + 10, 9, 0, False)
+    draw.text((PAD + 504, y + 10), "door, chip taken", font=small, fill=INK, anchor="lm")
+    y += 28
     if view.get("reachable"):
-        draw.rectangle((12, y, 28, y + 14), outline=MARK, width=3)
-        draw.text((34, y + 1), "your pawn can end here: number = cost;",
-                  font=small, fill=INK)
-        draw.text((34, y + 14), "B business stop, H home, ! blocked stop, plain = exact",
-                  font=small, fill=INK)
-        y += 30
-    draw.text((12, y), "Card: movement points per turn, one more per chip collected",
-              font=small, fill=MUTED)
+        draw.rectangle((PAD, y + 2, PAD + 18, y + 20), outline=MARK, width=3)
+        draw.text((PAD + 26, y + 10), "your pawn can end here; the number is the cost:",
+                  font=small, fill=INK, anchor="lm")
+        y += 22
+        draw.text((PAD + 26, y + 10), "plain = exact stop, B = business stop, H = home, "
+                  "! = blocked stop", font=small, fill=INK, anchor="lm")
+        y += 28
+    if view["phase"] != "build":
+        draw.text((PAD, y), "Card: movement points per turn, one more per chip collected",
+                  font=small, fill=MUTED)
+        y += 22
+    return y

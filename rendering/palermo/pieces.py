@@ -1,7 +1,7 @@
 """Palermo's pieces and colours, drawn the same way on the board and in the side panel.
 
-Every piece carries its seat number, and each kind of piece has its own shape: a pawn is a
-round counter, a police stone a square badge, a chip a small disc on a door.
+Every piece carries its seat's colour, marker shape and number; a pawn stands in a white collar
+(gold once home), a police stone is a square badge, a chip a small marker on a door.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from rendering.common import (
     PLAYER_COLOUR_NAMES,
     WHITE,
     centred_text,
+    draw_marker,
     font,
     player_colour,
     player_name,
@@ -31,6 +32,7 @@ DOOR = (74, 44, 22)
 START_LIGHT = (250, 250, 250)
 START_DARK = (40, 40, 40)
 MARK = (255, 214, 0)
+HOME = (212, 175, 55)
 
 
 def seat_label(seat: int) -> str:
@@ -51,13 +53,11 @@ def text_on(colour: Colour) -> Colour:
 def draw_pawn(
     draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seat: int, home: bool = False
 ) -> None:
-    colour = player_colour(seat)
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
-    if home:  # a white inner ring: this pawn is home for good
-        inner = r - 3
-        draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), outline=WHITE, width=1)
-    centred_text(draw, (cx, cy), seat_label(seat), font(max(8, int(r * 1.1)), bold=True),
-                 fill=text_on(colour))
+    # A pawn stands in a white collar (chips have none); a pawn home for good has a gold one.
+    halo = r + 4
+    draw.ellipse((cx - halo, cy - halo, cx + halo, cy + halo), fill=HOME if home else WHITE,
+                 outline=INK, width=1)
+    draw_marker(draw, (cx, cy), r, seat)
 
 
 def draw_police(
@@ -73,12 +73,12 @@ def draw_police(
     colour = player_colour(seat)
     draw.rounded_rectangle(box, radius=4, fill=colour, outline=INK, width=2)
     size = x1 - x0
-    fnt = font(max(8, int(size * 0.42)), bold=True)
     if with_number:
+        fnt = font(max(8, int(size * 0.42)), bold=True)
         centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "P" + seat_label(seat), fnt,
                      fill=text_on(colour))
     else:
-        small = font(max(7, int(size * 0.26)), bold=True)
+        small = font(max(7, int(size * 0.26)), bold=True, fine=True)  # the colour tells too
         draw.text((x0 + 3, y0 + 1), "P" + seat_label(seat), font=small, fill=text_on(colour))
     if frozen:  # a black bar across: the stone may not move on its owner's next turn
         draw.line((x0 + 2, y1 - 2, x1 - 2, y0 + 2), fill=INK, width=3)
@@ -90,9 +90,6 @@ def draw_chip(
     if seat is None:
         return
     if present:
-        colour = player_colour(seat)
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=1)
-        centred_text(draw, (cx, cy), seat_label(seat), font(max(7, int(r * 1.3)), bold=True),
-                     fill=text_on(colour))
+        draw_marker(draw, (cx, cy), r, seat, width=1)
     else:  # collected: the white circle of the business shows again
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=1)

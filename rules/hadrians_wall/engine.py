@@ -162,14 +162,16 @@ class HadriansWall:
     def determinize(self, state: State, seat: int | None, seed: str) -> State:
         """Re-deal the Fate draw pile, the Neutral deck, every deck order and what other seats
         drew (and chose) this Year but have not revealed."""
+        # Hidden pools are sorted before shuffling so the result depends only on what ``seat``
+        # sees and the seed (computer players rely on it: indistinguishable states, same move).
         rng = Rng(derive_seed("determinize", seed))
         sheets = []
         for s, sheet in enumerate(state.sheets):
             if s == seat:
-                sheets.append({**sheet, "deck": rng.shuffled(sheet["deck"])})
+                sheets.append({**sheet, "deck": rng.shuffled(sorted(sheet["deck"]))})
                 continue
             drawn = list(sheet["drawn"])
-            pool = rng.shuffled([*sheet["deck"], *drawn])
+            pool = rng.shuffled(sorted([*sheet["deck"], *drawn]))
             new_drawn = pool[: len(drawn)]
             chosen = sheet["chosen"]
             if chosen is not None and new_drawn:
@@ -179,9 +181,9 @@ class HadriansWall:
         return State(
             players=state.players, options=state.options, year=state.year, phase=state.phase,
             rng=Rng(derive_seed("determinize-rng", seed)).state,
-            fate_draw=tuple(rng.shuffled(state.fate_draw)), fate_discard=state.fate_discard,
+            fate_draw=tuple(rng.shuffled(sorted(state.fate_draw))), fate_discard=state.fate_discard,
             year_card=state.year_card, attack=state.attack,
-            neutral_deck=tuple(rng.shuffled(state.neutral_deck)), neutral=state.neutral,
+            neutral_deck=tuple(rng.shuffled(sorted(state.neutral_deck))), neutral=state.neutral,
             last_attack=state.last_attack, sheets=tuple(sheets), steps=state.steps,
         )
 

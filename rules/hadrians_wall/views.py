@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.hadrians_wall.actions import active
+from rules.hadrians_wall.actions import active, legal
 from rules.hadrians_wall.components import (
     ATTACK_CARDS,
     ATTRIBUTES,
@@ -22,6 +22,7 @@ from rules.hadrians_wall.components import (
     PLAYER_CARDS,
     YEARS,
 )
+from rules.hadrians_wall.notation import format_action
 from rules.hadrians_wall.rewards import final_disdain, granary_level, infrastructure
 from rules.hadrians_wall.right import is_dead
 from rules.hadrians_wall.scoring import breakdown, outcome
@@ -134,6 +135,8 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
             "drawn": [player_card_view(c) for c in sheet["drawn"]],
             "chosen": sheet["chosen"],
             "deck": sorted(sheet["deck"]),
+            # What the seat may do now, in the notation it types: the private image lists it.
+            "next": [format_action(a) for a in legal(st, seat)],
         }
     if st.phase == "over":
         out["outcome"] = outcome(st.sheets, st.options).to_json()

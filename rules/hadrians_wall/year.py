@@ -252,8 +252,10 @@ def resolve(w: Work, seat: int) -> None:
         verdict = f"lets {through} attack(s) through"
     else:
         verdict = f"lets {through} attack(s) through, partly"
+    # Valour and Disdain are said once, not again among the other gains.
+    others = {k: n for k, n in gained.items() if k not in ("valour", "disdain")}
     w.emit("defence", f"{{p{seat}}} {verdict}: +{valour} valour, +{disdain} disdain"
-           f"{gained_text(gained)}.", seat=seat, valour=valour, disdain=disdain)
+           f"{gained_text(others)}.", seat=seat, valour=valour, disdain=disdain)
 
 
 def cands_favour(st: State, seat: int) -> list[Action]:

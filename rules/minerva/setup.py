@@ -147,7 +147,8 @@ def setup(cat: Catalogue, players: int, seed: str, options: dict[str, Any]) -> M
 def redeal(cat: Catalogue, s: MinervaState, rng: Rng) -> None:
     """Shuffle what nobody has seen (the deck and the temple stack), keeping the pile shape:
     the rest of the current pile has no round tile, each later pile has one."""
-    unseen = rng.shuffled([t for t in s.deck if t != ROUND_TILE])
+    # Sorted before shuffling: the result depends only on what is seen and the seed.
+    unseen = rng.shuffled(sorted(t for t in s.deck if t != ROUND_TILE))
     later = s.deck.count(ROUND_TILE)
     size = pile_size(cat, s.n)
     head = len(s.deck) - later * (size + 1)
@@ -155,4 +156,4 @@ def redeal(cat: Catalogue, s: MinervaState, rng: Rng) -> None:
     for k in range(later):
         deck.extend(rng.shuffled([*unseen[head + k * size:head + (k + 1) * size], ROUND_TILE]))
     s.deck = deck
-    s.temple_stack = rng.shuffled(s.temple_stack)
+    s.temple_stack = rng.shuffled(sorted(s.temple_stack))

@@ -181,7 +181,7 @@ def describe(view: Mapping[str, Any]) -> str:
         lines.append(
             f"{{p{seat['seat']}}}: {seat['money']} denarii, {res}, {seat['glory']} glory, "
             f"{seat['assistants']} assistants, {seat['residences']} residences left{order}; "
-            f"city of {len(seat['city'])} tiles."
+            f"city of {len(seat['city'])} tile{'' if len(seat['city']) == 1 else 's'}."
         )
     lines.append("Culture tops: " + ", ".join(
         f"{c} needs {tiles[0]['req']} for {tiles[0]['vp']} VP" if tiles else f"{c} empty"

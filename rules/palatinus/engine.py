@@ -113,13 +113,14 @@ class Palatinus:
     def determinize(self, state: PalatinusState, seat: int | None, seed: str) -> PalatinusState:
         """Re-deal the undrawn tiles, the undealt laurels and, for every other seat, which
         wolf-backed kinds are on the board and which are still behind the screen."""
+        # Pools are sorted before shuffling so the result depends only on the view and the seed.
         rng = Rng(derive_seed("palatinus-determinize", seed, seat))
         tile_stack = state.tile_stack
         if state.config.tile_order is None:
-            tile_stack = tuple(rng.shuffled(tile_stack))
+            tile_stack = tuple(rng.shuffled(sorted(tile_stack)))
         laurel_stack = state.laurel_stack
         if state.config.laurel_order is None:
-            laurel_stack = tuple(rng.shuffled(laurel_stack))
+            laurel_stack = tuple(rng.shuffled(sorted(laurel_stack)))
         screens = list(state.screens)
         pieces = list(state.pieces)
         if state.phase == PLACING:
@@ -178,7 +179,7 @@ def _redeal_wolves(
         pool = [p.kind for p in (pieces[i] for i in slots)]
         for kind in group:
             pool.extend([kind] * screen[comp.KINDS.index(kind)])
-        pool = rng.shuffled(pool)
+        pool = rng.shuffled(sorted(pool))  # sorted: the result depends on the view only
         for i, kind in zip(slots, pool, strict=False):
             pieces[i] = replace(pieces[i], kind=kind)
         rest = pool[len(slots) :]

@@ -137,10 +137,12 @@ def finish(state: PalatinusState) -> tuple[PalatinusState, tuple[Event, ...]]:
     record["placed"] = [[p.field, p.owner, p.kind] for p in state.pieces]
     events.extend(scoring.hill_events(record))
     result = scoring.outcome(record, state.config.tie_break)
-    summary = "; ".join(
-        f"{{p{s}}} {result.scores[s]} (laurels {b['laurels']}, discs {b['discs']}, "
-        f"captures {b['captures']})"
-        for s, b in enumerate(result.breakdown)
+    # One line per player, best first: a single paragraph was hard to read.
+    order = [s for group in result.ranking for s in group]
+    summary = "\n".join(
+        f"{{p{s}}} {result.scores[s]} VP (laurels {result.breakdown[s]['laurels']}, discs "
+        f"{result.breakdown[s]['discs']}, captures {result.breakdown[s]['captures']})"
+        for s in order
     )
     winners = _winner_text(result.ranking[0])
     events.append(
@@ -148,7 +150,7 @@ def finish(state: PalatinusState) -> tuple[PalatinusState, tuple[Event, ...]]:
             "game_over",
             {"scores": list(result.scores), "ranking": [list(g) for g in result.ranking]},
             None,
-            f"Final VP: {summary}. {winners}",
+            f"Final VP:\n{summary}\n{winners}",
         )
     )
     final = replace(state, phase=OVER, turn=-1, pieces=remaining, scoring=record)

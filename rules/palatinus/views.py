@@ -7,20 +7,35 @@ not drawn, the laurels not dealt, or what is behind a screen (only how many piec
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from rules.palatinus import components as comp
 from rules.palatinus import scoring
-from rules.palatinus.geometry import RING_BY_NUMBER, field_hexes, hill_of
+from rules.palatinus.geometry import RING_BY_NUMBER, Board, field_hexes, hill_of
 from rules.palatinus.laying import free_positions
 from rules.palatinus.placing import allowed_kinds, soldier_free_turns
 from rules.palatinus.state import LAYING, OVER, PLACING, PalatinusState
 
+NAME_LIMIT = 32
+
 
 def seat_name(seat: int) -> str:
-    """Seats as the images number them."""
-    return f"P{seat + 1}"
+    """A placeholder for the seat, replaced by ``_named`` with the player's name (or P1, P2...)."""
+    return f"{{p{seat}}}"
+
+
+def _named(text: str, view: Mapping[str, Any]) -> str:
+    """Players' names where the view carries them (as the images show them), else P1, P2..."""
+    names = list(view.get("names") or [])
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match[1])
+        given = names[seat] if seat < len(names) else ""
+        return str(given)[:NAME_LIMIT] if given else f"P{seat + 1}"
+
+    return re.sub(r"\{p(\d+)\}", name, text)
 
 
 def _tile_entry(state: PalatinusState, letter: str, position: int, rotation: int) -> dict[str, Any]:
@@ -46,13 +61,13 @@ def _tile_entry(state: PalatinusState, letter: str, position: int, rotation: int
 
 
 def _piece_entry(
-    state: PalatinusState, field: str, owner: int, kind: str, seat: int | None
+    state: PalatinusState, board: Board, field: str, owner: int, kind: str, seat: int | None
 ) -> dict[str, Any]:
     wolf = comp.is_wolf(kind)
     known = not wolf or state.phase == OVER or seat == owner
     return {
         "field": field,
-        "hex": list(state.board.fields[field]),
+        "hex": list(board.fields[field]),
         "owner": owner,
         "type": comp.base_type(kind) if known else None,
         "wolf": wolf,
@@ -62,6 +77,7 @@ def _piece_entry(
 
 def build_view(state: PalatinusState, seat: int | None) -> dict[str, Any]:
     outer = [t.position for t in state.tiles if t.position != 0]
+    board = state.board  # built once for the whole view, not once per piece
     view: dict[str, Any] = {
         "game": "palatinus",
         "players": state.players,
@@ -72,7 +88,8 @@ def build_view(state: PalatinusState, seat: int | None) -> dict[str, Any]:
         "start_seat": state.start_seat,
         "handedness": RING_BY_NUMBER[outer[0]].hand if outer else None,
         "tiles": [_tile_entry(state, t.letter, t.position, t.rotation) for t in state.tiles],
-        "pieces": [_piece_entry(state, p.field, p.owner, p.kind, seat) for p in state.pieces],
+        "pieces": [_piece_entry(state, board, p.field, p.owner, p.kind, seat)
+                   for p in state.pieces],
         "left": [state.left(s) for s in range(state.players)],
         "soldier_free_turns": soldier_free_turns(state.players),
         "laying": None,
@@ -141,7 +158,7 @@ def describe(view: Mapping[str, Any]) -> str:
         lines.append(f"Behind your screen: {screen or 'nothing'}.")
     if view.get("scoring"):
         lines.extend(_scoring_lines(view))
-    return "\n".join(lines)
+    return _named("\n".join(lines), view)
 
 
 def _headline(view: Mapping[str, Any]) -> str:
@@ -165,7 +182,7 @@ def _scoring_lines(view: Mapping[str, Any]) -> list[str]:
         totals = ", ".join(f"{{p{s}}} {t}" for s, t in enumerate(hill["totals"]) if t)
         text = f"Hill {hill['letter']}: " + "; ".join(parts) + ("; " if parts else "")
         text += f"influence {totals or 'none'}; {scoring.award_text(hill)}."
-        lines.append(text.format_map({f"p{i}": n for i, n in enumerate(names)}))
+        lines.append(text)
     outcome = view.get("outcome")
     if outcome:
         for seat, (score, parts) in enumerate(

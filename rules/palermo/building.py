@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rules.palermo.city import LayoutKey, city, house_cells
-from rules.palermo.components import Config
+from rules.palermo.components import Config, HouseKind
 from rules.palermo.geometry import Geometry
 from rules.palermo.state import PalermoState
 
@@ -140,15 +140,14 @@ def _legal_placements(
     for space in built.empty:
         for kind in kinds:
             for rotation in range(4):
-                cells = house_cells(geo, space, kind, rotation)
-                new_roof = _mask(grid, cells.roof)
-                joins = bool(_grow(new_roof, grid.stride) & ~new_roof & join_mask)
+                new_roof, street, door, rim = _candidate(geo, space, kind, rotation)
+                joins = bool(rim & join_mask)
                 reach = reach_cache.get(new_roof)
                 if reach is None:
                     reach = _flood(grid.boundary, passable & ~new_roof, grid.stride)
                     reach_cache[new_roof] = reach
-                access = not ((required | _mask(grid, cells.street)) & ~reach)
-                doors_ok = not ((entrances | _mask(grid, (cells.door,))) & ~reach)
+                access = not ((required | street) & ~reach)
+                doors_ok = not ((entrances | door) & ~reach)
                 diag_ok = cfg.diagonal_roofs != "forbidden" or not _diagonal_only(
                     grid, new_roof, roofs
                 )
@@ -158,6 +157,18 @@ def _legal_placements(
         if tier:
             return tuple(tier)
     return ()
+
+
+@lru_cache(maxsize=16_384)
+def _candidate(geo: Geometry, space: int, kind: HouseKind, rotation: int
+               ) -> tuple[int, int, int, int]:
+    """A house's masks on an empty space, the same in every game on this geometry: its roof,
+    its street cells, its door, and the cells edge-adjacent to its roof."""
+    grid = grid_bits(geo)
+    cells = house_cells(geo, space, kind, rotation)
+    roof = _mask(grid, cells.roof)
+    rim = _grow(roof, grid.stride) & ~roof
+    return roof, _mask(grid, cells.street), _mask(grid, (cells.door,)), rim
 
 
 def _tier(joins: bool, access: bool, doors_ok: bool, diag_ok: bool) -> int:

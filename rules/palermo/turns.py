@@ -194,6 +194,8 @@ def place_police(
     state: PalermoState, seat: int, target: int | None
 ) -> tuple[PalermoState, Events]:
     events: Events = []
+    # Say what comes next, so the player is never left without a prompt.
+    then = "" if state.is_home(seat) else " Next: move the pawn (a stop, or 'walk on')."
     if target is not None:
         state = replace(state, police=_set(state.police, seat, target))
         name = state.geo.cell_name(target)
@@ -201,7 +203,15 @@ def place_police(
             Event(
                 "police",
                 {"seat": seat, "to": name},
-                text=f"{{p{seat}}} placed their police stone on {name}.",
+                text=f"{{p{seat}}} placed their police stone on {name}.{then}",
+            )
+        )
+    else:
+        events.append(
+            Event(
+                "police_kept",
+                {"seat": seat},
+                text=f"{{p{seat}}} keeps their police stone where it is.{then}",
             )
         )
     if state.is_home(seat):

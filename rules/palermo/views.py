@@ -8,7 +8,7 @@ lies one unit outside it), so the renderer needs no geometry of its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -175,6 +175,21 @@ def view(state: PalermoState, seat: int | None) -> dict[str, Any]:
 # -------------------------------------------------------------------------------- text
 
 
+END_WORDS = {"exact": "an exact stop", "business": "a business stop", "home": "home",
+             "blocked": "a blocked stop"}
+
+
+def cheapest_moves(moves: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The cheapest way to end a move each way: the same ending for more points is never
+    better, so the text and the image offer only the cheapest."""
+    best: dict[str, Mapping[str, Any]] = {}
+    for move in moves:
+        kept = best.get(move["end"])
+        if kept is None or move["cost"] < kept["cost"]:
+            best[move["end"]] = move
+    return sorted(best.values(), key=lambda m: m["cost"])
+
+
 def describe(v: Mapping[str, Any]) -> str:
     lines: list[str] = []
     phase = v["phase"]
@@ -213,11 +228,13 @@ def describe(v: Mapping[str, Any]) -> str:
         )
     if v.get("reachable"):
         shown = [
-            f"{r['cell']} ({'/'.join(str(m['cost']) + m['end'][0] for m in r['moves'])})"
+            f"{r['cell']} " + " or ".join(f"{m['cost']} as {END_WORDS.get(m['end'], m['end'])}"
+                                          for m in cheapest_moves(r["moves"]))
             for r in v["reachable"][:12]
         ]
         more = len(v["reachable"]) - len(shown)
-        lines.append("You can reach: " + ", ".join(shown) + (f" and {more} more." if more else "."))
+        lines.append("You can reach (cell, then points spent and how the pawn ends there): "
+                     + "; ".join(shown) + (f"; and {more} more." if more else "."))
     if v.get("outcome"):
         ranking = v["outcome"]["ranking"]
         places = "; ".join(

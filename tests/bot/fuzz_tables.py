@@ -44,7 +44,9 @@ class Probe:
         self.store = self.loop.run_until_complete(SqliteStore.open(Path(self.tmp.name) / "f.db"))
         self.tables = Tables(self.store)
         self.channel = 0
+        self.game = ""
         self.slowest = 0.0
+        self.slowest_call = ""
         self.examples = 0
 
     def close(self) -> None:
@@ -57,7 +59,9 @@ class Probe:
         try:
             return self.loop.run_until_complete(coro)
         finally:
-            self.slowest = max(self.slowest, time.perf_counter() - started)
+            took = time.perf_counter() - started
+            if took > self.slowest:
+                self.slowest, self.slowest_call = took, f"{self.game} {coro.__qualname__}"
             self.examples += 1
 
     def fingerprint(self, table_id: int) -> str:
@@ -74,6 +78,7 @@ class Probe:
     def names_round(self, game: str, first: str, second: str, league: str | None) -> None:
         """Open, join, start and play one move with arbitrary names (and league name)."""
         self.channel += 1
+        self.game = game
         a, b = Member(1, first), Member(2, second)
         try:
             opened = self.run(self.tables.open(game, self.channel, a, league=league,
@@ -83,7 +88,7 @@ class Probe:
         check_text(opened.public_text)
         self.run(self.tables.join(opened.table_id, b))
         if game == "palermo":
-            self.run(self.tables.add_computer(opened.table_id, a))
+            self.run(self.tables.add_computer(opened.table_id, a, "random"))
         notice = self.run(self.tables.start(opened.table_id, a))
         for text in (notice.public_text, *(p.text for p in notice.private)):
             check_text(text)
@@ -97,11 +102,12 @@ class Probe:
     def typed_move(self, game: str, typed: str) -> None:
         """Arbitrary text as a move: refused with a RulesError, changing nothing."""
         self.channel += 1
+        self.game = game
         a, b = Member(1, "Ann"), Member(2, "Bo")
         opened = self.run(self.tables.open(game, self.channel, a, seat_order="join"))
         self.run(self.tables.join(opened.table_id, b))
         if game == "palermo":
-            self.run(self.tables.add_computer(opened.table_id, a))
+            self.run(self.tables.add_computer(opened.table_id, a, "random"))
         self.run(self.tables.start(opened.table_id, a))
         for member in (a, b):
             before = self.fingerprint(opened.table_id)

@@ -29,7 +29,7 @@ async def open_and_start(t: Table, game: str = "palatinus") -> Message:
     assert lobby is not None and "lobby" in lobby.content
     r = await s.click(t.members["bob"], lobby, custom_id(lobby, "tabula:lobby:join"))
     await r.wait_callback()
-    r = await s.slash(t.members["alice"], t.channel, "game add-bot")
+    r = await s.slash(t.members["alice"], t.channel, "game add-bot", {"level": "random"})
     assert "Computer 1" in (await t.reply(r)).content
     lobby = s.channel_messages(t.channel)[0]
     r = await s.click(t.members["alice"], lobby, custom_id(lobby, "tabula:lobby:start"))

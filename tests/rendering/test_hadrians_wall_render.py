@@ -85,3 +85,54 @@ def test_public_summary_while_a_player_decides_on_favours() -> None:
     assert view["attack"]["resolving"] and view["attack"]["results"][1] is None
     image = rendering.render("hadrians-wall", view)
     assert_matches_golden(image, "hadrians_wall_summary_during_attack")
+
+
+def test_score_table_headings_never_overlap() -> None:
+    from rendering.common import font
+    from rendering.hadrians_wall import FINAL_COLUMNS
+    from rendering.scoretable import fit
+
+    for head, _ in FINAL_COLUMNS:
+        assert font(16, bold=True).getlength(head) < 78 - 4
+    assert font(16, bold=True).getlength(fit("W" * 30, font(16, bold=True), 120)) <= 120
+    state = _play(2, "end-2", (7, "none"))
+    view = {**GAME.view(state, None), "names": ["W" * 30, "M" * 30]}
+    rendering.render_all("hadrians-wall", view)
+
+
+def test_private_images_overview_then_each_sheet() -> None:
+    from rendering.hadrians_wall import final_table
+    from rendering.hadrians_wall.overview import render_overview
+    from tests.rendering.legibility import assert_legible
+
+    state = _play(3, "golden", (5, "actions"))
+    seat = sorted(GAME.active_seats(state))[0]
+    view = GAME.view(state, seat)
+    assert_legible(lambda: render_overview(view))
+    end = _play(3, "end-3", (7, "none"))
+    assert_legible(lambda: final_table(GAME.view(end, None)))
+    images = rendering.render_all("hadrians-wall", view)
+    assert [im.width for im in images] == [760, 900, 904]
+    assert view["private"]["next"] and "pass" in view["private"]["next"]
+    assert GAME.view(state, None).get("private") is None
+    for name, image in zip(("overview", "left", "right"), images, strict=True):
+        assert len(encode_png(image)) < 1_000_000
+        assert_matches_golden(image, f"hadrians_wall_private_{name}")
+    # The full two-sheet image stays what ``render`` returns.
+    assert rendering.render("hadrians-wall", view).size == (1800, 900)
+
+
+def test_path_choice_shows_each_card_with_the_other_cards_prospect() -> None:
+    state = _play(3, "golden", (5, "choose"))
+    view = GAME.view(state, 0)
+    drawn = view["private"]["drawn"]
+    assert len(drawn) == 2
+    overview = rendering.render_all("hadrians-wall", view)[0]
+    assert_matches_golden(overview, "hadrians_wall_private_choose")
+
+
+def test_final_image_has_the_score_breakdown() -> None:
+    state = _play(3, "end-3", (7, "none"))
+    images = rendering.render_all("hadrians-wall", GAME.view(state, None))
+    assert len(images) == 2 and images[0].width == 760
+    assert_matches_golden(images[0], "hadrians_wall_final_scores")

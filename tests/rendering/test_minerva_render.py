@@ -85,3 +85,31 @@ def test_solitaire_picture_shows_pairs() -> None:
 def test_alt_text_names_players_and_round() -> None:
     text = alt_text("minerva", GAME.view(played(2, 5), None))
     assert "round 1 of 6" in text and "Player 1" in text and "{p" not in text
+
+
+def test_overview_and_final_table_read_at_preview_width() -> None:
+    import rendering
+    from rendering.minerva import final_table
+    from rendering.minerva.overview import render_overview
+    from tests.rendering.legibility import assert_legible
+
+    view = GAME.view(played(3, 40), None)
+    assert_legible(lambda: render_overview(view))
+    images = rendering.render_all("minerva", view)
+    assert [im.width for im in images] == [760, 1400]
+    assert_matches_golden(images[0], "minerva_overview")
+    end = GAME.view(played(4, 10_000), None)
+    table = assert_legible(lambda: final_table(end))
+    assert_matches_golden(table, "minerva_final_scores")
+    board = rendering.render_all("minerva", end)[1]
+    assert max(board.size) <= 1600
+
+
+def test_solo_round_tile_says_which_move_takes_the_coins() -> None:
+    from rendering.common import record_font_sizes
+    from rendering.minerva.cards import round_tile_card
+
+    round_tile_card.cache_clear()
+    with record_font_sizes():
+        image = round_tile_card(3)
+    assert image.getbbox() is not None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from rendering import alt_text, render, render_png
 from rules.palatinus import GAME
 from rules.palatinus.components import is_wolf
@@ -35,7 +37,7 @@ def png_size(view: dict[str, object]) -> int:
 def test_laying_phase_golden() -> None:
     view = GAME.view(laying(), None)
     image = render("palatinus", view)
-    assert image.width == 1200
+    assert image.width == 760
     assert png_size(view) < MAX_PNG
     assert_matches_golden(image, "palatinus_laying")
 
@@ -67,7 +69,7 @@ def test_final_scoring_golden() -> None:
     view = GAME.view(state, None)
     assert "scoring" in view and "outcome" in view
     image = render("palatinus", view)
-    assert 1000 <= image.width <= 1300
+    assert image.width == 760
     assert png_size(view) < MAX_PNG
     assert_matches_golden(image, "palatinus_final_scoring")
     assert "Ranking" in alt_text("palatinus", view)
@@ -91,3 +93,35 @@ def test_public_alt_text_names_no_hidden_type() -> None:
             assert f"{piece.field} P{piece.owner + 1} wolf" in text
         else:
             assert f"{piece.field} P{piece.owner + 1} {piece.kind}" in text
+
+
+def test_every_image_reads_at_preview_width() -> None:
+    from tests.rendering.legibility import render_legibly
+
+    for state in (laying(), mid_game(), finished()):
+        for seat in (None, 0, 1):
+            render_legibly("palatinus", GAME.view(state, seat))
+
+
+def test_final_table_columns_never_overlap() -> None:
+    # The widest name a table may show, bold, ends before the Laurels column starts.
+    from rendering.common import NAME_LIMIT, font
+    from rendering.palatinus.scoresheet import COLS
+
+    name = font(17, bold=True).getlength("W" * (NAME_LIMIT - 1) + "…")
+    assert COLS[1][1] + 36 + name < COLS[2][1]
+    assert font(17, bold=True).getlength("#4") < COLS[1][1]
+    for (title, x), (_, nxt) in itertools.pairwise(COLS[2:]):
+        assert x + font(16, bold=True).getlength(title) < nxt
+    view = GAME.view(finished(), None)
+    view["names"] = ["W" * 30] * 3
+    render("palatinus", view)
+
+
+def test_free_fields_are_outlined_for_the_seat_to_place() -> None:
+    state = mid_game()
+    turn = state.turn
+    mine = render("palatinus", GAME.view(state, turn))
+    other = render("palatinus", GAME.view(state, (turn + 1) % 3))
+    assert mine.tobytes() != other.tobytes()
+    assert_matches_golden(mine, "palatinus_midgame_private_to_place")

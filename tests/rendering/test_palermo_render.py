@@ -73,3 +73,22 @@ def test_alt_text_names_the_players_and_the_turn() -> None:
     text = alt_text("palermo", GAME.view(state, state.turn))
     assert "Phase 2" in text and "Player 1 (blue)" in text
     assert "{p" not in text and "You can reach" in text
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_every_image_reads_at_preview_width(players: int) -> None:
+    from tests.rendering.legibility import render_legibly
+
+    for stop in (mid_build, collecting, over):
+        state = play_until(players, stop)
+        for seat in (None, state.turn):
+            [image] = render_legibly("palermo", GAME.view(state, seat))
+            assert image.width <= 700
+
+
+def test_waiting_pawns_on_start_do_not_overlap() -> None:
+    # Five pawns waiting on Start/Finish at the start of phase 2: each in its own place.
+    state = play_until(5, lambda s: s.phase == COLLECT)
+    view = GAME.view(state, None)
+    assert sum(p["on_start"] for p in view["pawns"]) == 5
+    assert_matches_golden(render("palermo", view), "palermo_phase2_start_five")

@@ -23,7 +23,10 @@ async def open_table(stack: Stack, game: str, channel: int, pace: str = "daily",
                      **extra: object) -> int:
     opened = await stack.tables.open(game, channel, ALICE, seat_order="join",
                                      seed=f"seed-{game}")
-    await stack.scheduler.set_timing(opened.table_id, make_timing(pace, **extra), ALICE)
+    # Random moves for the silent seats keep the test quick; levels are the computer
+    # players' own tests.
+    timing = make_timing(pace, **{"level": "random", **extra})  # type: ignore[arg-type]
+    await stack.scheduler.set_timing(opened.table_id, timing, ALICE)
     await stack.tables.join(opened.table_id, BOB)
     await stack.tables.join(opened.table_id, CAROL)
     await stack.tables.start(opened.table_id, ALICE)

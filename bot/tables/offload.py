@@ -1,0 +1,34 @@
+"""Engine calls run on the event loop while they are quick, and in a thread once they are not.
+
+Handing a call to a thread costs 0.1-0.3 ms and a move makes several; most engine calls take
+less (a Palatinus ``apply`` is ~60 µs). Others can take milliseconds (Palermo's legal moves),
+which would stall every interaction waiting on the loop. So each kind of call keeps a running
+average of its duration and goes to a thread while that average is above a millisecond.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+SLOW_SECONDS = 0.001
+WEIGHT = 0.2  # of the newest duration in the running average
+
+_average: dict[str, float] = {}
+
+
+async def run(kind: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``fn(*args)``, inline or in a thread as ``kind``'s calls have been taking."""
+    started = time.perf_counter()
+    if _average.get(kind, 0.0) > SLOW_SECONDS:
+        result = await asyncio.to_thread(fn, *args, **kwargs)
+    else:
+        result = fn(*args, **kwargs)
+    took = time.perf_counter() - started
+    _average[kind] = (1 - WEIGHT) * _average.get(kind, took) + WEIGHT * took
+    return result

@@ -1,0 +1,151 @@
+"""A player's overview: the first of their private images, legible at Discord's preview width.
+
+The full sheets are too dense to read at 550 px, so this image carries what a player decides
+with: what is on hand (in words), the Path choice (each card with the other card's Prospect
+gain), what can be done now (the seat's legal moves, in the notation it types, one line per
+area), rewards still to place, and the score by category. The two sheets follow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font, player_name
+from rendering.hadrians_wall.layout import GOOD_ORDER, HEAD, icon
+
+WIDTH = 760
+TEXT = 16  # 16 px at 760 px reads at 11.6 px at 550 px
+LINE = 24
+PAD = 18
+MAX_MOVES = 14
+PLURAL = {"soldier": "soldiers", "builder": "builders", "servant": "servants",
+          "civilian": "civilians", "resource": "resources"}
+
+
+def _gain(gains: Mapping[str, int]) -> str:
+    return ", ".join(f"+{n} {PLURAL[g] if n > 1 else g}" for g, n in gains.items() if n) or "none"
+
+
+def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, Any]) -> int:
+    seat = int(s["seat"])
+    draw.rectangle((0, 0, WIDTH, 56), fill=(45, 35, 30))
+    draw_marker(draw, (30, 28), 17, seat, outline=WHITE)
+    draw.text((58, 28), f"{player_name(seat, f'Player {seat + 1}')} · Year {view['year']}/"
+              f"{view['years']} · {s['status']}", font=font(20, bold=True), fill=WHITE,
+              anchor="lm")
+    draw.text((WIDTH - PAD, 28), f"Score {s['score']['total']}", font=font(22, bold=True),
+              fill=WHITE, anchor="rm")
+    return 70
+
+
+def _hand(draw: ImageDraw.ImageDraw, s: Mapping[str, Any], y: int) -> int:
+    draw.text((PAD, y), "On hand", font=font(TEXT + 2, bold=True), fill=HEAD)
+    y += 30
+    x = PAD
+    for good in GOOD_ORDER:
+        n = s["hand"][good]
+        icon(draw, good, x + 14, y + 12, 28, fine=True)  # the word follows
+        label = f"{n} {PLURAL[good] if n != 1 else good}"
+        draw.text((x + 34, y + 12), label, font=font(TEXT), fill=INK, anchor="lm")
+        x += 146
+    y += 34
+    envoy = sum(d["favours"] - d["used"] for d in s["diplomats"])
+    cohorts = " · ".join(f"{side} {n}/6" for side, n in zip(
+        ("left", "center", "right"), s["cohorts"], strict=True))
+    draw.text((PAD, y), f"Favours: {s['temple_favours']} temple + {envoy} diplomat · "
+              f"Disdain {s['final_disdain']} · Cohorts {cohorts}", font=font(TEXT), fill=INK)
+    return y + LINE + 8
+
+
+def _paths(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
+    private = view.get("private") or {}
+    drawn = private.get("drawn") or []
+    if len(drawn) != 2:
+        return y
+    draw.text((PAD, y), "Your two cards: one is your Path, the other your Prospect",
+              font=font(TEXT + 2, bold=True), fill=HEAD)
+    y += 30
+    for card, other in ((drawn[0], drawn[1]), (drawn[1], drawn[0])):
+        chosen = private.get("chosen") == card["id"]
+        mark = "✓ " if chosen else "• "
+        text = (f"{mark}Path {card['id']} + Prospect {other['id']}: "
+                f"{_gain(other['prospect_gain'])}")
+        draw.text((PAD, y), text, font=font(TEXT, bold=chosen), fill=INK)
+        y += LINE
+    return y + 8
+
+
+def _group(moves: list[str]) -> list[str]:
+    """One line per area: the first move of each kind, with how many more of it there are."""
+    order: list[str] = []
+    by_kind: dict[str, list[str]] = {}
+    for move in moves:
+        kind = move.split(" ")[0].rstrip(":")
+        if kind not in by_kind:
+            order.append(kind)
+        by_kind.setdefault(kind, []).append(move)
+    lines = []
+    for kind in order:
+        group = by_kind[kind]
+        more = f"   (+{len(group) - 1} more)" if len(group) > 1 else ""
+        lines.append(group[0] + more)
+    return lines
+
+
+def _moves(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, Any],
+           y: int) -> int:
+    moves = list((view.get("private") or {}).get("next") or [])
+    if s.get("road_pending"):
+        draw.text((PAD, y), f"Still to place: {s['road_pending']} road income "
+                  "(+1 to an attribute each)", font=font(TEXT, bold=True), fill=(170, 30, 30))
+        y += LINE + 6
+    if not moves:
+        draw.text((PAD, y), "Nothing to do now: waiting for the others.", font=font(TEXT),
+                  fill=MUTED)
+        return y + LINE + 8
+    draw.text((PAD, y), "You can do now (type one of these; 'legal' lists all)",
+              font=font(TEXT + 2, bold=True), fill=HEAD)
+    y += 30
+    lines = _group(moves)
+    for line in lines[:MAX_MOVES]:
+        draw.text((PAD + 8, y), line[:78], font=font(TEXT), fill=INK)
+        y += LINE
+    if len(lines) > MAX_MOVES:
+        draw.text((PAD + 8, y), f"… and {len(lines) - MAX_MOVES} more areas", font=font(TEXT),
+                  fill=MUTED)
+        y += LINE
+    return y + 8
+
+
+SCORE_ROWS = (("Renown", "renown"), ("Piety", "piety"), ("Valour", "valour"),
+              ("Discipline", "discipline"), ("Paths", "paths"), ("Disdain", "disdain_penalty"))
+
+
+def _score(draw: ImageDraw.ImageDraw, s: Mapping[str, Any], y: int) -> int:
+    draw.text((PAD, y), "Score so far", font=font(TEXT + 2, bold=True), fill=HEAD)
+    y += 30
+    score = s["score"]
+    step = (WIDTH - 2 * PAD) / (len(SCORE_ROWS) + 1)
+    for i, (label, key) in enumerate((*SCORE_ROWS, ("Total", "total"))):
+        x = PAD + i * step
+        draw.text((x, y), label, font=font(TEXT), fill=MUTED)
+        value = score[key]
+        text = str(value) if key == "total" else f"{value:+d}"
+        draw.text((x, y + 22), text, font=font(TEXT + 4, bold=True), fill=INK)
+    return y + 56
+
+
+def render_overview(view: Mapping[str, Any]) -> Image.Image:
+    s = view["sheets"][int(view["seat"])]
+    image = Image.new("RGB", (WIDTH, 1000), PAPER)
+    draw = ImageDraw.Draw(image)
+    y = _header(draw, view, s)
+    y = _hand(draw, s, y)
+    y = _paths(draw, view, y)
+    y = _moves(draw, view, s, y)
+    y = _score(draw, s, y)
+    draw.text((PAD, y), "Your full left and right sheets follow.", font=font(TEXT), fill=MUTED)
+    return image.crop((0, 0, WIDTH, y + LINE + 6))

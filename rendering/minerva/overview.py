@@ -1,0 +1,116 @@
+"""Minerva's overview, the first image of a view: legible at Discord's preview width.
+
+The full picture (market cards and every city) is too wide to read at 550 px, so this image
+carries the round, whose turn and what they are deciding, each player's stock and score, and
+the offer in words; the full picture follows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font, player_name
+from rendering.minerva.style import CATEGORY_LETTERS, category_colour, tint, wrap
+from rendering.scoretable import fit
+
+WIDTH = 760
+TEXT = 16
+PAD = 16
+LINE = 24
+
+
+def _name(seat: int) -> str:
+    return player_name(seat, f"Player {seat + 1}")
+
+
+def _round_track(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
+    draw.text((PAD, y + 14), "Round", font=font(TEXT, bold=True), fill=INK, anchor="lm")
+    for r in range(1, int(view["rounds"]) + 1):
+        x = PAD + 70 + (r - 1) * 40
+        now = r == view["round"]
+        draw.rectangle((x, y, x + 32, y + 28), fill=INK if now else WHITE, outline=INK, width=2)
+        draw.text((x + 16, y + 14), str(r), font=font(TEXT, bold=True),
+                  fill=WHITE if now else INK, anchor="mm")
+    return y + 40
+
+
+def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
+    heads = (("Player", 44), ("denarii", 230), ("grain wood stone ore", 320), ("glory", 540),
+             ("VP", 620))
+    for head, x in heads:
+        draw.text((PAD + x, y), head, font=font(TEXT, bold=True), fill=INK)
+    y += 26
+    for seat in view["seats"]:
+        s = int(seat["seat"])
+        active = s in view.get("active", [])
+        if active:
+            draw.rectangle((PAD - 6, y - 3, WIDTH - PAD, y + LINE + 1), fill=(236, 226, 200))
+        draw_marker(draw, (PAD + 14, y + 11), 11, s)
+        label = fit(_name(s), font(TEXT, bold=True), 180) + (" (passed)" if seat["passed"]
+                                                              else "")
+        draw.text((PAD + 44, y), label, font=font(TEXT, bold=active), fill=INK)
+        res = seat["resources"]
+        stock = "  ".join(str(res[k]) for k in ("grain", "wood", "stone", "ore"))
+        vp = sum(t["vp"] for t in seat["culture_tiles"]) + sum(t["vp"] for t in
+                                                                  seat["glory_tiles"])
+        for x, text in ((230, str(seat["money"])), (320, stock), (540, str(seat["glory"])),
+                        (620, str(vp))):
+            draw.text((PAD + x, y), text, font=font(TEXT), fill=INK)
+        y += LINE + 4
+    draw.text((PAD, y), "VP so far: culture and glory tiles (temples score at the end).",
+              font=font(TEXT), fill=MUTED)
+    return y + LINE + 8
+
+
+def _offer(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
+    solo = view["players"] == 1
+    draw.text((PAD, y), "Pairs on offer" if solo else "On offer", font=font(TEXT + 2, bold=True),
+              fill=INK)
+    y += 28
+    items: list[Mapping[str, Any]] = []
+    if solo:
+        for a, b in view["pairs"]:
+            items.append(a)
+            if not b.get("round"):
+                items.append(b)
+    else:
+        items = list(view["offer"])
+    items += list(view["temples"])
+    col_w = (WIDTH - 2 * PAD) // 2
+    for i, tile in enumerate(items[:16]):
+        x = PAD + (i % 2) * col_w
+        cy = y + (i // 2) * (LINE + 4)
+        colour = category_colour(str(tile["category"]))
+        draw.rectangle((x, cy, x + 22, cy + 22), fill=tint(colour, 0.2), outline=INK)
+        draw.text((x + 11, cy + 11), CATEGORY_LETTERS.get(str(tile["category"]), "?"),
+                  font=font(TEXT, bold=True), fill=INK, anchor="mm")
+        text = f"{tile['name']} ({tile['cost']})"
+        draw.text((x + 30, cy + 1), fit(text, font(TEXT), col_w - 40), font=font(TEXT),
+                  fill=INK)
+    return y + ((min(len(items), 16) + 1) // 2) * (LINE + 4) + 8
+
+
+def render_overview(view: Mapping[str, Any]) -> Image.Image:
+    image = Image.new("RGB", (WIDTH, 1200), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH, 48), fill=(60, 46, 34))
+    draw.text((PAD, 24), f"Minerva · round {view['round']} of {view['rounds']}",
+              font=font(20, bold=True), fill=WHITE, anchor="lm")
+    y = 60
+    pending = view.get("pending")
+    if pending:
+        for line in wrap(f"{_name(int(pending['seat']))} {pending['text']}", TEXT, WIDTH - 2 * PAD,
+                         bold=True, max_lines=2):
+            draw.text((PAD, y), line, font=font(TEXT, bold=True), fill=INK)
+            y += LINE
+        y += 6
+    y = _round_track(draw, view, y)
+    y = _players(draw, view, y)
+    if not view.get("outcome"):
+        y = _offer(draw, view, y)
+    draw.text((PAD, y), "The market cards and every city follow in the next image.",
+              font=font(TEXT), fill=MUTED)
+    return image.crop((0, 0, WIDTH, y + LINE + 8))

@@ -1,0 +1,53 @@
+"""Hadrian's Wall's computer-player heuristic (see README, "Computer players").
+
+A sheet is worth its running score (the game's own breakdown: attributes, Path cards at the
+tiers reached, the Disdain penalty) plus credit for work that scores later: every filled box
+counts a little, cohort boxes (which turn Pict attacks away) more, and goods in hand a little
+less than the box they could fill, so spending them on a box is a gain and passing early is not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import Action
+from rules.hadrians_wall.scoring import breakdown
+from rules.hadrians_wall.state import State
+
+SCALE = 10.0
+BUDGETS = {"normal": (20, 2), "hard": (60, 2)}
+KEEP = 8
+
+
+def _progress(sheet: dict[str, Any]) -> float:
+    boxes = (int(sheet["mining"]) + int(sheet["guard"]) + int(sheet["fort"])
+             + int(sheet["wall"]) + int(sheet["cippi"]) + int(sheet["temple_boxes"])
+             + sum(int(v) for v in sheet["citizens"].values())
+             + int(sheet["production"]) + len(sheet["landmarks"]) + 2 * len(sheet["built"])
+             + len(sheet["training"]) + len(sheet["forum"]) + sum(sheet["market"])
+             + sum(sheet["theatre"]) + int(sheet["scouts"]) + sum(sheet["map"]))
+    cohorts = sum(int(n) for n in sheet["cohorts"])
+    hand = sum(int(v) for v in sheet["hand"].values())
+    return float(0.4 * boxes + 0.6 * cohorts + 0.15 * hand + 0.5 * int(sheet["favours"]))
+
+
+def evaluate(state: State) -> tuple[float, ...]:
+    late = state.year >= 6  # credit for unfinished work fades as the game runs out
+    weight = 0.5 if late else 1.0
+    return tuple(breakdown(s, state.options)["total"] + weight * _progress(s)
+                 for s in state.sheets)
+
+
+def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
+    if len(actions) <= 1:
+        return actions
+    from rules.hadrians_wall import GAME
+
+    def key(action: Action) -> float:
+        try:
+            return evaluate(GAME.apply(state, seat, action).state)[seat]
+        except ValueError:
+            return -1e9
+
+    keyed = sorted(((key(a), i) for i, a in enumerate(actions)), key=lambda p: (-p[0], p[1]))
+    return [actions[i] for _, i in keyed[:KEEP]]

@@ -1,0 +1,82 @@
+"""Palatinus's computer-player heuristic (see README, "Computer players").
+
+While inhabitants are placed, the board is scored as if the game ended now (the game's own
+scoring: soldiers, influence, laurels and discs, captures); the laurels not dealt yet count at
+their average. Pieces still behind the screen are worth a little each, so spending them is not
+free. Placements are ranked by that score. Tiles are laid in the first legal place and rotation
+(the projection says nothing yet while the board is being built).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import Action
+from rules.palatinus import components as comp
+from rules.palatinus import scoring
+from rules.palatinus.state import PLACING, PalatinusState
+
+SCALE = 6.0
+BUDGETS = {"normal": (30, 0), "hard": (90, 0)}
+KEEP = 8  # placements kept for the search, best first
+
+
+def evaluate(state: PalatinusState) -> tuple[float, ...]:
+    n = state.players
+    if state.phase != PLACING or not state.pieces:
+        return (0.0,) * n
+    laurels = dict(state.laurels)
+    if len(laurels) < len(state.tiles) and state.laurel_stack:
+        mean = sum(state.laurel_stack) / len(state.laurel_stack)
+        for t in state.tiles:
+            laurels.setdefault(t.letter, round(mean))
+    _, record = scoring.score(state.board, state.pieces, laurels, n, state.config)
+    out = []
+    for seat, tally in enumerate(record["tallies"]):
+        vp = sum(scoring.vp_breakdown(tally).values())
+        out.append(vp + 0.3 * state.left(seat))
+    return tuple(float(v) for v in out)
+
+
+def _proxy(state: PalatinusState, seat: int, action: Action, kinds: dict[str, str],
+           owners: dict[str, int], board: Any) -> float:
+    """A quick guess at a placement: what the piece itself would be worth, or for a soldier
+    how many rival pieces share its tile; only the best guesses are scored in full."""
+    field, piece = str(action["field"]), str(action["piece"])
+    laurel = state.laurel_of(field[0]) or 3
+    if comp.base_type(piece) == "S":
+        rivals = sum(1 for f in board.tile_fields.get(field[0], ()) if owners.get(f, seat) != seat)
+        return 2.0 * rivals + 0.2 * laurel
+    kinds[field] = piece
+    try:
+        return scoring.influence(board, kinds, field) + 0.2 * laurel
+    finally:
+        del kinds[field]
+
+
+def _ranked(state: PalatinusState, seat: int, actions: list[Action]) -> list[Action]:
+    from rules.palatinus import GAME
+
+    if len(actions) > 2 * KEEP:
+        board = state.board
+        kinds = {p.field: p.kind for p in state.pieces}
+        owners = {p.field: p.owner for p in state.pieces}
+        guesses = [(-_proxy(state, seat, a, kinds, owners, board), i)
+                   for i, a in enumerate(actions)]
+        actions = [actions[i] for _, i in sorted(guesses)[: 2 * KEEP]]
+
+    def key(action: Action) -> float:
+        values = evaluate(GAME.apply(state, seat, action).state)
+        others = [v for i, v in enumerate(values) if i != seat]
+        return values[seat] - 0.5 * max(others, default=0.0)
+
+    keyed = sorted(((key(a), i) for i, a in enumerate(actions)), key=lambda p: (-p[0], p[1]))
+    return [actions[i] for _, i in keyed[:KEEP]]
+
+
+def candidates(state: PalatinusState, seat: int, actions: list[Action]) -> list[Action]:
+    if len(actions) <= 1:
+        return actions
+    if state.phase == PLACING:
+        return _ranked(state, seat, actions)
+    return actions[:KEEP]

@@ -1,0 +1,159 @@
+"""Palermo's computer-player heuristic (see README, "Computer players").
+
+A pawn's worth is its score plus what its remaining errand will cost: the walk through its
+remaining doors and home, in rounds at its allowance, is priced at the waiting bonus a round
+(what the players already home earn meanwhile). Each collected chip also counts for a point,
+since it raises the allowance for the rest of the game.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from rules.core import Action
+from rules.palermo.collecting import city_graph, own_doors
+from rules.palermo.components import CORNERS
+from rules.palermo.movement import Graph
+from rules.palermo.state import BUILD, COLLECT, HOUSE, MOVE, OFF, START_TILE, WALK, PalermoState
+
+SCALE = 25.0
+BUDGETS = {"normal": (16, 5), "hard": (40, 5)}
+FAR = 60  # a cell no street reaches (counted as a long way round)
+
+
+@lru_cache(maxsize=8)
+def _reverse(g: Graph) -> tuple[tuple[int, ...], ...]:
+    back: list[list[int]] = [[] for _ in g.edges]
+    for node, edges in enumerate(g.edges):
+        for target, _ in edges:
+            back[target].append(node)
+    return tuple(tuple(b) for b in back)
+
+
+@lru_cache(maxsize=512)
+def _dist_to(g: Graph, targets: frozenset[int]) -> dict[int, int]:
+    """Steps from every node to the nearest target (each step or jump counts one)."""
+    back = _reverse(g)
+    dist = dict.fromkeys(targets, 0)
+    queue = deque(targets)
+    while queue:
+        node = queue.popleft()
+        for prev in back[node]:
+            if prev not in dist:
+                dist[prev] = dist[node] + 1
+                queue.append(prev)
+    return dist
+
+
+def _errand(state: PalermoState, g: Graph, seat: int) -> int:
+    """Steps of a nearest-first walk through the seat's remaining doors, then home."""
+    where = state.pawns[seat]
+    here = frozenset(g.start) if where == OFF else frozenset((where,))
+    doors = set(own_doors(state, seat))
+    steps = 0
+    while doors:
+        best = min(sorted(doors), key=lambda d: min(_dist_to(g, frozenset((d,))).get(h, FAR)
+                                                      for h in here))
+        steps += min(_dist_to(g, frozenset((best,))).get(h, FAR) for h in here)
+        doors.discard(best)
+        here = frozenset((best,))
+    home = _dist_to(g, frozenset(g.start))
+    return steps + min(home.get(h, FAR) for h in here)
+
+
+def evaluate(state: PalermoState) -> tuple[float, ...]:
+    n = state.players
+    if state.phase != COLLECT:
+        return tuple(float(state.score(s)) for s in range(n))
+    g = city_graph(state)
+    rate = state.config.bonus(n)
+    out = []
+    for seat in range(n):
+        value = float(state.score(seat) + state.collected[seat])
+        if not state.is_home(seat):
+            left = state.chips_total() - state.collected[seat] - state.lost[seat]
+            speed = state.allowance(seat) + left / 2
+            value -= rate * _errand(state, g, seat) / speed
+        out.append(value)
+    return tuple(out)
+
+
+def rounds(state: PalermoState) -> int:
+    return -(-state.turns // state.players)
+
+
+def _door_cell(state: PalermoState, action: Action) -> int:
+    geo = state.geo
+    space = geo.parse_space(str(action["space"]))
+    assert space is not None
+    return geo.space_cells(space)[CORNERS.index(str(action["door"]).upper())]
+
+
+def _manhattan(state: PalermoState, a: int, b: int) -> int:
+    (ax, ay), (bx, by) = state.geo.xy(a), state.geo.xy(b)
+    return abs(ax - bx) + abs(ay - by)
+
+
+def _build_order(state: PalermoState, seat: int, actions: list[Action]) -> list[Action]:
+    """Doors close to Start/Finish and to one's other doors, and on the bypass if possible."""
+    geo = state.geo
+    start = [i for i, t in enumerate(state.tiles) if t is not None and t.kind == "SF"]
+    sf = geo.space_cells(start[0]) if start else ()
+    mine = list(own_doors(state, seat))
+    edge = geo.cells - 1
+
+    def cost(action: Action) -> float:
+        door = _door_cell(state, action)
+        x, y = geo.xy(door)
+        c = float(min((_manhattan(state, door, s) for s in sf), default=0))
+        c += 0.7 * min((_manhattan(state, door, m) for m in mine), default=0)
+        if x in (0, edge) or y in (0, edge):
+            c -= 2  # a door on the bypass: fast to reach from anywhere
+        return c
+
+    return sorted(actions, key=cost)[:6]
+
+
+def _start_order(state: PalermoState, actions: list[Action]) -> list[Action]:
+    """Start/Finish in the middle: every door is built round it."""
+    geo = state.geo
+    mid = (geo.grid - 1) / 2
+
+    def off(action: Action) -> float:
+        space = geo.parse_space(str(action["space"]))
+        assert space is not None
+        return abs(space % geo.grid - mid) + abs(space // geo.grid - mid)
+
+    return sorted(actions, key=off)[:4]
+
+
+def candidates(state: PalermoState, seat: int, actions: list[Action]) -> list[Action]:
+    if len(actions) <= 1:
+        return actions
+    if state.phase == BUILD:
+        return (_start_order(state, actions) if state.step == START_TILE
+                else _build_order(state, seat, actions) if state.step == HOUSE else actions)
+    kinds = {a["type"] for a in actions}
+    if "keep" in kinds:
+        return [{"type": "keep"}]  # the stone is a small lever; keeping also spares a question
+    if "police" in kinds:
+        return actions[:3]
+    if state.step == MOVE and any(a.get("end") in ("home", "business") for a in actions):
+        # Stop whenever possible: home first, then the business that leaves the most points.
+        stops = [a for a in actions if a.get("end") in ("home", "business")]
+        stops.sort(key=lambda a: (a["end"] != "home", a["cost"]))
+        return stops[:3] + [a for a in actions if a["type"] == "walk_on"]
+    if state.step in (MOVE, WALK):
+        g = city_graph(state)
+        doors = own_doors(state, seat)
+        targets = frozenset(g.start) if state.all_collected(seat) or not doors else doors
+        dist = _dist_to(g, targets)
+        geo = state.geo
+
+        def left(a: Action) -> tuple[int, int]:
+            cell = geo.parse_cell(str(a["to"]))
+            return (dist.get(cell, FAR) if cell is not None else FAR, -int(a["cost"]))
+
+        return sorted(actions, key=left)[:6]
+    return actions

@@ -1,0 +1,72 @@
+"""Per-game heuristics, found by game id.
+
+Each game package may hold a ``heuristic`` module with the same shape:
+
+* ``evaluate(state) -> tuple[float, ...]``: every seat's projected final score (the game's own
+  scoring applied to the position, plus a little credit for progress not scored yet);
+* ``candidates(state, seat, actions) -> list[Action]``: the actions worth considering, best
+  guess first (the game's rules of thumb); it may drop actions but never returns an empty list;
+* ``SCALE``: a typical score gap, to turn projected margins into rewards between 0 and 1;
+* optionally ``BUDGETS``: level -> ``(iterations, rollout_depth)``, and ``rounds(state)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+from rules import GAME_PACKAGES, GAMES
+from rules.core import Action, RulesError
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    evaluate: Callable[[Any], tuple[float, ...]]
+    candidates: Callable[[Any, int, list[Action]], list[Action]]
+    scale: float
+    budgets: Mapping[str, tuple[int, int]]
+    rounds: Callable[[Any], int | None]
+
+
+def _no_rounds(state: Any) -> int | None:
+    return None
+
+
+def _from_module(module: ModuleType) -> Heuristic:
+    return Heuristic(
+        evaluate=module.evaluate,
+        candidates=module.candidates,
+        scale=float(module.SCALE),
+        budgets=dict(getattr(module, "BUDGETS", {})),
+        rounds=getattr(module, "rounds", _no_rounds),
+    )
+
+
+@cache
+def _all() -> dict[str, Heuristic]:
+    found: dict[str, Heuristic] = {}
+    for package in GAME_PACKAGES:
+        try:
+            module = importlib.import_module(f"rules.{package}.heuristic")
+        except ModuleNotFoundError:
+            continue
+        game_id = importlib.import_module(f"rules.{package}").GAME.id
+        found[game_id] = _from_module(module)
+    return found
+
+
+def heuristic_for(game_id: str) -> Heuristic:
+    """The heuristic of a game; a RulesError names the games that have one."""
+    found = _all()
+    if game_id not in found:
+        known = ", ".join(sorted(found)) or "none"
+        raise RulesError(f"No computer player for {game_id!r}. Games with one: {known}.")
+    return found[game_id]
+
+
+def games_with_players() -> tuple[str, ...]:
+    return tuple(g for g in sorted(GAMES) if g in _all())

@@ -1,0 +1,136 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+Every iteration samples a world the deciding seat cannot tell from the real one
+(``game.determinize(state, seat, ...)``), walks one tree shared by all samples (a child is
+available in a sample when its action is legal there; UCB counts availabilities, not parent
+visits), adds one node, plays a short rollout with the heuristic's first candidate (its best
+guess) and scores the result with the heuristic's projection. Only the sampled worlds are ever
+read: the real state gives nothing but its determinization and the seat's own legal actions,
+which the seat sees.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import Action, Game, Rng, derive_seed
+from rules.players.registry import Heuristic
+from rules.players.values import projected, rewards
+
+EXPLORATION = 0.7
+MAX_CHILDREN = 12  # widest node: the heuristic's best guesses first
+ROLLOUT_RANDOM = 0.1  # share of rollout moves picked at random among the candidates
+
+
+@dataclass
+class Node:
+    action: Action | None = None
+    mover: int = -1
+    visits: int = 0
+    total: float = 0.0
+    avail: int = 0
+    children: dict[str, Node] = field(default_factory=dict)
+
+
+def _key(action: Action) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def _mover(game: Game, world: Any, seat: int) -> int | None:
+    """Who acts next in a sampled world: the deciding seat first while play is simultaneous."""
+    active = game.active_seats(world)
+    if not active:
+        return None
+    return seat if seat in active else min(active)
+
+
+def _options(game: Game, heur: Heuristic, world: Any, mover: int) -> list[Action]:
+    return heur.candidates(world, mover, game.legal_actions(world, mover))[:MAX_CHILDREN]
+
+
+def _select(node: Node, keys: list[str]) -> str:
+    for k in keys:
+        if node.children[k].visits == 0:
+            return k
+
+    def ucb(k: str) -> float:
+        c = node.children[k]
+        return c.total / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
+
+    return max(keys, key=ucb)
+
+
+def _rollout(game: Game, heur: Heuristic, world: Any, seat: int, depth: int,
+             rng: Rng) -> Any:
+    for _ in range(depth):
+        mover = _mover(game, world, seat)
+        if mover is None:
+            break
+        cands = heur.candidates(world, mover, game.legal_actions(world, mover))
+        if len(cands) > 1 and rng.randbelow(1000) < ROLLOUT_RANDOM * 1000:
+            action = rng.choice(cands[:MAX_CHILDREN])
+        else:
+            action = cands[0]  # the heuristic's best guess: candidates come best first
+        world = game.apply(world, mover, action).state
+    return world
+
+
+def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterations: int,
+           depth: int, cap_seconds: float,
+           clock: Callable[[], float] = time.monotonic) -> Action:
+    """The most visited root action after ``iterations`` iterations (or when the wall-clock cap
+    runs out first, a safety net that the default budgets leave unused)."""
+    legal = game.legal_actions(state, seat)
+    root_world = game.determinize(state, seat, derive_seed("root", seed))
+    root_cands = heur.candidates(root_world, seat, legal)[:MAX_CHILDREN] or legal[:1]
+    if len(root_cands) == 1:
+        return root_cands[0]
+    base = projected(game, heur, root_world)[seat]
+    order = {_key(a): i for i, a in enumerate(root_cands)}
+    root = Node()
+    for k, a in zip(order, root_cands, strict=True):
+        root.children[k] = Node(action=a, mover=seat)
+    rng = Rng(derive_seed("rollouts", seed))
+    deadline = clock() + cap_seconds
+    for i in range(iterations):
+        if i and clock() > deadline:
+            break
+        world = game.determinize(state, seat, derive_seed("world", seed, i))
+        node, path = root, [root]
+        while True:
+            mover = _mover(game, world, seat)
+            if mover is None:
+                break
+            acts = root_cands if node is root else _options(game, heur, world, mover)
+            keys = []
+            for a in acts:
+                k = _key(a)
+                child = node.children.get(k)
+                if child is None:
+                    child = node.children[k] = Node(action=a, mover=mover)
+                child.avail += 1
+                keys.append(k)
+            k = _select(node, keys)
+            child = node.children[k]
+            assert child.action is not None
+            world = game.apply(world, mover, child.action).state
+            path.append(child)
+            node = child
+            if child.visits == 0:
+                break
+        world = _rollout(game, heur, world, seat, depth, rng)
+        values = rewards(projected(game, heur, world), heur.scale, base)
+        for n in path[1:]:
+            n.visits += 1
+            n.total += values[n.mover]
+        root.visits += 1
+    best = max(order, key=lambda k: (root.children[k].visits,
+                                     root.children[k].total, -order[k]))
+    action = root.children[best].action
+    assert action is not None
+    return action

@@ -1,0 +1,63 @@
+"""Turning scores into rewards, and the greedy (easy) choice."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from rules.core import Action, Game, RulesError
+from rules.players.registry import Heuristic
+
+
+def projected(game: Game, heur: Heuristic, state: Any) -> tuple[float, ...]:
+    """Final scores when the game is over, otherwise the heuristic's projection."""
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return tuple(float(s) for s in outcome.scores)
+    return heur.evaluate(state)
+
+
+def rewards(values: Sequence[float], scale: float, base: float = 0.0) -> list[float]:
+    """A reward in [0, 1] per seat.
+
+    With several players: half for winning on these values (ties shared), half for the margin
+    over the best other seat, squashed by ``scale``. Solo: the score against ``base`` (the
+    projection where the search started), squashed the same way.
+    """
+    n = len(values)
+    if n == 1:
+        return [0.5 + 0.5 * math.tanh((values[0] - base) / scale)]
+    top = max(values)
+    winners = sum(1 for v in values if v == top)
+    out = []
+    for i, v in enumerate(values):
+        rival = max(values[j] for j in range(n) if j != i)
+        win = (1.0 / winners) if v == top else 0.0
+        out.append(0.5 * win + 0.25 + 0.25 * math.tanh((v - rival) / scale))
+    return out
+
+
+def greedy_key(values: Sequence[float], seat: int) -> float:
+    """Own projected score, less half the best other (the game's scoring, played to win)."""
+    others = [v for i, v in enumerate(values) if i != seat]
+    return values[seat] - (0.5 * max(others) if others else 0.0)
+
+
+def greedy(game: Game, heur: Heuristic, world: Any, seat: int,
+           actions: list[Action]) -> Action:
+    """The candidate whose result projects best for ``seat``; the first candidate wins ties
+    (candidates come best guess first), so the choice is deterministic."""
+    cands = heur.candidates(world, seat, actions) or actions
+    if len(cands) == 1:
+        return cands[0]
+    best, best_key = cands[0], -math.inf
+    for action in cands:
+        try:
+            after = game.apply(world, seat, action).state
+        except RulesError:
+            continue  # not possible in this sampled world (cannot happen for one's own seat)
+        key = greedy_key(projected(game, heur, after), seat)
+        if key > best_key + 1e-9:
+            best, best_key = action, key
+    return best

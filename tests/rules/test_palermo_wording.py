@@ -1,0 +1,42 @@
+"""Palermo words: the reachable cells are explained in words, only at their cheapest cost."""
+
+from __future__ import annotations
+
+import re
+
+from rules.palermo import GAME
+from rules.palermo.views import cheapest_moves
+from tests.rendering.test_palermo_render import collecting, play_until
+
+
+def test_cheapest_moves_drop_dearer_ways_to_end_the_same_way() -> None:
+    moves = [{"cost": 3, "end": "business"}, {"cost": 1, "end": "business"},
+             {"cost": 2, "end": "business"}, {"cost": 4, "end": "exact"}]
+    assert cheapest_moves(moves) == [{"cost": 1, "end": "business"}, {"cost": 4, "end": "exact"}]
+
+
+def test_reachable_cells_are_explained_without_shorthand() -> None:
+    state = play_until(4, collecting)
+    text = GAME.describe(GAME.view(state, state.turn))
+    line = next(line for line in text.split("\n") if line.startswith("You can reach"))
+    assert "points spent" in line and " as " in line
+    assert not re.search(r"\(\d+[a-z](/|\))", line)  # no "(1b/2b/3b)" shorthand
+
+
+
+def test_police_and_keep_say_what_comes_next() -> None:
+    from rules.palermo.state import POLICE
+
+    state = play_until(3, lambda s: s.phase == "collect" and s.step == POLICE
+                       and not s.is_home(s.turn))
+    assert state.step == POLICE
+    seat = state.turn
+    legal = GAME.legal_actions(state, seat)
+    keep = next(a for a in legal if GAME.format_action(state, a) in ("keep", "skip"))
+    kept = GAME.apply(state, seat, keep)
+    texts = [e.text for e in kept.events]
+    assert any("keeps their police stone" in t and "Next: move the pawn" in t for t in texts)
+    moved = next((a for a in legal if a is not keep and a.get("type") == keep.get("type")
+                  and a != keep), None) or next(a for a in legal if a != keep)
+    placed = GAME.apply(state, seat, moved)
+    assert any("Next: move the pawn" in e.text for e in placed.events)
