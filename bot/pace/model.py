@@ -65,12 +65,15 @@ class Timing:
                     f"at most {span(self.cap)}")
         if not self.timed:
             return f"Pace: {pace}."
+        computer = f"the computer (level {self.level})"
         what = {
-            Policy.AUTOPILOT: f"the computer ({self.level}) plays the move; after "
+            Policy.AUTOPILOT: f"`autopilot`: {computer} plays the move; after "
                               f"{self.absent_after} in a row the seat counts as absent",
-            Policy.SKIP: "the seat passes where the game allows it (else the computer plays)",
-            Policy.VOTE: "the other players vote to remove, wait or substitute",
-            Policy.WAIT: "the table waits",
+            Policy.SKIP: f"`skip`: the seat passes where the game allows it, else {computer} "
+                         "plays",
+            Policy.VOTE: "`vote`: the other players vote to remove the seat (then "
+                         f"{computer} plays it), wait another period or find a substitute",
+            Policy.WAIT: "`wait`: the table says so and waits",
         }[self.policy]
         return f"Pace: {pace}. Out of time: {what}."
 

@@ -70,6 +70,11 @@ def waiting_line(w: WaitingTurn) -> str:
     return line
 
 
+def next_line(w: WaitingTurn) -> str:
+    """After a move, where the mover is awaited next (Yucata's "next game")."""
+    return "Your next game waiting: " + waiting_line(w).removeprefix("- ")
+
+
 def deadline_text(due_at: int) -> str:
     """How a turn mention shows a deadline: relative and in the reader's own time."""
     return f"<t:{due_at}:R> (<t:{due_at}:f>)"

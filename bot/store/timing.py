@@ -258,15 +258,16 @@ class TimingRows:
                  expected_version))
             if bumped.rowcount != 1:
                 raise StaleVersion("This table changed meanwhile; look at the latest board.")
-            old = db.execute("SELECT member_id FROM seats WHERE table_id = ? AND position = ?",
-                             (table_id, seat)).fetchone()
+            old = db.execute("SELECT member_id, name FROM seats WHERE table_id = ?"
+                             " AND position = ?", (table_id, seat)).fetchone()
             db.execute("UPDATE seats SET member_id = ?, name = ?, is_computer = 0, dm_closed = 0"
                        " WHERE table_id = ? AND position = ?", (member_id, name, table_id, seat))
             db.execute(
                 "INSERT INTO seat_changes (table_id, seat, old_member_id, new_member_id,"
-                " new_name, by_member_id, at, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, seat, None if old is None else old[0], member_id, name, by, at,
-                 version))
+                " old_name, new_name, by_member_id, at, version)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, seat, None if old is None else old[0], member_id,
+                 "" if old is None else old[1], name, by, at, version))
             db.execute("UPDATE seat_clocks SET streak = 0, absent = 0 WHERE table_id = ?"
                        " AND seat = ?", (table_id, seat))
 
@@ -280,8 +281,9 @@ class TimingRows:
         rows = await self._run(lambda db: db.execute(
             "SELECT * FROM seat_changes WHERE table_id = ? ORDER BY id", (table_id,)).fetchall())
         return [SeatChange(int(r["table_id"]), int(r["seat"]), r["old_member_id"],
-                           int(r["new_member_id"]), str(r["new_name"]), int(r["by_member_id"]),
-                           int(r["at"]), int(r["version"])) for r in rows]
+                           int(r["new_member_id"]), str(r["old_name"]), str(r["new_name"]),
+                           int(r["by_member_id"]), int(r["at"]), int(r["version"]))
+                for r in rows]
 
     async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
         await self._transact(lambda db: db.execute(

@@ -82,6 +82,7 @@ class SeatChange:
     seat: int
     old_member_id: int | None
     new_member_id: int
+    old_name: str
     new_name: str
     by_member_id: int
     at: int

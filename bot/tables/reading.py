@@ -93,7 +93,8 @@ class ReadingCases:
         table = await self._latest(channel_id)
         seats = await self.live.store.seats(table.id)
         played = gamelog.effective(await self.live.store.actions(table.id))
-        return gamelog.history_lines(text_names(seats), played)
+        changes = await self.live.store.seat_changes(table.id)
+        return gamelog.history_lines(text_names(seats), played, changes)
 
     async def export(self, channel_id: int) -> dict[str, object]:
         table = await self._latest(channel_id)

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.ui import components, ids, lobby, pace
-from bot.ui.flows import STALE, confirm, offer_moves, show_hand, show_preview, still_valid
+from bot.ui.flows import STALE, confirm, offer_moves, play, show_hand, still_valid
 from bot.ui.ids import Mark
 from bot.ui.respond import bot_of, member_of, refuse, report_error
 
@@ -106,7 +106,7 @@ class MoveSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         if not await still_valid(interaction, self.table_id, self.mark):
             await refuse(interaction, STALE)
         elif values:
-            await show_preview(interaction, self.table_id, str(values[0]))
+            await play(interaction, self.table_id, str(values[0]))
 
 
 class VoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.VOTE):

@@ -75,6 +75,7 @@ CREATE TABLE seat_changes (
     seat           INTEGER NOT NULL,
     old_member_id  INTEGER,
     new_member_id  INTEGER NOT NULL,
+    old_name       TEXT    NOT NULL,
     new_name       TEXT    NOT NULL,
     by_member_id   INTEGER NOT NULL,
     at             INTEGER NOT NULL,
