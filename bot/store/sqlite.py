@@ -44,6 +44,7 @@ from bot.store.records import (
     Step,
     TableRecord,
 )
+from bot.store.rows import action_record as _action
 from bot.store.timing import TimingRows
 
 log = logging.getLogger(__name__)
@@ -689,22 +690,5 @@ def _league(row: sqlite3.Row) -> LeagueRecord:
         created_by=int(row["created_by"]),
         created_at=str(row["created_at"]),
         closed=bool(row["closed"]),
-    )
-
-
-def _action(row: sqlite3.Row) -> ActionRecord:
-    return ActionRecord(
-        id=int(row["id"]),
-        version=int(row["version"]),
-        kind=str(row["kind"]),
-        seat=row["seat"],
-        member_id=row["member_id"],
-        action=None if row["action"] is None else json.loads(row["action"]),
-        text=row["text"],
-        irreversible=bool(row["irreversible"]),
-        undoes=row["undoes"],
-        idem_key=row["idem_key"],
-        created_at=str(row["created_at"]),
-        notation=row["notation"],
     )
 

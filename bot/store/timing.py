@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from bot.store.errors import AlreadySeated, StaleVersion
+from bot.store.records import ActionRecord
+from bot.store.rows import action_record
 from bot.store.timing_records import (
     PlanInputs,
     PlanRows,
@@ -306,16 +308,24 @@ class TimingRows:
 
         return await self._transact(write)
 
-    async def last_moves(self, table_id: int, seats: Iterable[int]) -> dict[int, int]:
-        """Each seat's latest move (its table version), for seats that have moved."""
+    async def since_last_moves(self, table_id: int, seats: Iterable[int]
+                               ) -> tuple[dict[int, int], list[ActionRecord]]:
+        """Each seat's latest move (its table version; seats that never moved are left out),
+        and the log after the earliest of them: one hand-off."""
         wanted = sorted(set(seats))
-        if not wanted:
-            return {}
         marks = ", ".join("?" for _ in wanted)
-        rows = await self._run(lambda db: db.execute(
-            f"SELECT seat, MAX(version) FROM actions WHERE table_id = ? AND kind = 'act'"
-            f" AND seat IN ({marks}) GROUP BY seat", (table_id, *wanted)).fetchall())
-        return {int(r[0]): int(r[1]) for r in rows}
+
+        def read(db: sqlite3.Connection) -> tuple[dict[int, int], list[ActionRecord]]:
+            rows = db.execute(
+                f"SELECT seat, MAX(version) FROM actions WHERE table_id = ? AND kind = 'act'"
+                f" AND seat IN ({marks}) GROUP BY seat", (table_id, *wanted)).fetchall()
+            last = {int(r[0]): int(r[1]) for r in rows}
+            after = min(last.get(s, 0) for s in wanted)
+            log = db.execute("SELECT * FROM actions WHERE table_id = ? AND version > ?"
+                             " ORDER BY version", (table_id, after)).fetchall()
+            return last, [action_record(r) for r in log]
+
+        return await self._run(read) if wanted else ({}, [])
 
 
 # -- on the connection's thread ----------------------------------------------------------------

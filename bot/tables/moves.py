@@ -132,9 +132,7 @@ async def recaps_for(live: Live, loaded: Loaded, chain: Chain) -> dict[int, str]
              and s.member_id is not None and s.member_id not in chain.timed.no_dm]
     if not seats:
         return {}
-    last = await live.store.last_moves(loaded.table.id, seats)
-    records = await live.store.actions(loaded.table.id,
-                                       after_version=min(last.get(s, 0) for s in seats))
+    last, records = await live.store.since_last_moves(loaded.table.id, seats)
     recaps = {}
     for seat in seats:
         lines = recap([r for r in records if r.version > last.get(seat, 0)], seat)
