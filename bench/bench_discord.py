@@ -5,12 +5,15 @@
 Prints interaction-to-first-reply and interaction-to-board-posted latency (p50/p95/p99) for
 ``/move confirm:true``, and the event loop's longest stall while the tables play. The stand-in,
 the bot and the members all share one process and loop, so stalls are the bot's and theirs.
+DMs go out after each board, so the bot's work under way is waited for before it is closed;
+then the DMs delivered and the errors logged are counted (both runs should log none).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import statistics
 import sys
 import tempfile
@@ -19,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.app import finish_in_flight
 from rules.core import Rng
 from tests.e2e.harness import Table, custom_id, mentioned_ids, running_bot
 from tests.e2e.standin import StandIn
@@ -70,6 +74,15 @@ async def play_table(t: Table, game: str, moves: int, first: list[float], posted
         board = t.boards()[before]
 
 
+class Count(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.errors = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.errors += 1
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=20)
@@ -77,6 +90,9 @@ async def main() -> None:
     parser.add_argument("--game", default="palatinus")
     parser.add_argument("--workers", type=int, default=2, help="render processes (0: thread)")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    errors = Count()
+    logging.getLogger().addHandler(errors)
     async with StandIn(rest_rate_limit=10_000) as standin:
         guild = standin.add_guild("Bench")
         tables = []
@@ -101,6 +117,11 @@ async def main() -> None:
                 elapsed = time.perf_counter() - start
                 stop.set()
                 await watcher
+                # The last DMs follow the last boards: let them finish before closing.
+                quiet = time.perf_counter()
+                await finish_in_flight(bot, 60)
+                drained = time.perf_counter() - quiet
+            dms = sum(len(standin.dms(m)) for t in tables for m in t.members.values())
         print(f"game={args.game} tables={args.tables} moves={len(first)} "
               f"elapsed={elapsed:.1f}s render_workers={args.workers}")
         for label, values in (("autocomplete", suggest), ("first reply", first),
@@ -110,7 +131,8 @@ async def main() -> None:
                   f"p99={pct(ms, 99):.0f} max={max(ms):.0f}")
         print(f"event loop longest stall: {max(stalls) * 1000:.0f} ms "
               f"(p99 {pct(stalls, 99) * 1000:.1f} ms)")
-        print(f"stand-in violations: {len(standin.violations)}")
+        print(f"DMs delivered: {dms} (waited {drained * 1000:.0f} ms for the last after play)")
+        print(f"stand-in violations: {len(standin.violations)}; errors logged: {errors.errors}")
 
 
 if __name__ == "__main__":

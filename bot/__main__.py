@@ -2,41 +2,46 @@
 
     python -m bot                      the bot (needs DISCORD_TOKEN)
     python -m bot local GAME [--players N] [--seed S] [--auto]
-    python -m bot backup PATH          an online backup of TABULA_DB
+    python -m bot backup PATH          an online, read-only backup of TABULA_DB
 """
 
 from __future__ import annotations
 
-import asyncio
+import argparse
 import logging
 import os
 import sys
+from pathlib import Path
 
-from bot.config import HELP, ConfigError, Settings
+from bot.config import HELP, ConfigError, Settings, check_database_folder, database_path
+from bot.store.backup import BackupError, NoDatabase, backup
 
 
 def _backup(argv: list[str]) -> int:
-    from bot.store import SqliteStore
-
-    if len(argv) != 1:
-        print("usage: python -m bot backup PATH", file=sys.stderr)
-        return 2
-
-    async def run() -> None:
-        store = await SqliteStore.open(os.environ.get("TABULA_DB") or "./tabula.db")
-        try:
-            await store.backup(argv[0])
-        finally:
-            await store.close()
-
-    asyncio.run(run())
-    print(f"Backed up to {argv[0]}")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot backup",
+        description="Copy the database named by TABULA_DB (read-only; the bot may be running).",
+    )
+    parser.add_argument("path", type=Path, help="the file to write the copy to")
+    args = parser.parse_args(argv)
+    source = database_path()
+    try:
+        version = backup(Path(source), args.path)
+    except NoDatabase as exc:
+        unset = "" if os.environ.get("TABULA_DB", "").strip() else " (it is not set)"
+        print(f"error: {exc} Set TABULA_DB{unset} to the bot's database file.", file=sys.stderr)
+        return 1
+    except BackupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"Backed up {source} (schema version {version}) to {args.path}")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["local"]:
+        # Imported here so each command loads only what it uses (local: no discord.py).
         from bot.local import local_main
 
         return local_main(args[1:])
@@ -48,15 +53,20 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         settings = Settings.from_env()
+        check_database_folder(settings.db_path)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    from bot.app import run_bot
+    try:
+        # Imported here so that `local` and `backup` never load discord.py.
+        from bot.app import run_bot
 
-    return run_bot(settings)
+        return run_bot(settings)
+    except KeyboardInterrupt:  # Ctrl-C while starting, before the bot handles signals
+        return 130
 
 
 if __name__ == "__main__":

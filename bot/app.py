@@ -3,6 +3,7 @@
 ``create_bot(settings)`` returns a ``TabulaBot``: no privileged intents, extensions loaded and
 commands synced in ``setup_hook`` (to the dev guild when set, else globally), the store opened
 and checked, restart-proof buttons registered, and computer seats due after a restart resumed.
+``run_bot(settings)`` runs it until SIGTERM or SIGINT and then closes it cleanly.
 """
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import signal
+import sqlite3
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -21,10 +25,11 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.leagues import Leagues
+from bot.leagues.rounds import Rounds
 from bot.pace.clock import Clock, SystemClock
 from bot.pace.scheduler import Delivered, Scheduler
 from bot.render_pool import RenderPool
-from bot.store import SqliteStore
+from bot.store import SqliteStore, StoreError
 from bot.tables import Tables
 from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
@@ -33,6 +38,7 @@ from bot.ui.respond import report_error
 
 log = logging.getLogger(__name__)
 
+GRACE_SECONDS = 5.0  # how long in-flight work may run on after a stop signal
 EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league",
               "bot.cogs.timing")
 TICK_SECONDS = 5.0
@@ -49,7 +55,8 @@ class TabulaTree(app_commands.CommandTree["TabulaBot"]):
 
 class TabulaBot(commands.Bot):
     def __init__(
-        self, settings: Settings, render_workers: int = 2, guild_ready_timeout: float = 2.0
+        self, settings: Settings, render_workers: int = 2, guild_ready_timeout: float = 2.0,
+        grace: float = GRACE_SECONDS,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; nothing privileged
@@ -66,12 +73,18 @@ class TabulaBot(commands.Bot):
         self._store: SqliteStore | None = None
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
+        self._rounds: Rounds | None = None
         self._scheduler: Scheduler | None = None
         self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self._renderer: RenderPool | None = None
         self._thinker: ProcessPoolExecutor | None = None
         self.delivery = Delivery(self, self)
         self.background: set[asyncio.Task[None]] = set()
+        self.grace = grace
+        self.draining = False
+        self._closing: asyncio.Task[None] | None = None
+        self._resuming: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()  # the scheduler's loop ends when it is set
 
     @property
     def tables(self) -> Tables:
@@ -89,6 +102,11 @@ class TabulaBot(commands.Bot):
         return self._leagues
 
     @property
+    def rounds(self) -> Rounds:
+        assert self._rounds is not None, "rounds are ready after setup_hook"
+        return self._rounds
+
+    @property
     def renderer(self) -> RenderPool:
         assert self._renderer is not None, "the renderer is ready after setup_hook"
         return self._renderer
@@ -103,6 +121,7 @@ class TabulaBot(commands.Bot):
             )
         self._tables = Tables(self._store, thinker=self._thinker)
         self._leagues = Leagues(self._store)
+        self._rounds = Rounds(self._leagues, self._tables)
         self._scheduler = Scheduler(self._tables, self.clock)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -115,13 +134,16 @@ class TabulaBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
-        self.spawn(self._catch_up_then_schedule())
+        self._resuming = self.spawn(self._catch_up_then_schedule())
+        self.spawn(self._catch_up_results())
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        """Run a coroutine in the background, keeping a reference and logging its failure."""
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run a coroutine in the background, keeping a reference and logging its failure;
+        closing the bot lets it finish (within the grace period)."""
         task = asyncio.create_task(coro)
         self.background.add(task)
         task.add_done_callback(self._task_done)
+        return task
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self.background.discard(task)
@@ -129,13 +151,13 @@ class TabulaBot(commands.Bot):
             log.error("background task failed", exc_info=task.exception())
 
     async def _catch_up_then_schedule(self) -> None:
-        await self.wait_until_ready()
         await self._catch_up()
         await self._run_scheduler()
 
     async def _catch_up(self) -> None:
         """After a restart: announce what was committed but never told (a crash came between
         the commit and the post), then let computer seats that were due move."""
+        await self.wait_until_ready()
         for table in await self.tables.unannounced():
             try:
                 notice = await self.tables.catch_up(table.id)
@@ -152,21 +174,44 @@ class TabulaBot(commands.Bot):
                 log.exception("could not resume computer seats of table %s", table.id)
 
     async def _run_scheduler(self) -> None:
-        """Deadlines and reminders, forever: those that fell due while the bot was down
-        fire first."""
+        """Deadlines and reminders until the bot stops: those that fell due while the bot
+        was down fire first; a tick under way finishes on a stop."""
 
         async def send(items: Sequence[Delivered]) -> None:
             await deliver(self.delivery, items)
 
-        await self.scheduler.run(send, TICK_SECONDS)
+        await self.scheduler.run(send, TICK_SECONDS, self._stopping)
 
     async def tick(self) -> None:
         """One scheduler tick, delivered (tests call it after moving a fake clock)."""
         await deliver(self.delivery, await self.scheduler.tick())
 
+    async def _catch_up_results(self) -> None:
+        """League games that ended without their result stored (a crash in between)."""
+        count = await self.leagues.recorder.catch_up()
+        if count:
+            log.info("stored %d league results missed before the restart", count)
+
+    def is_closed(self) -> bool:
+        # While draining, discord.py's connect loop must not reconnect the closed gateway.
+        return self.draining or super().is_closed()
+
     async def close(self) -> None:
-        for task in list(self.background):
-            task.cancel()
+        """Stop taking interactions, let in-flight work finish (at most ``grace`` seconds,
+        then it is cancelled), close the connection, the render pool and the store."""
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._shut_down())
+        await asyncio.shield(self._closing)
+
+    async def _shut_down(self) -> None:
+        self.draining = True
+        self._stopping.set()
+        if self.ws is not None and self.ws.open:
+            # No gateway, no new interactions; REST stays open for the replies under way.
+            await self.ws.close(code=1000)
+        if self._resuming is not None and not self.is_ready():
+            self._resuming.cancel()  # still waiting for a ready that will not come
+        await finish_in_flight(self, self.grace)
         await super().close()
         if self._renderer is not None:
             self._renderer.close()
@@ -175,6 +220,36 @@ class TabulaBot(commands.Bot):
         if self._store is not None:
             await self._store.close()
             self._store = None
+            log.info("closed the store and the render pool")
+
+
+# discord.py names the tasks that run interaction callbacks and event handlers.
+IN_FLIGHT_PREFIXES = ("CommandTree-invoker", "discord-ui-", "discord.py: ")
+
+
+def in_flight(bot: TabulaBot) -> set[asyncio.Task[Any]]:
+    current = asyncio.current_task()
+    named = {
+        task for task in asyncio.all_tasks()
+        if task is not current and task.get_name().startswith(IN_FLIGHT_PREFIXES)
+    }
+    return {task for task in named | bot.background if not task.done()}
+
+
+async def finish_in_flight(bot: TabulaBot, grace: float) -> None:
+    """Wait for interaction handlers and background work, then cancel what is left."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + grace
+    busy = in_flight(bot)
+    # Work under way may start more (a handler spawning a delivery): look again until quiet.
+    while busy and loop.time() < deadline:
+        await asyncio.wait(busy, timeout=deadline - loop.time())
+        busy = in_flight(bot)
+    if busy:
+        log.warning("abandoning %d unfinished tasks after %.0f s", len(busy), grace)
+        for task in busy:
+            task.cancel()
+        await asyncio.gather(*busy, return_exceptions=True)
 
 
 def point_at(settings: Settings) -> None:
@@ -192,14 +267,60 @@ def create_bot(
 
     ``render_workers=0`` renders in a thread instead of worker processes (tests)."""
     point_at(settings)
+    # The bot has no voice: no start-up warnings about voice libraries it does not need.
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
     return TabulaBot(settings, render_workers, guild_ready_timeout)
 
 
 def run_bot(settings: Settings) -> int:
-    bot = create_bot(settings)
+    """Run until SIGTERM or SIGINT (then close cleanly and return 0), or until a startup
+    failure, told in one line."""
     try:
-        bot.run(settings.token, log_handler=None)
+        asyncio.run(serve(settings))
     except discord.LoginFailure:
         log.error("Discord refused the token; check DISCORD_TOKEN.")
         return 2
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        where = settings.api_base or "discord.com"
+        log.error("Could not reach Discord (%s): %s", where, exc)
+        return 1
+    except discord.HTTPException as exc:
+        log.error("Discord answered with an error at start: %s", exc)
+        return 1
+    except discord.DiscordException as exc:  # the gateway refused the session, for one
+        log.error("Discord ended the connection: %s", exc)
+        return 1
+    except (sqlite3.Error, StoreError) as exc:
+        log.error("Could not open the database %s: %s", settings.db_path, exc)
+        return 1
     return 0
+
+
+async def serve(settings: Settings) -> None:
+    """The bot until a stop signal: ``docker stop`` sends SIGTERM, Ctrl-C SIGINT."""
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for sig in signals:
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        async with bot:
+            running = asyncio.create_task(bot.start(settings.token))
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if running.done():
+                running.result()  # a failure to start is raised to run_bot
+                return
+            log.info("stop signal received; closing")
+            await bot.close()
+            # start() returns once the gateway is closed; stopped during login, the closed
+            # HTTP session ends it with an error that no longer matters.
+            await asyncio.wait({running}, timeout=bot.grace)
+            running.cancel()
+            await asyncio.gather(running, return_exceptions=True)
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)

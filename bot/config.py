@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 HELP = """\
 Tabula needs a Discord bot token to go online. Set:
@@ -23,14 +24,32 @@ To try a game without Discord, play at a terminal table:
 """
 
 
+DEFAULT_DB = "./tabula.db"
+
+
 class ConfigError(ValueError):
     pass
+
+
+def database_path(env: Mapping[str, str] | None = None) -> str:
+    """``TABULA_DB``, or the default file when it is unset or blank."""
+    env = os.environ if env is None else env
+    return env.get("TABULA_DB", "").strip() or DEFAULT_DB
+
+
+def check_database_folder(path: str) -> None:
+    """A clear error now rather than SQLite's "unable to open database file" after login."""
+    folder = Path(path).absolute().parent
+    if not folder.is_dir():
+        raise ConfigError(f"TABULA_DB: the folder {folder} does not exist (for {path}).")
+    if Path(path).is_dir():
+        raise ConfigError(f"TABULA_DB: {path} is a folder; name the database file in it.")
 
 
 @dataclass(frozen=True)
 class Settings:
     token: str
-    db_path: str = "./tabula.db"
+    db_path: str = DEFAULT_DB
     dev_guild: int | None = None
     api_base: str | None = None
     gateway_url: str | None = None
@@ -50,7 +69,7 @@ class Settings:
             raise ConfigError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL.")
         return cls(
             token=token,
-            db_path=env.get("TABULA_DB", "").strip() or "./tabula.db",
+            db_path=database_path(env),
             dev_guild=int(guild) if guild else None,
             api_base=env.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,

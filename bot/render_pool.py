@@ -15,9 +15,15 @@ from typing import Any
 
 import rendering
 
+Rendered = list[tuple[bytes, str]]
+"""PNG bytes with their alt text: the image readable at preview size first, then the rest."""
 
-def _render(game_id: str, view: Mapping[str, Any]) -> tuple[bytes, str]:
-    return rendering.render_png(game_id, view), rendering.alt_text(game_id, view)
+
+def _render(game_id: str, view: Mapping[str, Any]) -> Rendered:
+    pngs = rendering.render_pngs(game_id, view)
+    alt = rendering.alt_text(game_id, view)
+    return [(png, alt if n == 0 else f"{alt} (image {n + 1} of {len(pngs)})")
+            for n, png in enumerate(pngs)]
 
 
 class RenderPool:
@@ -30,10 +36,10 @@ class RenderPool:
         else:
             self._executor = ThreadPoolExecutor(max_workers=max(1, workers))
 
-    async def render(self, game_id: str, view: Mapping[str, Any]) -> tuple[bytes, str] | None:
-        """PNG bytes and alt text, or None for a game with no renderer."""
+    async def render(self, game_id: str, view: Mapping[str, Any]) -> Rendered:
+        """The images of a view (none for a game with no renderer)."""
         if not rendering.has_renderer(game_id):
-            return None
+            return []
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, _render, game_id, dict(view))
 

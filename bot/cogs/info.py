@@ -28,8 +28,8 @@ HELP_TEXT = """\
 Time: `/game new ... pace:` sets deadlines; `/turns` lists every table waiting on you;
 `/settings` sets your time zone, quiet hours, holidays, reminders and previews;
 `/game pause|resume|substitute|seek` (creator or server manager).
-`/league standings` shows a league's ratings; server managers `/league create` them and open
-league games with `/game new ... league:<name>`."""
+`/league join` signs you up for a league; its organisers' `/league-admin round` opens your tables in
+threads; `/league standings` shows ratings (OpenSkill), `/league results` the finished tables."""
 
 
 TIME_CHOICES = ("Time: each table picks its pace at `/game new` (`none`, `fast`, `daily`, "

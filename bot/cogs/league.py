@@ -1,80 +1,271 @@
-"""``/league create|list|standings|close``: a server's leagues and their Elo standings."""
+"""Leagues with seasons, rounds in threads, OpenSkill standings.
+
+``/league list|join|leave|standings|results|export`` for everyone, and the organisers'
+``/league-admin create|close|season start|season end|round|admin-role``: Discord puts
+``default_member_permissions`` on top-level commands only, so the organisers' commands are a
+group of their own that members without Manage Server do not see; rights are checked in code
+too (server managers, or the league-admin role).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import io
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.leagues import Standings
+from bot.leagues.report import safe_name, standings_text
+from bot.store import LeagueSettings
 from bot.ui.choices import GAME_CHOICES, league_names
-from bot.ui.respond import bot_of, member_of, reply
+from bot.ui.delivery import delivery_of
+from bot.ui.respond import bot_of, defer, member_of, reply
+from bot.values import Member, TableError
+from rendering.common import encode_png
+from rendering.leagues import StandingRow, render_standings, standings_alt_text
 from rules import GAMES
 
-SHOWN = 20
+RESULTS_SHOWN = 15
+NONE = discord.AllowedMentions.none()
+
+
+def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
+    user = interaction.user
+    return [r.id for r in user.roles] if isinstance(user, discord.Member) else []
+
+
+def standings_png(standings: Standings) -> tuple[bytes, str]:
+    rows = [StandingRow(x.rank, x.name, x.rating, x.games, x.wins, x.reliability,
+                        x.provisional, x.change, x.forfeits) for x in standings.lines]
+    image = render_standings(standings.title, rows)
+    return encode_png(image), standings_alt_text(standings.title, rows)
 
 
 @app_commands.guild_only()
 class League(commands.GroupCog, group_name="league",
-             group_description="Leagues with ratings, run by server managers"):
+             group_description="Leagues: sign up, rounds, seasons and standings"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-
-    @app_commands.command(name="create", description="Start a league (server managers)")
-    @app_commands.describe(name="The league's name", game="The game it plays")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def create(self, interaction: discord.Interaction[Any],
-                     name: app_commands.Range[str, 1, 40], game: app_commands.Choice[str]) -> None:
-        assert interaction.guild_id is not None
-        league = await bot_of(interaction).leagues.create(
-            interaction.guild_id, member_of(interaction), name, game.value
-        )
-        await reply(interaction, f"League **{league.name}** ({game.name}) is open. Open its "
-                    f"games with `/game new game:{game.name} league:{league.name}`.",
-                    ephemeral=False)
 
     @app_commands.command(name="list", description="This server's leagues")
     async def list(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         leagues = await bot_of(interaction).leagues.all(interaction.guild_id)
         if not leagues:
-            await reply(interaction, "No leagues yet. A server manager can `/league create` one.")
+            await reply(interaction,
+                        "No leagues yet. A server manager can `/league-admin create` one.")
             return
-        lines = [f"- **{lg.name}**: {GAMES[lg.game_id].title}" + (" (closed)" if lg.closed
-                                                                    else "")
-                 for lg in leagues]
-        await reply(interaction, "\n".join(lines))
+        lines = [f"- **{safe_name(lg.name)}**: {GAMES[lg.game_id].title}"
+                 + (" (closed)" if lg.closed else "") for lg in leagues]
+        await reply(interaction, "\n".join(lines), allowed_mentions=NONE)
 
-    @app_commands.command(name="standings", description="A league's ratings")
+    @app_commands.command(name="join", description="Sign up for a league's rounds")
     @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
-    async def standings(self, interaction: discord.Interaction[Any], name: str) -> None:
+    async def join(self, interaction: discord.Interaction[Any], name: str) -> None:
         assert interaction.guild_id is not None
-        league, lines = await bot_of(interaction).leagues.standings(interaction.guild_id, name)
-        if not lines:
-            await reply(interaction, f"**{league.name}** has no finished games yet.",
-                        ephemeral=False)
-            return
-        rows = [f"{i}. **{line.name}**: {line.rating} ({line.games} game"
-                f"{'' if line.games == 1 else 's'}, {line.wins} won)"
-                for i, line in enumerate(lines[:SHOWN], start=1)]
-        more = f"\n… and {len(lines) - SHOWN} more" if len(lines) > SHOWN else ""
-        await reply(interaction, f"**{league.name}** standings (Elo, start 1500)\n"
-                    + "\n".join(rows) + more, ephemeral=False,
-                    allowed_mentions=discord.AllowedMentions.none())
+        league = await bot_of(interaction).leagues.join(interaction.guild_id,
+                                                        member_of(interaction), name)
+        await reply(interaction, f"You are signed up for **{safe_name(league.name)}**.",
+                    allowed_mentions=NONE)
 
-    @app_commands.command(name="close", description="Close a league to new games (server "
-                          "managers)")
+    @app_commands.command(name="leave", description="Stop playing a league's rounds "
+                          "(organisers may remove a member)")
+    @app_commands.describe(name="The league", member="Someone to remove (organisers only)")
+    @app_commands.autocomplete(name=league_names)
+    async def leave(self, interaction: discord.Interaction[Any], name: str,
+                    member: discord.Member | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = Member(member.id, member.display_name) if member else None
+        league = await bot_of(interaction).leagues.leave(
+            interaction.guild_id, member_of(interaction), name, who, roles_of(interaction))
+        whom = "You have" if who is None else f"{safe_name(who.name)} has"
+        await reply(interaction, f"{whom} left **{safe_name(league.name)}**; past results stay.",
+                    allowed_mentions=NONE)
+
+    @app_commands.command(name="standings", description="A league's standings, as an image")
+    @app_commands.describe(name="The league",
+                           season="A season's number (the running season if not given)",
+                           all_time="All games of this game on this server")
+    @app_commands.autocomplete(name=league_names)
+    async def standings(self, interaction: discord.Interaction[Any], name: str,
+                        season: app_commands.Range[int, 1, 10_000] | None = None,
+                        all_time: bool = False) -> None:
+        assert interaction.guild_id is not None
+        await defer(interaction, public=True)
+        standings = await bot_of(interaction).leagues.standings(
+            interaction.guild_id, name, season, all_time_view=all_time)
+        png, alt = await asyncio.to_thread(standings_png, standings)
+        file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
+        await reply(interaction, standings_text(standings.title, standings.lines),
+                    ephemeral=False, file=file, allowed_mentions=NONE)
+
+    @app_commands.command(name="results", description="A league's finished tables, with links")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def results(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        league, results = await bot_of(interaction).leagues.results(interaction.guild_id, name)
+        if not results:
+            await reply(interaction, f"**{safe_name(league.name)}** has no finished tables yet.",
+                        allowed_mentions=NONE)
+            return
+        lines = [f"**{safe_name(league.name)}**: latest results"]
+        for result, channel in results[:RESULTS_SHOWN]:
+            order = sorted(result.places, key=lambda p: (p.place, p.seat))
+            who = ", ".join(f"{p.place}. {safe_name(p.name, 20)}"
+                            + (" (forfeit)" if p.forfeited else "") for p in order)
+            link = f"https://discord.com/channels/{interaction.guild_id}/{channel}"
+            lines.append(f"- {result.finished_at[:10]} [table {result.table_id}](<{link}>): {who}")
+        if len(results) > RESULTS_SHOWN:
+            lines.append(f"… and {len(results) - RESULTS_SHOWN} more (`/league export`).")
+        await reply(interaction, "\n".join(lines), allowed_mentions=NONE)
+
+    @app_commands.command(name="export", description="Every result of a league as CSV")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def export(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        league, text = await bot_of(interaction).leagues.export(interaction.guild_id, name)
+        file = discord.File(io.BytesIO(text.encode()), filename="league-results.csv")
+        await reply(interaction, f"Results of **{safe_name(league.name)}**.", file=file,
+                    allowed_mentions=NONE)
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class LeagueAdmin(commands.GroupCog, group_name="league-admin",
+                  group_description="Run leagues: create, seasons, rounds (organisers)"):
+    """Organisers' commands. Discord shows them to members with Manage Server by default
+    (server admins can allow the league-admin role in the server's Integrations settings);
+    the rights are checked in code as well."""
+
+    season = app_commands.Group(name="season", description="Start or end a league season")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="create", description="Start a league run from this channel "
+                          "(server managers or the league-admin role)")
+    @app_commands.describe(
+        name="The league's name", game="The game it plays",
+        smallest="Fewest seats at a round's table", largest="Most seats at a round's table",
+        computers="Fill short tables with computer seats",
+        reliability="Reliability (%) a member needs to join",
+        carry="Share (%) of a rating carried into a new season",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def create(self, interaction: discord.Interaction[Any],
+                     name: app_commands.Range[str, 1, 40], game: app_commands.Choice[str],
+                     smallest: app_commands.Range[int, 1, 6] | None = None,
+                     largest: app_commands.Range[int, 2, 6] | None = None,
+                     computers: bool = False,
+                     reliability: app_commands.Range[int, 0, 100] = 0,
+                     carry: app_commands.Range[int, 0, 100] = 0) -> None:
+        assert interaction.guild_id is not None
+        settings = LeagueSettings(interaction.channel_id, smallest, largest, computers,
+                                  reliability / 100, carry / 100)
+        league = await bot_of(interaction).leagues.create(
+            interaction.guild_id, member_of(interaction), name, game.value,
+            roles=roles_of(interaction), settings=settings)
+        await reply(interaction, f"League **{safe_name(league.name)}** ({game.name}) is open. "
+                    "Sign up with `/league join`; rounds open their tables in threads here.",
+                    ephemeral=False, allowed_mentions=NONE)
+
+
+    @app_commands.command(name="close", description="Close a league (organisers)")
     @app_commands.describe(name="The league")
     @app_commands.autocomplete(name=league_names)
     async def close(self, interaction: discord.Interaction[Any], name: str) -> None:
         assert interaction.guild_id is not None
-        league = await bot_of(interaction).leagues.close(interaction.guild_id,
-                                                          member_of(interaction), name)
-        await reply(interaction, f"League **{league.name}** is closed; its standings stay.",
-                    ephemeral=False)
+        league = await bot_of(interaction).leagues.close(
+            interaction.guild_id, member_of(interaction), name, roles_of(interaction))
+        await reply(interaction, f"League **{safe_name(league.name)}** is closed; its standings "
+                    "stay.", ephemeral=False, allowed_mentions=NONE)
+
+
+    @app_commands.command(name="admin-role", description="The role that may run leagues "
+                          "besides server managers (server managers)")
+    @app_commands.describe(role="The role (leave empty for server managers only)")
+    async def admin_role(self, interaction: discord.Interaction[Any],
+                         role: discord.Role | None = None) -> None:
+        assert interaction.guild_id is not None
+        await bot_of(interaction).leagues.set_admin_role(
+            interaction.guild_id, member_of(interaction), role.id if role else None)
+        text = (f"Members with {role.mention} may run leagues." if role
+                else "Only server managers may run leagues.")
+        await reply(interaction, text, allowed_mentions=NONE)
+
+
+    @season.command(name="start", description="Start a new season (organisers)")
+    @app_commands.describe(name="The league", ends="Planned last day, YYYY-MM-DD",
+                           carry="Share (%) of each rating carried over (the league's default "
+                           "if not given)")
+    @app_commands.autocomplete(name=league_names)
+    async def season_start(self, interaction: discord.Interaction[Any], name: str,
+                           ends: app_commands.Range[str, 1, 20] | None = None,
+                           carry: app_commands.Range[int, 0, 100] | None = None) -> None:
+        assert interaction.guild_id is not None
+        season = await bot_of(interaction).leagues.start_season(
+            interaction.guild_id, member_of(interaction), name, ends_on=ends,
+            carry=None if carry is None else carry / 100, roles=roles_of(interaction))
+        until = f" until {season.ends_on}" if season.ends_on else ""
+        await reply(interaction, f"Season {season.number} of **{safe_name(name)}** has begun"
+                    f"{until}; ratings start with {round(season.carry * 100)}% carried over.",
+                    ephemeral=False, allowed_mentions=NONE)
+
+
+    @season.command(name="end", description="End the running season (organisers)")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def season_end(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        season = await bot_of(interaction).leagues.end_season(
+            interaction.guild_id, member_of(interaction), name, roles_of(interaction))
+        await reply(interaction, f"Season {season.number} of **{safe_name(name)}** is over. "
+                    "`/league standings` shows it by number.", ephemeral=False,
+                    allowed_mentions=NONE)
+
+
+    @app_commands.command(name="round", description="Form the next round's tables from the "
+                          "signed-up members and open them in threads (organisers)")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def round(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        bot = bot_of(interaction)
+        await defer(interaction, public=True)
+        plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
+                                     roles_of(interaction))
+        parent = interaction.client.get_channel(plan.league.channel_id
+                                                or interaction.channel_id or 0)
+        if not isinstance(parent, discord.TextChannel):
+            raise TableError("The league's channel is gone or not a text channel; "
+                             "create the league again in a text channel.")
+        delivery = delivery_of(interaction)
+        links = []
+        for i, members in enumerate(plan.tables):
+            thread = await parent.create_thread(
+                name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
+                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+            notice = await bot.rounds.open_table(plan, i, thread.id, interaction.guild_id)
+            await thread.send(
+                "Round {} table {}: {}. Good luck!".format(
+                    plan.round.number, i + 1, ", ".join(f"<@{m.id}>" for m in members)),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(m.id) for m in members]))
+            await delivery.post_move(notice)
+            links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
+                         + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
+        out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)
+        text = (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
+                + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else ""))
+        await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
 
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(League(bot))
+    await bot.add_cog(LeagueAdmin(bot))

@@ -185,7 +185,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
                           "server manager)")
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_here(interaction)
-        notice = await bot_of(interaction).tables.abandon(table.id, member_of(interaction))
+        # At a league table, a player abandoning forfeits (``Rounds.abandon``).
+        notice = await bot_of(interaction).rounds.abandon(table.id, member_of(interaction))
         await reply(interaction, clip(notice.public_text), ephemeral=False,
                     allowed_mentions=discord.AllowedMentions.none())
 

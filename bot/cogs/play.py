@@ -13,7 +13,7 @@ from discord.utils import MISSING
 from bot.store import Status
 from bot.ui import flows
 from bot.ui.components import board_view
-from bot.ui.delivery import image_file
+from bot.ui.delivery import image_files
 from bot.ui.ids import Mark
 from bot.ui.respond import bot_of, defer, member_of, table_here
 from rules.core import RulesError
@@ -74,15 +74,15 @@ class Play(commands.Cog):
         text, view = await bot.tables.public_view(table.id)  # refuses before any answer
         await defer(interaction, public=True)
         rendered = await bot.renderer.render(table.game_id, view)
-        file = image_file(*rendered) if rendered is not None else MISSING
         playing = table.status == Status.PLAYING
         buttons = board_view(table.id, Mark(version=table.version)) if playing else MISSING
         status = await bot.tables.status(table.id)
         waiting = ", ".join(status.next_names)
-        content = text if rendered is None else ""
+        content = text if not rendered else ""
         if waiting:
             content += f"\nWaiting for: {waiting}"
-        await interaction.followup.send(content.strip()[:2000] or "The board:", file=file,
+        await interaction.followup.send(content.strip()[:2000] or "The board:",
+                                        files=image_files(rendered) or MISSING,
                                         view=buttons,
                                         allowed_mentions=discord.AllowedMentions.none())
 

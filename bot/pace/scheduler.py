@@ -191,16 +191,19 @@ class Scheduler:
         return out
 
     async def run(self, deliver: Callable[[Sequence[Delivered]], Awaitable[None]],
-                  every: float = 5.0) -> None:
-        """The bot's loop: recover, then tick every few seconds, forever."""
+                  every: float, stop: asyncio.Event) -> None:
+        """The bot's loop: plan and recover, then tick every few seconds until ``stop``."""
         await self.sync()
         await deliver(await self.recover())
-        while True:
+        while not stop.is_set():
             try:
                 await deliver(await self.tick())
             except Exception:
                 log.exception("scheduler tick failed")
-            await asyncio.sleep(every)
+            try:
+                await asyncio.wait_for(stop.wait(), every)
+            except TimeoutError:
+                pass
 
     # -- pause, votes, substitutes, my turns -------------------------------------------------
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+RATING_MU = 25.0  # openskill's defaults: a new player's estimate and its uncertainty
+RATING_SIGMA = RATING_MU / 3
 
 class Status(StrEnum):
     LOBBY = "lobby"
@@ -119,3 +121,107 @@ class LeagueRecord:
     created_by: int
     created_at: str
     closed: bool
+    channel_id: int | None = None
+    min_seats: int | None = None
+    max_seats: int | None = None
+    computers: bool = False
+    min_reliability: float = 0.0
+    carry: float = 0.0
+
+
+# -- leagues -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeagueSettings:
+    """How a league runs, chosen at ``/league-admin create``."""
+
+    channel_id: int | None = None
+    min_seats: int | None = None
+    max_seats: int | None = None
+    computers: bool = False
+    min_reliability: float = 0.0
+    carry: float = 0.0
+
+
+@dataclass(frozen=True)
+class LeagueMemberRecord:
+    member_id: int
+    name: str
+    joined_at: str
+    active: bool
+
+
+@dataclass(frozen=True)
+class SeasonRecord:
+    id: int
+    league_id: int
+    number: int
+    started_at: str
+    ends_on: str | None
+    ended_at: str | None
+    carry: float
+
+    @property
+    def running(self) -> bool:
+        return self.ended_at is None
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    id: int
+    league_id: int
+    season_id: int | None
+    number: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class ForfeitRecord:
+    table_id: int
+    seat: int
+    member_id: int
+    name: str
+    reason: str
+    at: str
+
+
+@dataclass(frozen=True)
+class LeagueRating:
+    """A member's rating in one scope (openskill's mu and sigma) and what it counts."""
+
+    mu: float = RATING_MU
+    sigma: float = RATING_SIGMA
+    games: int = 0
+    wins: int = 0
+    forfeits: int = 0
+
+    @property
+    def shown(self) -> float:
+        """The conservative estimate players see: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class LeaguePlace:
+    """One seat's finish. ``member_id`` is None for a computer seat (never rated)."""
+
+    seat: int
+    member_id: int | None
+    name: str
+    place: int  # 1 is best; tied seats share a place
+    forfeited: bool = False
+
+
+@dataclass(frozen=True)
+class LeagueResult:
+    league_id: int
+    guild_id: int
+    game_id: str
+    table_id: int
+    finished_at: str
+    places: tuple[LeaguePlace, ...]
+    season_id: int | None = None
+    round_id: int | None = None
+    abandoned: bool = False
+    id: int = 0

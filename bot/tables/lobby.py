@@ -201,7 +201,9 @@ class LobbyCases:
             table = loaded.table
             if not table.live:
                 raise TableError("This game has already ended.")
-            _require_creator_or_admin(table, member, "abandon the game")
+            # A league game's own players may walk out: that is their forfeit.
+            if table.league_id is None or loaded.seat_of(member.id) is None:
+                _require_creator_or_admin(table, member, "abandon the game")
             version = await self.live.store.set_status(table_id, Status.ABANDONED,
                                                        table.version)
             loaded.table = replace(table, version=version, status=Status.ABANDONED)

@@ -20,10 +20,12 @@ from discord.utils import MISSING
 from bot.locks import KeyedLocks
 from bot.notices import Notice, SeatNotice
 from bot.pace.notices import Reminder, TableMessage, VoteRequest, deadline_text
+from bot.render_pool import Rendered
 from bot.store import Status
 from bot.text import clip
 from bot.ui.components import board_view, lobby_view, vote_view
 from bot.ui.ids import Mark
+from bot.ui.pacing import Pacer
 from bot.ui.respond import Services
 
 log = logging.getLogger(__name__)
@@ -32,8 +34,14 @@ DM_CLOSED = 50007
 REMEMBERED = 4096  # tables and seats whose last told version is kept in memory
 
 
-def image_file(png: bytes, alt: str, name: str = "board.png") -> discord.File:
-    return discord.File(io.BytesIO(png), filename=name, description=alt[:1000])
+def image_files(rendered: Rendered, stem: str = "board") -> list[discord.File]:
+    """Attachments for a view's images: ``board.png`` (the one readable at preview size),
+    then ``board-2.png``..."""
+    return [
+        discord.File(io.BytesIO(png), filename=f"{stem}.png" if n == 0 else f"{stem}-{n + 1}.png",
+                     description=alt[:1000])
+        for n, (png, alt) in enumerate(rendered)
+    ]
 
 
 class _Bounded(OrderedDict[Any, int]):
@@ -51,12 +59,14 @@ class Delivery:
         self._order = KeyedLocks()
         self._told: _Bounded = _Bounded()  # table -> last version told in its channel
         self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
+        self.pacer = Pacer()
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
 
     async def post_lobby(self, notice: Notice) -> discord.Message:
         view = lobby_view(notice.table_id) if notice.status == Status.LOBBY else MISSING
+        await self.pacer.wait()
         return await self.channel(notice.channel_id).send(
             clip(notice.public_text), view=view,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -85,6 +95,10 @@ class Delivery:
                         notice.table_id, notice.version,
                         posted.id if notice.public_view is not None else None)
         await self.send_private(notice)
+        if notice.status == Status.OVER:
+            # A league game's ranking is stored once it is over (idempotent; a restart's
+            # ``catch_up`` covers a crash in between).
+            await self.services.leagues.recorder.record(notice.table_id)
 
     async def _last_told(self, table_id: int) -> int:
         if table_id not in self._told:
@@ -106,15 +120,16 @@ class Delivery:
         mentioned = discord.AllowedMentions(
             users=[discord.Object(m) for m in notice.next_members], everyone=False, roles=False
         )
-        file = MISSING
+        files: list[discord.File] = []
         if notice.public_view is not None:
-            rendered = await self.services.renderer.render(notice.game_id, notice.public_view)
-            if rendered is not None:
-                file = image_file(*rendered)
+            files = image_files(
+                await self.services.renderer.render(notice.game_id, notice.public_view)
+            )
         playing = notice.status == Status.PLAYING
         view = board_view(notice.table_id, Mark(version=notice.version)) if playing else MISSING
+        await self.pacer.wait()
         return await self.channel(notice.channel_id).send(
-            clip(content), file=file, view=view, allowed_mentions=mentioned
+            clip(content), files=files or MISSING, view=view, allowed_mentions=mentioned
         )
 
     async def send_private(self, notice: Notice) -> None:
@@ -136,6 +151,7 @@ class Delivery:
                     await self.services.tables.mark_dm_closed(notice.table_id, seat.member_id)
         if closed:
             who = ", ".join(f"<@{m}>" for m in closed)
+            await self.pacer.wait()
             await self.channel(notice.channel_id).send(
                 f"{who}: I cannot send you direct messages, so your private view stays with "
                 "me. Use `/hand` here to see it (only you will).",
@@ -152,10 +168,11 @@ class Delivery:
         assert seat.member_id is not None
         user = self.client.get_user(seat.member_id) or discord.Object(seat.member_id)
         try:
+            await self.pacer.wait()
             channel = await self.client.create_dm(user)
-            rendered = await self.services.renderer.render(game_id, seat.view)
-            file = image_file(*rendered, name="hand.png") if rendered is not None else MISSING
-            await channel.send(clip(seat.text or "Your view."), file=file,
+            files = image_files(await self.services.renderer.render(game_id, seat.view), "hand")
+            await self.pacer.wait()
+            await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
                                view=buttons if buttons is not None else MISSING,
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
@@ -170,19 +187,19 @@ class Delivery:
 
     async def private_payload(self, game_id: str, seat: SeatNotice) -> tuple[str, Any]:
         """The ephemeral ``/hand`` answer: the same text and image a DM would carry."""
-        rendered = await self.services.renderer.render(game_id, seat.view)
-        file = image_file(*rendered, name="hand.png") if rendered is not None else MISSING
-        return clip(seat.text or "Your view."), file
-
+        files = image_files(await self.services.renderer.render(game_id, seat.view), "hand")
+        return clip(seat.text or "Your view."), files or MISSING
 
     # -- what the scheduler fires ---------------------------------------------------------
 
     async def post_text(self, message: TableMessage) -> None:
+        await self.pacer.wait()
         await self.channel(message.channel_id).send(
             clip(message.text), allowed_mentions=_users(message.mentions))
 
     async def post_vote(self, request: VoteRequest) -> None:
         who = " ".join(f"<@{m}>" for m in request.voters)
+        await self.pacer.wait()
         await self.channel(request.channel_id).send(
             clip(f"Time ran out for {request.name}. {who}: what should the table do? "
                  "A majority decides."),

@@ -13,7 +13,7 @@ from discord.utils import MISSING
 from bot.notices import Notice
 from bot.pace.notices import next_line
 from bot.ui.components import confirm_view, moves_view
-from bot.ui.delivery import delivery_of, image_file
+from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
@@ -29,11 +29,11 @@ async def show_preview(interaction: discord.Interaction[Any], table_id: int, tex
     bot = bot_of(interaction)
     proposal = await bot.tables.propose(table_id, member_of(interaction), text)
     table = await bot.tables.live.record(table_id)
-    rendered = await bot.renderer.render(table.game_id, proposal.view)
-    file = image_file(*rendered, name="preview.png") if rendered is not None else MISSING
+    files = image_files(await bot.renderer.render(table.game_id, proposal.view), "preview")
     content = f"Preview of **{proposal.text}** (only you see this).\n{proposal.description}"
     await interaction.followup.send(
-        content[:2000], ephemeral=True, file=file, view=confirm_view(proposal.pending_id)
+        content[:2000], ephemeral=True, files=files or MISSING,
+        view=confirm_view(proposal.pending_id)
     )
 
 
@@ -142,8 +142,8 @@ async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> Non
     bot = bot_of(interaction)
     table = await bot.tables.live.record(table_id)
     seat = await bot.tables.private_view(table_id, member_of(interaction))
-    content, file = await delivery_of(interaction).private_payload(table.game_id, seat)
-    await interaction.followup.send(content, file=file, ephemeral=True)
+    content, files = await delivery_of(interaction).private_payload(table.game_id, seat)
+    await interaction.followup.send(content, files=files, ephemeral=True)
 
 
 async def still_valid(interaction: discord.Interaction[Any], table_id: int, mark: Mark) -> bool:

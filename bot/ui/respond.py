@@ -6,6 +6,7 @@ interaction was first deferred in public (the public "thinking…" message is re
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Coroutine
@@ -15,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.leagues import Leagues
+from bot.leagues.rounds import Rounds
 from bot.pace.scheduler import Scheduler
 from bot.render_pool import RenderPool
 from bot.store import Status, TableRecord
@@ -38,12 +40,15 @@ class Services(Protocol):
     def leagues(self) -> Leagues: ...
 
     @property
+    def rounds(self) -> Rounds: ...
+
+    @property
     def renderer(self) -> RenderPool: ...
 
     @property
     def scheduler(self) -> Scheduler: ...
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None: ...
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]: ...
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> Services:

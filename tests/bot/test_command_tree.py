@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import discord
 from discord import app_commands
 
 from bot.app import EXTENSIONS, create_bot
@@ -65,3 +66,17 @@ def test_the_bot_without_a_token_says_what_to_set(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "DISCORD_TOKEN" in result.stderr
     assert "python -m bot local" in result.stderr
+
+
+async def test_organisers_commands_are_hidden_from_members_by_default() -> None:
+    """Discord honours ``default_member_permissions`` on top-level commands only: the
+    organisers' league commands form a group of their own that carries it."""
+    tree = await loaded_tree()
+    payloads = {c.name: c.to_dict(tree) for c in tree.get_commands()}
+    admin = payloads["league-admin"]
+    assert admin["default_member_permissions"] == discord.Permissions(manage_guild=True).value
+    subs = {o["name"] for o in admin["options"]}
+    assert {"create", "close", "round", "season", "admin-role"} <= subs
+    member = payloads["league"]
+    assert member["default_member_permissions"] is None
+    assert not {"create", "close", "round", "season"} & {o["name"] for o in member["options"]}

@@ -35,8 +35,8 @@ class FakeClient:
 
 
 class FakeRenderer:
-    async def render(self, game_id: str, view: Any) -> None:
-        return None
+    async def render(self, game_id: str, view: Any) -> list[tuple[bytes, str]]:
+        return []
 
 
 class FakeTables:

@@ -1,0 +1,106 @@
+"""League tables through the table use cases: a round's tables formed from the signed-up
+members and opened (open, join, add a computer, start), one per channel the front end provides;
+and a member walking out of a league game, which is a forfeit."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass
+from itertools import combinations
+
+from bot.leagues.pairing import Entrant, form_tables
+from bot.leagues.results import all_time, season_scope
+from bot.leagues.service import Leagues
+from bot.notices import Notice
+from bot.store import LeagueRecord, RoundRecord, SeasonRecord
+from bot.tables import Tables
+from bot.values import Member, TableError
+
+
+@dataclass(frozen=True)
+class RoundPlan:
+    league: LeagueRecord
+    round: RoundRecord
+    tables: list[list[Member]]  # best rating first
+    computers: list[int]  # computer seats to add, per table
+    sitting_out: list[Member]
+
+
+class Rounds:
+    def __init__(self, leagues: Leagues, tables: Tables) -> None:
+        self.leagues = leagues
+        self.tables = tables
+        self.store = leagues.store
+
+    async def plan(self, guild_id: int, member: Member, name: str,
+                   roles: Collection[int] = ()) -> RoundPlan:
+        """Form the next round's tables and store the round (with everyone's rating now, for
+        "change since last round"). Opening the tables is ``open_table``'s job."""
+        await self.leagues.require_runner(guild_id, member, roles, "start a round")
+        league = await self.leagues.named(guild_id, name)
+        if league.closed:
+            raise TableError("That league is closed.")
+        signed = await self.store.league_members(league.id)
+        season = await self.leagues.current_season(league)
+        scope = season_scope(season.id) if season else all_time(guild_id, league.game_id)
+        ratings = await self.store.ratings(scope)
+        entrants = [Entrant(m.member_id, ratings[m.member_id].shown if m.member_id in ratings
+                            else 0.0, ratings[m.member_id].games if m.member_id in ratings
+                            else 0) for m in signed]
+        low, high = self.leagues.seat_range(league)
+        made = form_tables(entrants, low, high, await self._met(league, season),
+                           league.computers)
+        if not made.tables:
+            raise TableError(
+                f"Not enough members signed up for a table ({len(signed)} signed up; a table "
+                f"needs {low} to {high} seats{', computers may fill' if league.computers else ''})."
+            )
+        members = {m.member_id: Member(m.member_id, m.name) for m in signed}
+        marks = {e.member_id: e.rating for e in entrants}
+        record = await self.store.add_round(league.id, season.id if season else None, marks)
+        return RoundPlan(league, record, [[members[i] for i in t] for t in made.tables],
+                         made.computers, [members[i] for i in made.sitting_out])
+
+    async def _met(self, league: LeagueRecord, season: SeasonRecord | None
+                   ) -> Counter[frozenset[int]]:
+        """How often each pair of members sat together this season (or ever)."""
+        since = season.started_at if season else ""
+        by_table: dict[int, list[int]] = {}
+        for table_id, member_id in await self.store.league_seatings(league.id, since):
+            by_table.setdefault(table_id, []).append(member_id)
+        met: Counter[frozenset[int]] = Counter()
+        for seated in by_table.values():
+            met.update(frozenset(pair) for pair in combinations(sorted(seated), 2))
+        return met
+
+    async def open_table(self, plan: RoundPlan, index: int, channel_id: int,
+                         guild_id: int) -> Notice:
+        """Open table ``index`` of the plan in ``channel_id``, seat its members (and computer
+        seats), start it, and file it under the round. Returns the start notice."""
+        members = plan.tables[index]
+        opener = members[0]
+        opened = await self.tables.open(plan.league.game_id, channel_id, opener,
+                                        guild_id=guild_id, league=plan.league.name,
+                                        seat_order="shuffled")
+        table_id = opened.table_id
+        await self.store.add_round_table(plan.round.id, table_id)
+        for member in members[1:]:
+            await self.tables.join(table_id, member)
+        for _ in range(plan.computers[index]):
+            await self.tables.add_computer(table_id, opener)
+        return await self.tables.start(table_id, opener)
+
+    async def abandon(self, table_id: int, member: Member) -> Notice:
+        """``/game abandon`` at a league table by one of its players: their seat forfeits
+        (last place for rating purposes), the table ends, and whoever stayed shares first
+        place. By anyone else (the creator, a server manager) it is the ordinary abandon:
+        no result unless a seat forfeited before."""
+        table = await self.tables.table_for(table_id)
+        seat = next((s.position for s in await self.tables.seats(table_id)
+                     if s.member_id == member.id), None)
+        if table.league_id is not None and seat is not None and table.status == "playing":
+            await self.leagues.recorder.forfeit(table_id, seat, "abandoned")
+        notice = await self.tables.abandon(table_id, member)
+        await self.leagues.recorder.record(table_id)
+        return notice

@@ -1,0 +1,241 @@
+"""League use cases with no Discord import: create and close, who runs leagues, sign-ups,
+seasons, standings, results and their CSV. Rounds are in ``rounds``, results in ``recording``.
+
+Running a league (creating, closing, seasons, rounds, removing members) is for server managers
+and for the league-admin role a server manager names; the front end passes the caller's roles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+
+from bot.leagues.recording import Recorder
+from bot.leagues.reliability import percent, reliability
+from bot.leagues.report import StandingLine, results_csv, standing_lines
+from bot.leagues.results import all_time, season_scope
+from bot.store import (
+    AlreadyExists,
+    LeagueRecord,
+    LeagueResult,
+    LeagueSettings,
+    SeasonRecord,
+    SqliteStore,
+)
+from bot.values import Member, TableError
+from rules import GAMES
+from rules.core import Game
+
+NAME_LIMIT = 40
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Standings:
+    league: LeagueRecord
+    title: str
+    season: SeasonRecord | None  # None: all-time
+    lines: list[StandingLine]
+
+
+class Leagues:
+    def __init__(self, store: SqliteStore, games: Mapping[str, Game] | None = None,
+                 clock: Callable[[], datetime] = utc_now) -> None:
+        self.store = store
+        self.games: Mapping[str, Game] = GAMES if games is None else games
+        self.clock = clock
+        self.recorder = Recorder(store, self.games, clock)
+
+    # -- who runs leagues ------------------------------------------------------------------
+
+    async def may_run(self, guild_id: int, member: Member, roles: Collection[int] = ()) -> bool:
+        if member.is_admin:
+            return True
+        role = await self.store.league_admin_role(guild_id)
+        return role is not None and role in roles
+
+    async def require_runner(self, guild_id: int, member: Member, roles: Collection[int],
+                             what: str) -> None:
+        if not await self.may_run(guild_id, member, roles):
+            raise TableError(f"Only a server manager or the server's league-admin role can "
+                             f"{what}.")
+
+    async def set_admin_role(self, guild_id: int, member: Member, role_id: int | None) -> None:
+        if not member.is_admin:
+            raise TableError("Only a server manager can choose the league-admin role.")
+        await self.store.set_league_admin_role(guild_id, role_id)
+
+    # -- leagues ---------------------------------------------------------------------------
+
+    async def create(self, guild_id: int, member: Member, name: str, game_id: str, *,
+                     roles: Collection[int] = (), settings: LeagueSettings | None = None
+                     ) -> LeagueRecord:
+        await self.require_runner(guild_id, member, roles, "create a league")
+        name = " ".join(name.split())
+        if not 1 <= len(name) <= NAME_LIMIT:
+            raise TableError(f"A league name has 1 to {NAME_LIMIT} characters.")
+        game = self.games.get(game_id)
+        if game is None:
+            raise TableError("Unknown game.")
+        settings = settings or LeagueSettings()
+        low = settings.min_seats or max(game.min_players, 2)
+        high = settings.max_seats or game.max_players
+        if not (game.min_players <= low <= high <= game.max_players and high >= 2):
+            raise TableError(f"{game.title} tables seat {max(game.min_players, 2)} to "
+                             f"{game.max_players}; the smallest size cannot exceed the largest.")
+        if not 0 <= settings.min_reliability <= 1 or not 0 <= settings.carry <= 1:
+            raise TableError("Reliability and carry-over are percentages from 0 to 100.")
+        try:
+            await self.store.create_league(guild_id, name, game_id, member.id, settings)
+        except AlreadyExists as exc:
+            raise TableError(str(exc)) from None
+        league = await self.store.league_named(guild_id, name)
+        assert league is not None
+        return league
+
+    async def named(self, guild_id: int, name: str) -> LeagueRecord:
+        league = await self.store.league_named(guild_id, name)
+        if league is None:
+            raise TableError("This server has no league of that name. See `/league list`.")
+        return league
+
+    async def all(self, guild_id: int) -> list[LeagueRecord]:
+        return await self.store.leagues(guild_id)
+
+    async def close(self, guild_id: int, member: Member, name: str,
+                    roles: Collection[int] = ()) -> LeagueRecord:
+        await self.require_runner(guild_id, member, roles, "close a league")
+        league = await self.named(guild_id, name)
+        await self.store.close_league(league.id)
+        await self.store.end_season(league.id)
+        return league
+
+    def seat_range(self, league: LeagueRecord) -> tuple[int, int]:
+        game = self.games[league.game_id]
+        return (league.min_seats or max(game.min_players, 2),
+                league.max_seats or game.max_players)
+
+    # -- sign-ups --------------------------------------------------------------------------
+
+    async def join(self, guild_id: int, member: Member, name: str) -> LeagueRecord:
+        league = await self.named(guild_id, name)
+        if league.closed:
+            raise TableError("That league is closed.")
+        if league.min_reliability > 0:
+            mine = await self.reliability_of(guild_id, member.id)
+            if mine < league.min_reliability:
+                raise TableError(
+                    f"This league asks for a reliability of {percent(league.min_reliability)}; "
+                    f"yours is {percent(mine)}. Finishing games raises it; old forfeits fade."
+                )
+        await self.store.join_league(league.id, member.id, member.name)
+        return league
+
+    async def leave(self, guild_id: int, member: Member, name: str,
+                    who: Member | None = None, roles: Collection[int] = ()) -> LeagueRecord:
+        """The member leaves; a league runner may name someone else (``who``) to remove."""
+        league = await self.named(guild_id, name)
+        target = who or member
+        if target.id != member.id:
+            await self.require_runner(guild_id, member, roles, "remove members")
+        if not await self.store.leave_league(league.id, target.id):
+            raise TableError("Not signed up to that league.")
+        return league
+
+    async def reliability_of(self, guild_id: int, member_id: int) -> float:
+        finishes = await self.store.member_finishes(guild_id, [member_id])
+        return reliability(((datetime.fromisoformat(w), f) for _, w, f in finishes),
+                           self.clock())
+
+    # -- seasons ---------------------------------------------------------------------------
+
+    async def start_season(self, guild_id: int, member: Member, name: str, *,
+                           ends_on: str | None = None, carry: float | None = None,
+                           roles: Collection[int] = ()) -> SeasonRecord:
+        await self.require_runner(guild_id, member, roles, "start a season")
+        league = await self.named(guild_id, name)
+        if league.closed:
+            raise TableError("That league is closed.")
+        if ends_on is not None:
+            try:
+                last_day = date.fromisoformat(ends_on.strip())
+            except ValueError:
+                raise TableError("Give the end date as YYYY-MM-DD, e.g. 2025-03-31.") from None
+            if last_day < self.clock().date():
+                raise TableError("A season cannot end in the past.")
+            ends_on = last_day.isoformat()
+        share = league.carry if carry is None else carry
+        if not 0 <= share <= 1:
+            raise TableError("The carry-over is a percentage from 0 to 100.")
+        return await self.store.start_season(league.id, ends_on, share)
+
+    async def end_season(self, guild_id: int, member: Member, name: str,
+                         roles: Collection[int] = ()) -> SeasonRecord:
+        await self.require_runner(guild_id, member, roles, "end a season")
+        league = await self.named(guild_id, name)
+        ended = await self.store.end_season(league.id)
+        if ended is None:
+            raise TableError("That league has no season running.")
+        return ended
+
+    async def current_season(self, league: LeagueRecord) -> SeasonRecord | None:
+        return next((s for s in await self.store.seasons(league.id) if s.running), None)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def standings(self, guild_id: int, name: str, season: int | None = None,
+                        all_time_view: bool = False) -> Standings:
+        """The running season's standings (or season number ``season``), else all-time."""
+        league = await self.named(guild_id, name)
+        seasons = await self.store.seasons(league.id)
+        chosen: SeasonRecord | None = None
+        if season is not None:
+            chosen = next((s for s in seasons if s.number == season), None)
+            if chosen is None:
+                raise TableError(f"That league has no season {season}.")
+        elif not all_time_view:
+            chosen = next((s for s in seasons if s.running), None)
+        scope = season_scope(chosen.id) if chosen else all_time(guild_id, league.game_id)
+        ratings = await self.store.ratings(scope)
+        names = await self._names(league, chosen)
+        finishes = await self.store.member_finishes(guild_id, list(names))
+        rounds = await self.store.rounds(league.id)
+        marks = None
+        if rounds and rounds[-1].season_id == (chosen.id if chosen else None):
+            marks = await self.store.round_marks(rounds[-1].id)
+        lines = standing_lines(ratings, names, finishes, marks, self.clock())
+        title = league.name + (f", season {chosen.number}" if chosen else ", all-time")
+        return Standings(league, title, chosen, lines)
+
+    async def _names(self, league: LeagueRecord, season: SeasonRecord | None
+                     ) -> dict[int, str]:
+        """Who appears: members signed up now, and whoever played the league's games (in the
+        season, when one is chosen)."""
+        names = {m.member_id: m.name for m in await self.store.league_members(league.id)}
+        for result in await self.store.league_results(league.id):
+            if season is not None and result.season_id != season.id:
+                continue
+            for p in result.places:
+                if p.member_id is not None:
+                    names.setdefault(p.member_id, p.name)
+        return names
+
+    async def results(self, guild_id: int, name: str) -> tuple[LeagueRecord,
+                                                               list[tuple[LeagueResult, int]]]:
+        """The league's results, newest first, each with its table's channel (for links)."""
+        league = await self.named(guild_id, name)
+        out = []
+        for result in reversed(await self.store.league_results(league.id)):
+            table = await self.store.get_table(result.table_id)
+            out.append((result, table.channel_id if table else 0))
+        return league, out
+
+    async def export(self, guild_id: int, name: str) -> tuple[LeagueRecord, str]:
+        league = await self.named(guild_id, name)
+        seasons = {s.id: s.number for s in await self.store.seasons(league.id)}
+        rounds = {r.id: r.number for r in await self.store.rounds(league.id)}
+        return league, results_csv(await self.store.league_results(league.id), seasons, rounds)
