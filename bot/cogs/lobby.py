@@ -8,21 +8,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.pace.model import Policy, make_timing
+from bot.pace.model import make_timing
 from bot.pace.status import status_lines
-from bot.tables.computers import DEFAULT_LEVEL, LEVELS
+from bot.tables.computers import DEFAULT_LEVEL
 from bot.text import clip
 from bot.ui import lobby, pace
-from bot.ui.choices import GAME_CHOICES, league_names
+from bot.ui.choices import (
+    GAME_CHOICES,
+    LEVEL_CHOICES,
+    PACE_CHOICES,
+    POLICY_CHOICES,
+    league_names,
+)
 from bot.ui.components import lobby_view
 from bot.ui.delivery import delivery_of
 from bot.ui.respond import bot_of, defer, member_of, reply, table_here
 from bot.values import Member
-
-LEVEL_CHOICES = [app_commands.Choice(name=f"{k} ({v})", value=k) for k, v in LEVELS.items()]
-PACE_CHOICES = [app_commands.Choice(name=n, value=n)
-                for n in ("none", "fast", "daily", "relaxed", "custom")]
-POLICY_CHOICES = [app_commands.Choice(name=p.value, value=p.value) for p in Policy]
 
 
 class Lobby(commands.GroupCog, group_name="game", group_description="Open and run game tables"):
@@ -79,7 +80,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
                 game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,
                 max_players=players, seat_order=order, league=league,
             )
-            await bot.scheduler.set_timing(notice.table_id, chosen, member_of(interaction))
+            chosen = await bot.scheduler.set_timing(notice.table_id, chosen,
+                                                    member_of(interaction))
             await reply(interaction, f"{notice.public_text}\n{chosen.describe()}",
                         ephemeral=False, view=lobby_view(notice.table_id),
                         allowed_mentions=discord.AllowedMentions.none())

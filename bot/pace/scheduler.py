@@ -53,17 +53,24 @@ class Scheduler:
     # -- configuration ---------------------------------------------------------------------
 
     async def timing(self, table_id: int) -> Timing:
-        row = await self.store.table_clock(table_id)
-        return timing_of(row.timing if row else None)
+        """The timing a table plays at: its league's when the league imposes one."""
+        return timing_of((await self.store.timing_in_force(table_id))[0])
 
-    async def set_timing(self, table_id: int, timing: Timing, member: Member) -> None:
-        """A table's pace and policy: chosen at ``/game new``, changeable until it starts."""
+    async def set_timing(self, table_id: int, timing: Timing, member: Member) -> Timing:
+        """A table's pace and policy: chosen at ``/game new``, changeable until it starts.
+        Returns the timing in force (a league's pace wins over the table's choice)."""
         table = await self.tables.live.record(table_id)
         if table.status != Status.LOBBY:
             raise TableError("The pace is fixed once the game has started.")
         if member.id != table.creator_id and not member.is_admin:
             raise TableError("Only the table's creator or a server manager can set its pace.")
         await self.store.set_table_timing(table_id, asdict(timing))
+        return await self.timing(table_id)
+
+    async def set_league_timing(self, league_id: int, timing: Timing | None) -> None:
+        """A league's pace for every table that counts for it, from its next change on
+        (organisers' rights are the leagues' to check). None: tables choose their own."""
+        await self.store.set_league_timing(league_id, None if timing is None else asdict(timing))
 
     async def settings(self, member_id: int) -> MemberSettings:
         found = await self.store.member_settings([member_id])

@@ -52,6 +52,21 @@ class TimingRows:
             (table_id, json.dumps(timing, sort_keys=True)),
         ))
 
+    async def set_league_timing(self, league_id: int, timing: dict[str, Any] | None) -> None:
+        """A league's pace for its tables (None: each table chooses its own)."""
+        if timing is None:
+            await self._transact(lambda db: db.execute(
+                "DELETE FROM league_timing WHERE league_id = ?", (league_id,)))
+            return
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO league_timing (league_id, timing) VALUES (?, ?)"
+            " ON CONFLICT (league_id) DO UPDATE SET timing = excluded.timing",
+            (league_id, json.dumps(timing, sort_keys=True))))
+
+    async def timing_in_force(self, table_id: int) -> tuple[dict[str, Any] | None, bool]:
+        """The timing a table plays at (None: no limit), and whether its league imposes it."""
+        return await self._run(lambda db: _timing_in_force(db, table_id))
+
     async def table_clock(self, table_id: int) -> TableClock | None:
         row = await self._run(lambda db: db.execute(
             "SELECT * FROM table_timing WHERE table_id = ?", (table_id,)).fetchone())
@@ -113,10 +128,8 @@ class TimingRows:
         members = list(dict.fromkeys(member_ids))
 
         def write(db: sqlite3.Connection) -> dict[int, TurnRecord]:
-            row = db.execute("SELECT * FROM table_timing WHERE table_id = ?",
-                             (table_id,)).fetchone()
             inputs = PlanInputs(
-                None if row is None else json.loads(row["timing"]),
+                _timing_in_force(db, table_id)[0],
                 _seat_clocks(db, table_id), _open_turns(db, table_id),
                 _settings(db, members),
             )
@@ -329,6 +342,20 @@ class TimingRows:
 
 
 # -- on the connection's thread ----------------------------------------------------------------
+
+
+def _timing_in_force(db: sqlite3.Connection, table_id: int
+                     ) -> tuple[dict[str, Any] | None, bool]:
+    # A league's pace comes first: it is imposed on every table that counts for it.
+    row = db.execute(
+        "SELECT l.timing AS league, t.timing AS own FROM game_tables g"
+        " LEFT JOIN league_timing l ON l.league_id = g.league_id"
+        " LEFT JOIN table_timing t ON t.table_id = g.id WHERE g.id = ?", (table_id,)).fetchone()
+    if row is None:
+        return None, False
+    if row["league"] is not None:
+        return json.loads(row["league"]), True
+    return (None if row["own"] is None else json.loads(row["own"])), False
 
 
 def _clock(r: sqlite3.Row) -> TableClock:

@@ -10,6 +10,12 @@ CREATE TABLE table_timing (
     pause_reason  TEXT
 );
 
+-- A league's pace, imposed on every table that counts for it (JSON, as table_timing).
+CREATE TABLE league_timing (
+    league_id  INTEGER PRIMARY KEY REFERENCES leagues (id) ON DELETE CASCADE,
+    timing     TEXT    NOT NULL
+);
+
 -- Per seat: its time bank, consecutive moves the computer played for it, absence, holiday used.
 CREATE TABLE seat_clocks (
     table_id      INTEGER NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,

@@ -3,7 +3,8 @@ changing hands in /history, the pace and policy read back, and where the mover i
 
 from __future__ import annotations
 
-from bot.pace.model import make_timing
+from bot.pace.clock import epoch
+from bot.pace.model import DAY, HOUR, make_timing
 from bot.pace.status import status_lines
 from bot.store import ActionRecord
 from bot.tables.moves import RECAP_LINES, recap
@@ -104,3 +105,20 @@ async def test_the_mover_hears_of_their_next_waiting_table(stack: Stack) -> None
     after = await stack.scheduler.next_waiting(ALICE.id, first.table_id)
     assert after is not None and after.table_id == second.table_id
     assert await stack.scheduler.next_waiting(BOB.id, first.table_id) is None
+
+
+async def test_a_league_imposes_its_pace_on_its_tables(stack: Stack) -> None:
+    league_id = await stack.store.create_league(7, "Spring", "pebbles", ALICE.id)
+    await stack.scheduler.set_league_timing(league_id, make_timing("fast", level="random"))
+    opened = await stack.tables.open("pebbles", 45, ALICE, options={"first": 0},
+                                     seat_order="join", guild_id=7, league="Spring")
+    # The table's own choice gives way to the league's.
+    chosen = await stack.scheduler.set_timing(opened.table_id, make_timing("relaxed"), ALICE)
+    assert chosen.period == HOUR
+    await stack.tables.join(opened.table_id, BOB)
+    notice = await stack.tables.start(opened.table_id, ALICE)
+    assert notice.data["deadlines"] == {ALICE.id: epoch(stack.clock) + HOUR}
+    assert "1 h per move" in await status_lines(stack.scheduler, opened.table_id)
+    # Without a league pace, the table's own choice counts again (from its next move).
+    await stack.scheduler.set_league_timing(league_id, None)
+    assert (await stack.scheduler.timing(opened.table_id)).period == 3 * DAY
