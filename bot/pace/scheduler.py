@@ -85,11 +85,22 @@ class Scheduler:
     async def after_commit(
         self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
     ) -> Timed:
-        """Plan the table's turns after a change: one transaction in the store."""
+        """Plan the table's turns after a change, in a transaction of its own."""
+        return await self.store.in_transaction(self.planning(loaded, movers, autopiloted))
+
+    def planning(self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
+                 ) -> Callable[[Any], Timed]:
+        """Planning the table's turns as it is in ``loaded``, as a function the store runs in
+        a transaction (a move's own, so a move costs no transaction more)."""
         table, now = loaded.table, self.now()
         if table.status != Status.PLAYING or loaded.state is None:
-            await self.store.end_open_turns(table.id, now)
-            return Timed()
+            end = self.store.ending(table.id, now)
+
+            def finish(db: Any) -> Timed:
+                end(db)
+                return Timed()
+
+            return finish
         seats = [SeatInfo(s.position, s.member_id, s.is_computer) for s in loaded.seats]
         active = loaded.game.active_seats(loaded.state)
         no_dm: set[int] = set()
@@ -102,10 +113,15 @@ class Scheduler:
             return PlanRows(plan.end_turns, plan.new_turns, plan.clocks)
 
         members = [s.member_id for s in seats if s.member_id is not None]
-        turns = await self.store.plan_turns(table.id, members, now, planner)
-        deadlines = {t.member_id: t.due_at for t in turns.values()
-                     if t.member_id is not None and t.due_at is not None}
-        return Timed(deadlines, frozenset(no_dm))
+        write = self.store.planning(table.id, members, now, planner)
+
+        def run(db: Any) -> Timed:
+            turns = write(db)
+            deadlines = {t.member_id: t.due_at for t in turns.values()
+                         if t.member_id is not None and t.due_at is not None}
+            return Timed(deadlines, frozenset(no_dm))
+
+        return run
 
     async def sync(self) -> None:
         """Plan every playing table from its current state (on start: tables opened before

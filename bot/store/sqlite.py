@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from importlib import resources
@@ -96,6 +96,8 @@ class _Queued:
     expected_version: int
     steps: Sequence[Step]
     done: asyncio.Future[int]
+    then: Callable[[sqlite3.Connection], Any] | None = None
+    after: list[Any] = field(default_factory=list)  # what ``then`` returned
 
 
 class _Statements:
@@ -395,11 +397,23 @@ class SqliteStore(TimingRows):
                            ) -> int:
         """Several consecutive changes of one table (a chain of computer moves), all or none;
         group-committed with whatever other tables' moves are waiting."""
+        version, _ = await self.record_steps_then(table_id, expected_version, steps)
+        return version
+
+    async def record_steps_then(
+        self, table_id: int, expected_version: int, steps: Sequence[Step],
+        then: Callable[[sqlite3.Connection], T] | None = None,
+    ) -> tuple[int, T | None]:
+        """``record_steps``, then ``then(connection)`` in the same transaction (planning the
+        table's deadlines after its moves, say). A failure of ``then`` undoes only its own
+        writes, never the moves; its result is None then."""
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Queued(table_id, expected_version, steps, done))
+        item = _Queued(table_id, expected_version, steps, done, then)
+        self._queue.append(item)
         if self._committer is None or self._committer.done():
             self._committer = asyncio.create_task(self._commit_queued())
-        return await done
+        version = await done
+        return version, (item.after[0] if item.after else None)
 
     async def _commit_queued(self) -> None:
         while self._queue:
@@ -862,8 +876,22 @@ def _write_batch(db: sqlite3.Connection, *, batch: Sequence[_Queued]) -> list[in
                 results.append(_refusal(exc))
             else:
                 results.append(version)
+                if item.then is not None:
+                    _then(db, item)
             db.execute("RELEASE move")
     return results
+
+
+def _then(db: sqlite3.Connection, item: _Queued) -> None:
+    """Run a queued change's follow-up in a savepoint of its own: it may fail alone."""
+    db.execute("SAVEPOINT follow_up")
+    try:
+        assert item.then is not None
+        item.after.append(item.then(db))
+    except Exception:
+        log.exception("the follow-up of a move of table %s failed", item.table_id)
+        db.execute("ROLLBACK TO follow_up")
+    db.execute("RELEASE follow_up")
 
 
 def _insert_action(db: sqlite3.Connection, table_id: int, version: int, entry: NewAction,

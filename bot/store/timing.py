@@ -119,12 +119,19 @@ class TimingRows:
 
     # -- turns -------------------------------------------------------------------------------
 
-    async def plan_turns(self, table_id: int, member_ids: Iterable[int], now: int,
-                         planner: Callable[[PlanInputs], PlanRows]) -> dict[int, TurnRecord]:
-        """After a commit, in one transaction: read what planning needs, let ``planner`` (a
-        pure function) decide, end and start turns (with their reminder), save seat clocks.
-        A turn already started for the same seat and version is kept. Returns the open turns
-        by seat."""
+    async def in_transaction(self, write: Callable[[sqlite3.Connection], T]) -> T:
+        """Run a function made by ``planning`` or ``ending`` in a transaction of its own."""
+        return await self._transact(write)
+
+    @staticmethod
+    def planning(table_id: int, member_ids: Iterable[int], now: int,
+                 planner: Callable[[PlanInputs], PlanRows]
+                 ) -> Callable[[sqlite3.Connection], dict[int, TurnRecord]]:
+        """What planning a table's turns after a change writes, as a function of the
+        connection, to run in a transaction (the move's own, with ``record_steps_then``):
+        read what planning needs, let ``planner`` (a pure function) decide, end and start
+        turns (with their reminder), save seat clocks. A turn already started for the same
+        seat and version is kept. The function returns the open turns by seat."""
         members = list(dict.fromkeys(member_ids))
 
         def write(db: sqlite3.Connection) -> dict[int, TurnRecord]:
@@ -160,7 +167,18 @@ class TimingRows:
             )
             return _open_turns(db, table_id)
 
-        return await self._transact(write)
+        return write
+
+    @staticmethod
+    def ending(table_id: int, now: int) -> Callable[[sqlite3.Connection], dict[int, TurnRecord]]:
+        """Ending a table's open turns (it ended), as a function of the connection."""
+
+        def write(db: sqlite3.Connection) -> dict[int, TurnRecord]:
+            db.execute("UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
+                       (now, table_id))
+            return {}
+
+        return write
 
     async def end_open_turns(self, table_id: int, now: int) -> None:
         """A table that ended or was abandoned waits on nobody."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -117,6 +117,11 @@ class TimingHook(Protocol):
     async def after_commit(
         self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
     ) -> Timed: ...
+
+    def planning(self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
+                 ) -> Callable[[Any], Timed]:
+        """The same as a function the store runs inside a move's own transaction."""
+        ...
 
 
 class Live:

@@ -73,15 +73,24 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
         chain.lines.append(line)
         chain.events.extend(transition.events)
         state = transition.state
+    movers = frozenset(m[0] for m in moves)
+    after = replace(table, version=table.version + len(steps), status=steps[-1].status)
+    # The table's deadlines are planned in the moves' own transaction: no commit more.
+    planning = None if live.timing is None else live.timing.planning(
+        Loaded(after, loaded.seats, game, state), movers, autopiloted)
     try:
-        version = await live.store.record_steps(table.id, table.version, steps)
+        version, planned = await live.store.record_steps_then(table.id, table.version, steps,
+                                                              planning)
     except StaleVersion:
         raise OutOfDate("This board is out of date; use the latest one.") from None
     # The in-memory copy now holds what was just written; nothing is read back.
-    loaded.table = replace(table, version=version, status=steps[-1].status)
+    loaded.table = replace(after, version=version)
     loaded.state = state
     loaded.chain = chain
-    chain.timed = await timed(live, loaded, frozenset(m[0] for m in moves), autopiloted)
+    if isinstance(planned, Timed):
+        chain.timed = planned
+    elif planning is not None:  # planning failed inside the transaction: try on its own
+        chain.timed = await timed(live, loaded, movers, autopiloted)
 
 
 async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
