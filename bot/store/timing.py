@@ -180,12 +180,6 @@ class TimingRows:
 
         return write
 
-    async def end_open_turns(self, table_id: int, now: int) -> None:
-        """A table that ended or was abandoned waits on nobody."""
-        await self._transact(lambda db: db.execute(
-            "UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
-            (now, table_id)))
-
     async def open_turns(self, table_id: int) -> dict[int, TurnRecord]:
         return await self._run(lambda db: _open_turns(db, table_id))
 
