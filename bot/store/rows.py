@@ -4,8 +4,26 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bot.store.records import ActionRecord
+
+T = TypeVar("T")
+
+SETTINGS_COLUMNS = ("member_id", "tz", "quiet_start", "quiet_end", "interval_hours",
+                    "dm_notices", "preview", "away_from", "away_until")
+
+
+class Handoffs:
+    """The two hand-offs to the connection's thread that ``SqliteStore`` provides to the
+    row groups mixed into it."""
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
 
 
 def action_record(row: sqlite3.Row) -> ActionRecord:
@@ -23,3 +41,17 @@ def action_record(row: sqlite3.Row) -> ActionRecord:
         created_at=str(row["created_at"]),
         notation=row["notation"],
     )
+
+
+def member_settings(db: sqlite3.Connection, ids: list[int]) -> dict[int, dict[str, Any]]:
+    if not ids:
+        return {}
+    marks = ", ".join("?" for _ in ids)
+    rows = db.execute(f"SELECT * FROM member_settings WHERE member_id IN ({marks})",
+                      ids).fetchall()
+    out = {}
+    for r in rows:
+        values = {c: r[c] for c in SETTINGS_COLUMNS}
+        values["dm_notices"], values["preview"] = bool(r["dm_notices"]), bool(r["preview"])
+        out[int(r["member_id"])] = values
+    return out

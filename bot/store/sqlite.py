@@ -53,6 +53,7 @@ from bot.store.records import (
     TableRecord,
 )
 from bot.store.rows import action_record as _action
+from bot.store.seat_rows import SeatRows
 from bot.store.timing import TimingRows
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,7 @@ class _Statements:
         return await self._store._call(lambda db: db.execute(sql, args).fetchall())
 
 
-class SqliteStore(TimingRows):
+class SqliteStore(TimingRows, SeatRows):
     def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor) -> None:
         self._conn = conn
         self._thread = thread

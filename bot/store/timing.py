@@ -1,5 +1,6 @@
-"""Rows of asynchronous play in the SQLite store: table timing and pauses, seat clocks, turns
-(each with its deadline), reminders, member settings, seat changes and out-of-time votes.
+"""Rows of asynchronous play in the SQLite store: table and league timing, pauses, seat
+clocks, turns (each with its deadline) and reminders (seat changes, votes and member settings
+are in ``bot.store.seat_rows``).
 
 Times are epoch seconds. Firing a deadline or a reminder is an atomic claim
 (``UPDATE ... WHERE fired_at IS NULL``), so each fires at most once whatever restarts. Each
@@ -11,17 +12,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from bot.store.errors import AlreadySeated, StaleVersion
-from bot.store.records import ActionRecord
-from bot.store.rows import action_record
+from bot.store.rows import Handoffs
+from bot.store.rows import member_settings as _settings
 from bot.store.timing_records import (
     PlanInputs,
     PlanRows,
     ReminderRecord,
-    SeatChange,
     SeatClock,
     TableClock,
     TurnRecord,
@@ -30,18 +28,8 @@ from bot.store.timing_records import (
 
 T = TypeVar("T")
 
-SETTINGS_COLUMNS = ("member_id", "tz", "quiet_start", "quiet_end", "interval_hours",
-                    "dm_notices", "preview", "away_from", "away_until")
-
-
-class TimingRows:
+class TimingRows(Handoffs):
     """Mixed into ``SqliteStore``, which provides the two hand-offs."""
-
-    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        raise NotImplementedError
-
-    async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        raise NotImplementedError
 
     # -- a table's timing --------------------------------------------------------------------
 
@@ -251,107 +239,6 @@ class TimingRows:
             "UPDATE reminders SET due_at = ? WHERE id = ? AND fired_at IS NULL",
             (due_at, reminder_id)))
 
-    # -- member settings ---------------------------------------------------------------------
-
-    async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
-        """Stored settings of these members (members without any are left out)."""
-        ids = list(dict.fromkeys(member_ids))
-        return await self._run(lambda db: _settings(db, ids))
-
-    async def save_member_settings(self, values: dict[str, Any], at: int) -> None:
-        row = [values[c] for c in SETTINGS_COLUMNS]
-        sets = ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS[1:])
-        await self._transact(lambda db: db.execute(
-            f"INSERT INTO member_settings ({', '.join(SETTINGS_COLUMNS)}, updated_at)"
-            f" VALUES ({', '.join('?' for _ in SETTINGS_COLUMNS)}, ?)"
-            f" ON CONFLICT (member_id) DO UPDATE SET {sets}, updated_at = excluded.updated_at",
-            (*row, at)))
-
-    # -- seats changing hands ----------------------------------------------------------------
-
-    async def substitute_seat(
-        self, table_id: int, seat: int, member_id: int, name: str, by: int, at: int,
-        expected_version: int,
-    ) -> int:
-        """Give a seat to another member and record the change; bumps the version so the old
-        member's buttons stop working. ``AlreadySeated`` if the member holds another seat."""
-        version = expected_version + 1
-
-        def write(db: sqlite3.Connection) -> None:
-            bumped = db.execute(
-                "UPDATE game_tables SET version = version + 1, updated_at = ?"
-                " WHERE id = ? AND version = ?",
-                (datetime.now(UTC).isoformat(timespec="milliseconds"), table_id,
-                 expected_version))
-            if bumped.rowcount != 1:
-                raise StaleVersion("This table changed meanwhile; look at the latest board.")
-            old = db.execute("SELECT member_id, name FROM seats WHERE table_id = ?"
-                             " AND position = ?", (table_id, seat)).fetchone()
-            db.execute("UPDATE seats SET member_id = ?, name = ?, is_computer = 0, dm_closed = 0"
-                       " WHERE table_id = ? AND position = ?", (member_id, name, table_id, seat))
-            db.execute(
-                "INSERT INTO seat_changes (table_id, seat, old_member_id, new_member_id,"
-                " old_name, new_name, by_member_id, at, version)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, seat, None if old is None else old[0], member_id,
-                 "" if old is None else old[1], name, by, at, version))
-            db.execute("UPDATE seat_clocks SET streak = 0, absent = 0 WHERE table_id = ?"
-                       " AND seat = ?", (table_id, seat))
-
-        try:
-            await self._transact(write)
-        except sqlite3.IntegrityError as exc:
-            raise AlreadySeated("That member already has a seat at this table.") from exc
-        return version
-
-    async def seat_changes(self, table_id: int) -> list[SeatChange]:
-        rows = await self._run(lambda db: db.execute(
-            "SELECT * FROM seat_changes WHERE table_id = ? ORDER BY id", (table_id,)).fetchall())
-        return [SeatChange(int(r["table_id"]), int(r["seat"]), r["old_member_id"],
-                           int(r["new_member_id"]), str(r["old_name"]), str(r["new_name"]),
-                           int(r["by_member_id"]), int(r["at"]), int(r["version"]))
-                for r in rows]
-
-    async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
-        await self._transact(lambda db: db.execute(
-            "INSERT INTO seat_clocks (table_id, seat, absent) VALUES (?, ?, ?)"
-            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent",
-            (table_id, seat, int(absent))))
-
-    async def cast_vote(self, turn_id: int, member_id: int, choice: str, at: int
-                        ) -> dict[str, int]:
-        """Record (or change) a member's vote on a seat out of time; returns the counts."""
-
-        def write(db: sqlite3.Connection) -> dict[str, int]:
-            db.execute(
-                "INSERT INTO out_of_time_votes (turn_id, member_id, choice, at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
-                " choice = excluded.choice, at = excluded.at", (turn_id, member_id, choice, at))
-            rows = db.execute("SELECT choice, COUNT(*) FROM out_of_time_votes"
-                              " WHERE turn_id = ? GROUP BY choice", (turn_id,)).fetchall()
-            return {str(r[0]): int(r[1]) for r in rows}
-
-        return await self._transact(write)
-
-    async def since_last_moves(self, table_id: int, seats: Iterable[int]
-                               ) -> tuple[dict[int, int], list[ActionRecord]]:
-        """Each seat's latest move (its table version; seats that never moved are left out),
-        and the log after the earliest of them: one hand-off."""
-        wanted = sorted(set(seats))
-        marks = ", ".join("?" for _ in wanted)
-
-        def read(db: sqlite3.Connection) -> tuple[dict[int, int], list[ActionRecord]]:
-            rows = db.execute(
-                f"SELECT seat, MAX(version) FROM actions WHERE table_id = ? AND kind = 'act'"
-                f" AND seat IN ({marks}) GROUP BY seat", (table_id, *wanted)).fetchall()
-            last = {int(r[0]): int(r[1]) for r in rows}
-            after = min(last.get(s, 0) for s in wanted)
-            log = db.execute("SELECT * FROM actions WHERE table_id = ? AND version > ?"
-                             " ORDER BY version", (table_id, after)).fetchall()
-            return last, [action_record(r) for r in log]
-
-        return await self._run(read) if wanted else ({}, [])
-
 
 # -- on the connection's thread ----------------------------------------------------------------
 
@@ -385,20 +272,6 @@ def _open_turns(db: sqlite3.Connection, table_id: int) -> dict[int, TurnRecord]:
     rows = db.execute("SELECT * FROM turns WHERE table_id = ? AND ended_at IS NULL",
                       (table_id,)).fetchall()
     return {int(r["seat"]): _turn(r) for r in rows}
-
-
-def _settings(db: sqlite3.Connection, ids: list[int]) -> dict[int, dict[str, Any]]:
-    if not ids:
-        return {}
-    marks = ", ".join("?" for _ in ids)
-    rows = db.execute(f"SELECT * FROM member_settings WHERE member_id IN ({marks})",
-                      ids).fetchall()
-    out = {}
-    for r in rows:
-        values = {c: r[c] for c in SETTINGS_COLUMNS}
-        values["dm_notices"], values["preview"] = bool(r["dm_notices"]), bool(r["preview"])
-        out[int(r["member_id"])] = values
-    return out
 
 
 def _turn(row: sqlite3.Row) -> TurnRecord:
