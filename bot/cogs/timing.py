@@ -46,6 +46,7 @@ class Timing(commands.Cog):
         holiday_days="Take this many days off from now (0 ends a holiday)",
         dm_notices="Reminders and notices by DM (else one mention in the channel)",
         preview="Show a preview before Confirm when you play with /move",
+        dashboard="One DM listing the tables waiting on you, kept up to date",
     )
     @app_commands.choices(reminders=REMINDER_CHOICES)
     async def settings(
@@ -56,6 +57,7 @@ class Timing(commands.Cog):
         quiet_off: bool = False, reminders: app_commands.Choice[int] | None = None,
         holiday_days: app_commands.Range[int, 0, 30] | None = None,
         dm_notices: bool | None = None, preview: bool | None = None,
+        dashboard: bool | None = None,
     ) -> None:
         scheduler = bot_of(interaction).scheduler
         mine = await scheduler.settings(interaction.user.id)
@@ -78,6 +80,8 @@ class Timing(commands.Cog):
             mine = replace(mine, dm_notices=dm_notices)
         if preview is not None:
             mine = replace(mine, preview=preview)
+        if dashboard is not None:
+            mine = replace(mine, dashboard=dashboard)
         await scheduler.save_settings(mine)
         local = scheduler.clock.now().astimezone(mine.zone).strftime("%H:%M")
         await reply(interaction, f"Your settings (your time now {local}):\n{mine.describe()}")

@@ -25,6 +25,7 @@ class MemberSettings:
     preview: bool = True
     away_from: int | None = None  # a holiday: epoch seconds, from..until
     away_until: int | None = None
+    dashboard: bool = False  # one DM listing the tables waiting on them, edited in place
 
     @property
     def zone(self) -> ZoneInfo:
@@ -69,7 +70,8 @@ class MemberSettings:
         lines = [f"Time zone: {self.tz}", f"Quiet hours: {quiet}",
                  f"Reminders at tables without deadlines: {every}",
                  f"Notices by DM: {'on' if self.dm_notices else 'off'}",
-                 f"Preview before Confirm: {'on' if self.preview else 'off'}"]
+                 f"Preview before Confirm: {'on' if self.preview else 'off'}",
+                 f"DM dashboard of your waiting tables: {'on' if self.dashboard else 'off'}"]
         if self.away_from is not None and self.away_until is not None:
             lines.append(f"Holiday: <t:{self.away_from}:f> to <t:{self.away_until}:f>")
         return "\n".join(lines)

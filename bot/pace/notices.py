@@ -52,6 +52,24 @@ class Reminder:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class Dashboard:
+    """A member's DM dashboard, to edit in place (or to send, when it has no message yet)."""
+
+    member_id: int
+    waiting: tuple[WaitingTurn, ...]
+    channel_id: int | None
+    message_id: int | None
+    at: int  # when it was drawn up
+
+    @property
+    def text(self) -> str:
+        head = f"Your tables (as of <t:{self.at}:R>; `/settings dashboard:false` stops this):"
+        if not self.waiting:
+            return f"{head}\nNo table waits on you."
+        return "\n".join([head, *(waiting_line(w) for w in self.waiting)])
+
+
 def jump_link(w: WaitingTurn) -> str:
     """A link to the table's latest board when known, else to its channel."""
     if w.guild_id is None:

@@ -18,7 +18,7 @@ from bot.notices import Notice
 from bot.pace.clock import Clock, epoch
 from bot.pace.member import MemberSettings
 from bot.pace.model import Mode, Policy, Timing
-from bot.pace.notices import MoveNotice, Reminder, TableMessage, VoteRequest
+from bot.pace.notices import Dashboard, MoveNotice, Reminder, TableMessage, VoteRequest
 from bot.pace.plan import SeatInfo, after_quiet, reconcile
 from bot.pace.usecases import move_for, substitute
 from bot.store import Status
@@ -30,7 +30,7 @@ from bot.values import Member, TableError
 
 log = logging.getLogger(__name__)
 
-Delivered = MoveNotice | TableMessage | VoteRequest | Reminder
+Delivered = MoveNotice | TableMessage | VoteRequest | Reminder | Dashboard
 VOTE_CHOICES = ("remove", "wait", "substitute")
 
 
@@ -144,7 +144,15 @@ class Scheduler:
             except Exception:
                 log.exception("deadline %s of table %s failed", turn.id, turn.table_id)
         out.extend(await self._remind(now))
+        for board in await self.store.take_dashboards():
+            waiting = tuple(await self.store.waiting_turns(board.member_id))
+            out.append(Dashboard(board.member_id, waiting, board.channel_id, board.message_id,
+                                 now))
         return out
+
+    async def dashboard_posted(self, member_id: int, channel_id: int | None,
+                               message_id: int | None) -> None:
+        await self.store.dashboard_posted(member_id, channel_id, message_id)
 
     async def recover(self) -> list[Delivered]:
         """Deadlines fired just before a crash whose move was never made are made now (the

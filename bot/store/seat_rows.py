@@ -12,7 +12,7 @@ from bot.store.errors import AlreadySeated, StaleVersion
 from bot.store.records import ActionRecord
 from bot.store.rows import SETTINGS_COLUMNS, Handoffs, action_record
 from bot.store.rows import member_settings as _settings
-from bot.store.timing_records import SeatChange
+from bot.store.timing_records import DashboardRecord, SeatChange
 
 
 class SeatRows(Handoffs):
@@ -26,13 +26,54 @@ class SeatRows(Handoffs):
         return await self._run(lambda db: _settings(db, ids))
 
     async def save_member_settings(self, values: dict[str, Any], at: int) -> None:
+        """Save a member's settings; a dashboard turned on is due for its first message."""
         row = [values[c] for c in SETTINGS_COLUMNS]
         sets = ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS[1:])
-        await self._transact(lambda db: db.execute(
-            f"INSERT INTO member_settings ({', '.join(SETTINGS_COLUMNS)}, updated_at)"
-            f" VALUES ({', '.join('?' for _ in SETTINGS_COLUMNS)}, ?)"
-            f" ON CONFLICT (member_id) DO UPDATE SET {sets}, updated_at = excluded.updated_at",
-            (*row, at)))
+
+        def write(db: sqlite3.Connection) -> None:
+            db.execute(
+                f"INSERT INTO member_settings ({', '.join(SETTINGS_COLUMNS)}, updated_at)"
+                f" VALUES ({', '.join('?' for _ in SETTINGS_COLUMNS)}, ?) ON CONFLICT"
+                f" (member_id) DO UPDATE SET {sets}, updated_at = excluded.updated_at",
+                (*row, at))
+            if values["dashboard"]:
+                db.execute("INSERT INTO dashboards (member_id) VALUES (?) ON CONFLICT"
+                           " (member_id) DO UPDATE SET dirty = 1", (values["member_id"],))
+            else:
+                db.execute("DELETE FROM dashboards WHERE member_id = ?", (values["member_id"],))
+
+        await self._transact(write)
+
+    # -- dashboards --------------------------------------------------------------------------
+
+    async def take_dashboards(self, limit: int = 50) -> list[DashboardRecord]:
+        """Dashboards whose tables changed since their last edit, marked as edited."""
+
+        def write(db: sqlite3.Connection) -> list[DashboardRecord]:
+            rows = db.execute("SELECT * FROM dashboards WHERE dirty = 1 ORDER BY member_id"
+                              " LIMIT ?", (limit,)).fetchall()
+            db.executemany("UPDATE dashboards SET dirty = 0 WHERE member_id = ?",
+                           [(r["member_id"],) for r in rows])
+            return [DashboardRecord(int(r["member_id"]), r["channel_id"], r["message_id"])
+                    for r in rows]
+
+        return await self._transact(write)
+
+    async def dashboard_posted(self, member_id: int, channel_id: int | None,
+                               message_id: int | None) -> None:
+        """Where a member's dashboard message is now; None: it cannot be sent (DMs closed),
+        so the member's dashboard is turned off."""
+
+        def write(db: sqlite3.Connection) -> None:
+            if message_id is None:
+                db.execute("DELETE FROM dashboards WHERE member_id = ?", (member_id,))
+                db.execute("UPDATE member_settings SET dashboard = 0 WHERE member_id = ?",
+                           (member_id,))
+                return
+            db.execute("UPDATE dashboards SET channel_id = ?, message_id = ?"
+                       " WHERE member_id = ?", (channel_id, message_id, member_id))
+
+        await self._transact(write)
 
     # -- seats changing hands ----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from bot.store.rows import Handoffs
+from bot.store.rows import MARK_DASHBOARDS, Handoffs
 from bot.store.rows import member_settings as _settings
 from bot.store.timing_records import (
     PlanInputs,
@@ -72,6 +72,7 @@ class TimingRows(Handoffs):
             db.execute("INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
                        " ON CONFLICT (table_id) DO NOTHING",
                        (table_id, json.dumps(timing, sort_keys=True)))
+            db.execute(MARK_DASHBOARDS, (table_id,))
             return db.execute(
                 "UPDATE table_timing SET paused_at = ?, paused_by = ?, pause_reason = ?"
                 " WHERE table_id = ? AND paused_at IS NULL",
@@ -101,6 +102,7 @@ class TimingRows(Handoffs):
                        " AND fired_at IS NULL", (at - paused_at, table_id))
             db.execute("UPDATE table_timing SET paused_at = NULL, paused_by = NULL,"
                        " pause_reason = NULL WHERE table_id = ?", (table_id,))
+            db.execute(MARK_DASHBOARDS, (table_id,))
             return at - paused_at
 
         return await self._transact(write)
@@ -153,6 +155,7 @@ class TimingRows(Handoffs):
                 [(table_id, c.seat, c.bank, c.streak, int(c.absent), c.holiday_used)
                  for c in plan.clocks],
             )
+            db.execute(MARK_DASHBOARDS, (table_id,))
             return _open_turns(db, table_id)
 
         return write
@@ -164,6 +167,7 @@ class TimingRows(Handoffs):
         def write(db: sqlite3.Connection) -> dict[int, TurnRecord]:
             db.execute("UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
                        (now, table_id))
+            db.execute(MARK_DASHBOARDS, (table_id,))
             return {}
 
         return write

@@ -90,6 +90,15 @@ class SeatChange:
 
 
 @dataclass(frozen=True)
+class DashboardRecord:
+    """A member's DM dashboard: where its message is (None: not sent yet)."""
+
+    member_id: int
+    channel_id: int | None
+    message_id: int | None
+
+
+@dataclass(frozen=True)
 class PlanInputs:
     """What planning turns after a commit reads, in the commit's transaction."""
 

@@ -19,7 +19,7 @@ from discord.utils import MISSING
 
 from bot.locks import KeyedLocks
 from bot.notices import Notice, SeatNotice
-from bot.pace.notices import Reminder, TableMessage, VoteRequest, deadline_text
+from bot.pace.notices import Dashboard, Reminder, TableMessage, VoteRequest, deadline_text
 from bot.render_pool import Rendered
 from bot.store import Status
 from bot.text import clip
@@ -222,6 +222,27 @@ class Delivery:
         await self.channel(reminder.waiting[0].channel_id).send(
             clip(f"<@{reminder.member_id}>: {reminder.text}"),
             allowed_mentions=_users((reminder.member_id,)))
+
+
+    async def dashboard(self, board: Dashboard) -> None:
+        """Edit the member's dashboard DM in place; send it when it has none (or it was
+        deleted). With DMs closed it is turned off."""
+        quiet = discord.AllowedMentions.none()
+        if board.channel_id is not None and board.message_id is not None:
+            message = self.channel(board.channel_id).get_partial_message(board.message_id)
+            try:
+                await message.edit(content=clip(board.text), allowed_mentions=quiet)
+                return
+            except discord.NotFound:
+                pass  # deleted by the member: a new one follows
+        user = self.client.get_user(board.member_id) or discord.Object(board.member_id)
+        try:
+            channel = await self.client.create_dm(user)
+            sent = await channel.send(clip(board.text), allowed_mentions=quiet)
+        except discord.Forbidden:
+            await self.services.scheduler.dashboard_posted(board.member_id, None, None)
+            return
+        await self.services.scheduler.dashboard_posted(board.member_id, channel.id, sent.id)
 
 
 def _users(ids: tuple[int, ...]) -> discord.AllowedMentions:

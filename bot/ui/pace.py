@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.pace.notices import MoveNotice, TableMessage, VoteRequest
+from bot.pace.notices import Dashboard, MoveNotice, TableMessage, VoteRequest
 from bot.pace.scheduler import Delivered
 from bot.text import escape
 from bot.ui.components import VOTE_LABELS, seek_view
@@ -32,6 +32,8 @@ async def deliver(delivery: Delivery, items: Sequence[Delivered]) -> None:
                 await delivery.post_text(item)
             elif isinstance(item, VoteRequest):
                 await delivery.post_vote(item)
+            elif isinstance(item, Dashboard):
+                await delivery.dashboard(item)
             else:
                 await delivery.remind(item)
         except Exception:

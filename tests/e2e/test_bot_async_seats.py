@@ -140,3 +140,30 @@ async def test_previews_off_and_the_next_waiting_table(standin: StandIn, tmp_pat
         done = (await t.reply(r)).content
         assert done.startswith("Done") and "Your next game waiting: Minerva" in done
         await t.next_board(boards)
+
+
+async def test_the_dm_dashboard_is_one_message_edited_in_place(standin: StandIn,
+                                                              tmp_path: Path) -> None:
+    async with table(standin, tmp_path / "e2e.db") as t:
+        s = t.standin
+        clocked(t)
+        board = await open_three(t, pace="daily")
+        first = name_of(t, mentioned_ids(board)[0])
+        r = await s.slash(t.members[first], t.channel, "settings", {"dashboard": True})
+        assert "DM dashboard of your waiting tables: on" in (await t.reply(r)).content
+        await t.bot.tick()
+
+        def dashboards() -> list[Message]:
+            return [m for m in s.dms(t.members[first]) if m.content.startswith("Your tables")]
+
+        await s.wait_until(lambda: dashboards() or None, WAIT, "the dashboard")
+        assert "Palatinus" in dashboards()[0].content
+        boards = len(t.boards())
+        r = await s.slash(t.members[first], t.channel, "move",
+                          {"action": await legal(t, first), "confirm": True})
+        await t.reply(r)
+        await t.next_board(boards)
+        await t.bot.tick()
+        await s.wait_until(lambda: "No table waits on you" in dashboards()[0].content or None,
+                           WAIT, "the dashboard edited")
+        assert len(dashboards()) == 1

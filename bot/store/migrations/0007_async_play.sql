@@ -71,8 +71,20 @@ CREATE TABLE member_settings (
     preview         INTEGER NOT NULL DEFAULT 1,
     away_from       INTEGER,
     away_until      INTEGER,
+    dashboard       INTEGER NOT NULL DEFAULT 0,
     updated_at      INTEGER NOT NULL
 );
+
+-- A member's DM dashboard: one message, edited in place, listing the tables waiting on them.
+-- ``dirty`` marks that the list changed since the message was last edited.
+CREATE TABLE dashboards (
+    member_id   INTEGER PRIMARY KEY,
+    channel_id  INTEGER,
+    message_id  INTEGER,
+    dirty       INTEGER NOT NULL DEFAULT 1
+);
+
+CREATE INDEX dashboards_dirty ON dashboards (member_id) WHERE dirty = 1;
 
 -- Who took over a seat, from whom, and who decided it (part of the table's history).
 CREATE TABLE seat_changes (

@@ -10,7 +10,7 @@ import pytest
 from bot.pace.clock import epoch
 from bot.pace.member import MemberSettings
 from bot.pace.model import DAY, HOUR, make_timing
-from bot.pace.notices import MoveNotice, Reminder, TableMessage, VoteRequest
+from bot.pace.notices import Dashboard, MoveNotice, Reminder, TableMessage, VoteRequest
 from bot.values import TableError
 from tests.bot.pace.conftest import Stack
 from tests.conftest import ADMIN, ALICE, BOB, CAROL, MALLORY
@@ -216,3 +216,23 @@ async def test_the_pace_is_fixed_once_the_game_starts(stack: Stack) -> None:
     with pytest.raises(TableError, match="fixed"):
         await stack.scheduler.set_timing(table_id, make_timing("fast"), ALICE)
     assert replace(await stack.scheduler.timing(table_id)).period == DAY
+
+
+async def test_a_dashboard_is_one_message_redrawn_when_the_waiting_tables_change(
+    stack: Stack,
+) -> None:
+    await stack.scheduler.save_settings(MemberSettings(BOB.id, dashboard=True))
+    [first] = [d for d in await stack.scheduler.tick() if isinstance(d, Dashboard)]
+    assert first.member_id == BOB.id and "No table waits on you" in first.text
+    assert first.message_id is None  # not sent yet: the front end sends it
+    await stack.scheduler.dashboard_posted(BOB.id, 77, 7001)
+    assert [d for d in await stack.scheduler.tick() if isinstance(d, Dashboard)] == []
+    table_id = await pebbles(stack, 1)
+    await stack.tables.act(table_id, ALICE, "hold")  # now Bob's turn
+    [again] = [d for d in await stack.scheduler.tick() if isinstance(d, Dashboard)]
+    assert (again.channel_id, again.message_id) == (77, 7001)  # the same message, edited
+    assert [w.table_id for w in again.waiting] == [table_id]
+    # Nothing changed for Bob: nothing to redraw; closed DMs turn it off.
+    assert [d for d in await stack.scheduler.tick() if isinstance(d, Dashboard)] == []
+    await stack.scheduler.dashboard_posted(BOB.id, None, None)
+    assert not (await stack.scheduler.settings(BOB.id)).dashboard
