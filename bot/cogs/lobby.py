@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -99,8 +100,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
             game.value, made.id, member_of(interaction), guild_id=interaction.guild_id,
             max_players=players, seat_order=order, league=league,
         )
-        await bot.scheduler.set_timing(notice.table_id, chosen, member_of(interaction))
-        await delivery_of(interaction).post_lobby(notice)
+        chosen = await bot.scheduler.set_timing(notice.table_id, chosen, member_of(interaction))
+        told = replace(notice, public_text=f"{notice.public_text}\n{chosen.describe()}")
+        await delivery_of(interaction).post_lobby(told)
         await interaction.followup.send(f"Table opened in {made.mention}.", ephemeral=True)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
