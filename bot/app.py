@@ -13,6 +13,7 @@ import logging
 import multiprocessing
 import signal
 import sqlite3
+import sys
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -38,6 +39,7 @@ from bot.ui.respond import report_error
 
 log = logging.getLogger(__name__)
 
+SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL before the loop gets a turn
 GRACE_SECONDS = 5.0  # how long in-flight work may run on after a stop signal
 EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league",
               "bot.cogs.timing")
@@ -270,6 +272,9 @@ def create_bot(
     # The bot has no voice: no start-up warnings about voice libraries it does not need.
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+    # The store's thread and engine work in threads share the GIL with the event loop; a
+    # thread may otherwise hold it for 5 ms at a stretch, which adds up to visible stalls.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     return TabulaBot(settings, render_workers, guild_ready_timeout)
 
 

@@ -30,7 +30,7 @@ class RenderPool:
     def __init__(self, workers: int = 2, processes: bool = True) -> None:
         self._executor: Executor
         if processes and workers > 0:
-            # "spawn": a forked child would inherit the event loop's and aiosqlite's threads.
+            # "spawn": a forked child would inherit the event loop's and the store's threads.
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
         else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from rules.core import Game, RulesError
+from rules.core import Game, RulesError, quote
 
 GAME_PACKAGES = ("palatinus", "palermo", "hadrians_wall", "minerva")
 
@@ -34,4 +34,4 @@ def find_game(game_id: str) -> Game:
         return GAMES[game_id]
     except KeyError:
         known = ", ".join(sorted(GAMES)) or "none"
-        raise RulesError(f"Unknown game {game_id!r}. Games: {known}.") from None
+        raise RulesError(f"Unknown game {quote(game_id)}. Games: {known}.") from None

@@ -6,7 +6,9 @@
     python -m rules arena GAME --players N --games K --seats hard,random,... [--seed S] [--json]
 
 A replay file: {"game", "players", "seed", "options", "actions": [{"seat", "action"|"text"}]}.
-An illegal or unparsable action exits with status 2 and says which action and why.
+Exit status 2: an action is illegal, unparsable or malformed (the message says which and why);
+3: the file (or the play command's setup) is not a valid replay (not JSON, wrong shape, options
+or player count refused). Every error is one line on stderr starting with "error:".
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any, TextIO
 
 from rules import GAMES
 from rules.arena import add_arena_arguments, run_arena_command
-from rules.core import Game, RulesError, State, derive_seed
+from rules.core import Game, RulesError, State, derive_seed, quote
 from rules.random_player import UniformRandomPlayer
 
 EXIT_BAD_ACTION = 2
@@ -38,43 +40,67 @@ def _read(path: str, stdin: TextIO) -> dict[str, Any]:
     try:
         text = stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
         data = json.loads(text)
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ReplayFailure(f"cannot read replay file: {exc}", EXIT_BAD_FILE) from exc
+    except (OSError, ValueError, RecursionError) as exc:
+        # ValueError covers bad JSON, bad UTF-8 and numbers of over 4300 digits.
+        raise ReplayFailure(f"cannot read replay file: {_short(exc)}", EXIT_BAD_FILE) from exc
     if not isinstance(data, dict):
         raise ReplayFailure("a replay file is a JSON object", EXIT_BAD_FILE)
     return data
 
 
+def _short(exc: BaseException) -> str:
+    return quote(str(exc), 200)[1:-1]
+
+
 def _game(game_id: object) -> Game:
     if not isinstance(game_id, str) or game_id not in GAMES:
         known = ", ".join(sorted(GAMES))
-        raise ReplayFailure(f"unknown game {game_id!r}; games: {known}", EXIT_BAD_FILE)
+        shown = quote(game_id) if isinstance(game_id, str) else "missing"
+        raise ReplayFailure(f"unknown game {shown}; games: {known}", EXIT_BAD_FILE)
     return GAMES[game_id]
+
+
+def _setup(game: Game, players: object, seed: object, options: object) -> State:
+    if type(players) is not int or not isinstance(seed, str):
+        raise ReplayFailure("a replay file needs integer 'players' and string 'seed'",
+                            EXIT_BAD_FILE)
+    try:
+        seed.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ReplayFailure("the seed must be text that UTF-8 can write (no lone surrogates)",
+                            EXIT_BAD_FILE) from None
+    if not isinstance(options, dict):
+        raise ReplayFailure("'options' must be an object of option names and values",
+                            EXIT_BAD_FILE)
+    try:
+        return game.setup(players, seed, options)
+    except RulesError as exc:
+        raise ReplayFailure(f"setup refused: {exc}", EXIT_BAD_FILE) from exc
 
 
 def run_replay(data: Mapping[str, Any]) -> tuple[Game, State]:
     """Setup from the file and apply every action in order; ``ReplayFailure`` on a bad one."""
     game = _game(data.get("game"))
-    players, seed = data.get("players"), data.get("seed")
-    if not isinstance(players, int) or not isinstance(seed, str):
-        raise ReplayFailure("a replay file needs integer 'players' and string 'seed'",
-                            EXIT_BAD_FILE)
-    try:
-        state = game.setup(players, seed, data.get("options") or {})
-    except RulesError as exc:
-        raise ReplayFailure(f"setup refused: {exc}", EXIT_BAD_FILE) from exc
-    for index, entry in enumerate(data.get("actions") or []):
+    options = data.get("options")
+    state = _setup(game, data.get("players"), data.get("seed"), {} if options is None else options)
+    entries = data.get("actions")
+    if entries is None:
+        entries = []
+    if not isinstance(entries, list):
+        raise ReplayFailure("'actions' must be a list of {seat, action or text}", EXIT_BAD_FILE)
+    for index, entry in enumerate(entries):
         seat = entry.get("seat") if isinstance(entry, dict) else None
-        if not isinstance(seat, int):
+        if type(seat) is not int:
             raise ReplayFailure(f"action {index}: needs an integer 'seat'", EXIT_BAD_ACTION)
         try:
             if "action" in entry:
                 action = entry["action"]
-            elif "text" in entry:
-                action = game.parse_action(state, seat, str(entry["text"]))
+            elif isinstance(entry.get("text"), str):
+                action = game.parse_action(state, seat, entry["text"])
             else:
-                raise ReplayFailure(f"action {index} (seat {seat}): needs 'action' or 'text'",
-                                    EXIT_BAD_ACTION)
+                raise ReplayFailure(
+                    f"action {index} (seat {seat}): needs an 'action' object or a 'text' string",
+                    EXIT_BAD_ACTION)
             state = game.apply(state, seat, action).state
         except RulesError as exc:
             raise ReplayFailure(f"action {index} (seat {seat}): {exc}", EXIT_BAD_ACTION) from exc
@@ -99,7 +125,7 @@ def random_game(game_id: str, players: int, seed: str,
                 options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A whole game of uniformly random moves, as a replay file."""
     game = _game(game_id)
-    state = game.setup(players, seed, options or {})
+    state = _setup(game, players, seed, {} if options is None else options)
     chooser = UniformRandomPlayer(derive_seed("play", game_id, seed))
     actions = []
     for _ in range(MAX_RANDOM_STEPS):
@@ -144,16 +170,27 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
                 for a in game.legal_actions(state, args.seat)
             ]
         else:
-            out = random_game(args.game, args.players, args.seed, json.loads(args.options))
+            out = random_game(args.game, args.players, args.seed, _options(args.options))
     except ReplayFailure as exc:
-        print(f"error: {exc}", file=stderr)
-        return exc.code
+        return _error(stderr, str(exc), exc.code)
     except RulesError as exc:
-        print(f"error: {exc}", file=stderr)
-        return EXIT_BAD_ACTION
+        return _error(stderr, str(exc), EXIT_BAD_ACTION)
     json.dump(out, stdout, indent=1)
     stdout.write("\n")
     return 0
+
+
+def _options(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ReplayFailure(f"--options is not JSON: {_short(exc)}", EXIT_BAD_FILE) from exc
+
+
+def _error(stderr: TextIO, message: str, code: int) -> int:
+    # One line, whatever the message holds: scripts and tests read the first line.
+    print("error: " + " ".join(message.split()), file=stderr)
+    return code
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@
 * every active seat has a legal action, every legal action applies, and inactive seats get
   ``NotYourTurn``;
 * ``format_action`` / ``parse_action`` round-trip every legal action;
+* ``apply`` accepts exactly what ``legal_actions`` lists: a legal action with an unknown key or a
+  wrongly typed value (``true`` for a number, a number for text, ...) is an ``InvalidAction``, a
+  missing key or a non-object is refused, and neither the state nor the action changes;
 * ``determinize`` keeps every observer's view (the public one included) unchanged;
 * views are JSON-able and never carry the generator state;
 * the game ends within ``max_steps`` with an outcome that ranks every seat once.
@@ -22,7 +25,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import Action, Game, NotYourTurn, Rng, RulesError, State, derive_seed
+from rules.core import (
+    Action,
+    Game,
+    InvalidAction,
+    NotYourTurn,
+    Rng,
+    RulesError,
+    State,
+    derive_seed,
+    same_json,
+)
 
 
 class ConformanceError(AssertionError):
@@ -68,6 +81,8 @@ def check_playout(
     """
     state = game.setup(players, seed, options)
     chooser = Rng(derive_seed("conformance", game.id, players, seed))
+    # A generator of its own, so the strictness probes do not change which game is played.
+    prober = Rng(derive_seed("conformance-strict", game.id, players, seed))
     taken: list[tuple[int, Action]] = []
     observers: list[int | None] = [None, *range(players)]
     for step in range(max_steps + 1):
@@ -138,6 +153,11 @@ def check_playout(
                         game, players, seed, step,
                         f"notation does not round-trip: {action} -> {written!r} -> {parsed}",
                     )
+        if deep:
+            # A refused action that changed the state is caught below with the real move.
+            problem = _check_strictness(game, state, seat, legal, prober)
+            if problem:
+                raise _fail(game, players, seed, step, problem)
         action = legal[chooser.randbelow(len(legal))]
         transition = game.apply(state, seat, json.loads(_canonical(action)))
         if _canonical(game.dump(state)) != text:
@@ -192,6 +212,62 @@ def _any_action(game: Game, state: State, active: frozenset[int]) -> Action:
         if legal:
             return legal[0]
     return {"type": "pass"}
+
+
+_SAMPLES: dict[str, Any] = {
+    "bool": True, "int": 7, "float": 0.5, "str": "x", "null": None, "list": [], "object": {},
+}
+"""One value of each JSON kind, to put where a value of another kind belongs."""
+
+
+def _kind(value: Any) -> str:
+    for name, types in (("bool", bool), ("int", int), ("float", float), ("str", str),
+                        ("list", list), ("object", dict)):
+        if isinstance(value, types):
+            return name
+    return "null"
+
+
+def _check_strictness(
+    game: Game, state: State, seat: int, legal: list[Action], chooser: Rng
+) -> str | None:
+    """Bend one legal action out of shape in every way and check ``apply`` refuses it."""
+    action = legal[chooser.randbelow(len(legal))]
+    probes: list[tuple[str, Any, bool]] = [  # (what, bent action, must be InvalidAction)
+        ("an unknown key", {**action, f"unknown_{chooser.randbelow(1000)}": 1}, True),
+        ("a type that is not text", {**action, "type": 1}, True),
+        ("an action that is not an object", [action], True),
+    ]
+    keys = sorted(k for k in action if k != "type")
+    if keys:  # one field per step; a playout comes to all of them
+        key = keys[chooser.randbelow(len(keys))]
+        value = action[key]
+        # Kinds this field takes in some legal action of the type are not "wrong".
+        seen = {_kind(a[key]) for a in legal if a["type"] == action["type"] and key in a}
+        wrong = [v for name, v in _SAMPLES.items() if name not in seen]
+        bad = wrong[chooser.randbelow(len(wrong))]
+        probes.append((f"{key} of the wrong type ({_kind(bad)})", {**action, key: bad}, True))
+        if isinstance(value, list) and value:
+            inner = {_kind(v) for v in value}
+            odd = [v for name, v in _SAMPLES.items() if name not in inner]
+            bent = [*value[:-1], odd[chooser.randbelow(len(odd))]]
+            probes.append((f"{key} with an item of the wrong type", {**action, key: bent}, True))
+        probes.append((f"no {key}", {k: v for k, v in action.items() if k != key}, False))
+    for what, bent, strict in probes:
+        sent = _canonical(bent)
+        try:
+            game.apply(state, seat, bent)
+        except InvalidAction:
+            pass
+        except RulesError as exc:
+            if strict:
+                return f"{what} gave {type(exc).__name__}, not InvalidAction: {bent}"
+        else:
+            if not any(same_json(bent, a) for a in legal):
+                return f"apply accepted {what}, which legal_actions does not list: {bent}"
+        if _canonical(bent) != sent:
+            return f"apply changed the action it was given ({what})"
+    return None
 
 
 def _find_rng(dumped: Any) -> str | None:

@@ -8,6 +8,7 @@ Randomness lives in the state as the serialized form of ``Rng`` and never in mod
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -41,6 +42,20 @@ class IllegalAction(RulesError):
 
 class NotYourTurn(RulesError):
     """The seat is not among the active seats."""
+
+
+QUOTE_LIMIT = 60
+"""Characters of a player's text that an error message repeats (the rest becomes "...")."""
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """Player text (or any value) for an error message: cut to about ``limit`` characters and
+    quoted with control, invisible and unpaired characters escaped, so it is never markup or a
+    template and never long."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[:limit] + "...")
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[:limit] + "..."
 
 
 # --------------------------------------------------------------------------------------------
@@ -158,7 +173,7 @@ class Rng:
         if isinstance(seed, int):
             self._x = seed & _MASK64
         else:
-            digest = hashlib.sha256(seed.encode("utf-8")).digest()
+            digest = hashlib.sha256(_utf8(seed)).digest()
             self._x = int.from_bytes(digest[:8], "big")
 
     @classmethod
@@ -204,7 +219,13 @@ class Rng:
 
 def derive_seed(*parts: object) -> str:
     """A seed derived from several parts, for sub-generators (determinize, computer seats)."""
-    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(_utf8("\x1f".join(str(p) for p in parts))).hexdigest()[:32]
+
+
+def _utf8(text: str) -> bytes:
+    # A lone surrogate (valid in a JSON string, not in UTF-8) still gives a seed; every other
+    # text encodes exactly as plain UTF-8, so existing seeds are unchanged.
+    return text.encode("utf-8", "surrogatepass")
 
 
 # --------------------------------------------------------------------------------------------
@@ -267,14 +288,28 @@ class Game(Protocol):
 def merge_options(
     defaults: Mapping[str, Any], overrides: Mapping[str, Any] | None
 ) -> dict[str, Any]:
-    """Defaults updated by overrides; an unknown key is refused so typos do not pass silently."""
+    """Defaults updated by (copies of) overrides; anything but an object of known option names
+    is refused, so typos do not pass silently."""
+    if overrides is None:
+        overrides = {}
+    known = ", ".join(sorted(defaults)) or "none"
+    if not isinstance(overrides, Mapping):
+        raise InvalidAction(f"Options are an object of option names and values ({known}).")
     merged = dict(defaults)
-    for key, value in (overrides or {}).items():
-        if key not in defaults:
-            known = ", ".join(sorted(defaults)) or "none"
-            raise InvalidAction(f"Unknown option {key!r}. Known options: {known}.")
-        merged[key] = value
+    for key, value in overrides.items():
+        if not isinstance(key, str) or key not in defaults:
+            raise InvalidAction(f"Unknown option {quote(str(key))}. Known options: {known}.")
+        merged[key] = copy.deepcopy(value)
     return merged
+
+
+def check_players(game: Game, players: object) -> int:
+    """The player count, or ``InvalidAction`` saying the game's range."""
+    if type(players) is not int or not game.min_players <= players <= game.max_players:
+        raise InvalidAction(
+            f"{game.title} is for {game.min_players} to {game.max_players} players."
+        )
+    return players
 
 
 def check_seat(game: Game, state: State, seat: int) -> None:
@@ -286,6 +321,17 @@ def check_seat(game: Game, state: State, seat: int) -> None:
 def find_legal(actions: Iterable[Action], action: Action) -> Action | None:
     """The legal action equal to ``action`` (compared as JSON values), or None."""
     for legal in actions:
-        if legal == action:
+        if same_json(legal, action):
             return legal
     return None
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values: unlike ``==``, ``True`` is not ``1`` and ``1.0`` is not ``1``."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)

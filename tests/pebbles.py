@@ -24,8 +24,10 @@ from rules.core import (
     merge_options,
     rank_by,
 )
+from rules.validation import WHOLE, ActionShapes, check_move_text, read_number
 
 DEFAULTS: dict[str, Any] = {"turns": 4, "hand": 2, "deck": None, "first": None}
+SHAPES = ActionShapes({"play": {"card": WHOLE}, "hold": {}}, hint=" Moves: play N, hold.")
 
 
 class Pebbles:
@@ -62,8 +64,8 @@ class Pebbles:
 
     def apply(self, state: Any, seat: int, action: Action) -> Transition:
         check_seat(self, state, seat)
+        kind = self.check_shape(action)["type"]
         new = copy.deepcopy(state)
-        kind = action.get("type")
         events: list[Event] = []
         irreversible = False
         if kind == "play":
@@ -91,6 +93,9 @@ class Pebbles:
         new["turn"] = (seat + 1) % new["players"]
         new["turns_left"] -= 1
         return Transition(new, tuple(events), irreversible)
+
+    def check_shape(self, action: Any) -> Action:
+        return SHAPES.check(action)
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -129,11 +134,11 @@ class Pebbles:
         return new
 
     def parse_action(self, state: Any, seat: int, text: str) -> Action:
-        words = text.strip().lower().split()
+        words = check_move_text(text).strip().lower().split()
         if words == ["hold"]:
             return {"type": "hold"}
         if len(words) == 2 and words[0] == "play" and words[1].isdigit():
-            return {"type": "play", "card": int(words[1])}
+            return {"type": "play", "card": read_number(words[1])}
         raise InvalidAction("Moves are `play N` or `hold`.")
 
     def format_action(self, state: Any, action: Action) -> str:

@@ -161,23 +161,22 @@ def due_computers(loaded: Loaded) -> list[int]:
 
 
 def narrate(events: Iterable[Event], seat: int | None) -> str:
-    """The events one observer may see: a new line whenever another seat's doing starts, so
-    two players' actions never share a sentence, and a text said twice in a row said once."""
+    """The events one observer may see: one line per doer (a new line whenever the seat an
+    event is about changes, so two players' actions never share a sentence), and a text said
+    twice in a row said once."""
     lines: list[str] = []
     last_text: str | None = None
-    last_actor: object = None
+    last_actor: object = object()
     for event in events:
-        if not event.text or not event.visible_to(seat):
+        if not event.text or not event.visible_to(seat) or event.text == last_text:
             continue
         actor = event.data.get("seat") if isinstance(event.data, Mapping) else None
-        if event.text == last_text:
-            continue
-        if lines and (actor is None or actor == last_actor):
-            lines[-1] += " " + event.text
+        if lines and actor == last_actor:
+            lines[-1] += " " + event.text.strip()
         else:
-            lines.append(event.text)
-        last_text, last_actor = event.text, actor if actor is not None else last_actor
-    return "\n".join(line.strip() for line in lines)
+            lines.append(event.text.strip())
+        last_text, last_actor = event.text, actor
+    return "\n".join(lines)
 
 
 def outcome_text(outcome: Mapping[str, Any], names: list[str]) -> str:

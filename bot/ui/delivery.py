@@ -168,10 +168,9 @@ class Delivery:
         assert seat.member_id is not None
         user = self.client.get_user(seat.member_id) or discord.Object(seat.member_id)
         try:
-            await self.pacer.wait()
             channel = await self.client.create_dm(user)
             files = image_files(await self.services.renderer.render(game_id, seat.view), "hand")
-            await self.pacer.wait()
+            await self.pacer.wait(urgent=False)
             await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
                                view=buttons if buttons is not None else MISSING,
                                allowed_mentions=discord.AllowedMentions.none())

@@ -2,29 +2,41 @@
 
 discord.py follows each route's bucket from response headers, but the global limit is only
 learnt from a 429. A burst (a computer chain ending a game, many DMs at once) would hit it, so
-sends wait for a token here first: at most ``rate`` per second, in bursts of ``burst``.
+sends wait here first: at most ``limit`` in any ``window`` (a sliding window, so a burst never
+adds to a full second). The limit leaves room for the follow-ups answering interactions, which
+are not paced here. Boards in channels go before DMs: the board is what everyone waits for.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
+from collections.abc import Awaitable, Callable
 
 
 class Pacer:
-    def __init__(self, rate: float = 40.0, burst: int = 20) -> None:
-        self.rate, self.burst = rate, burst
-        self._tokens = float(burst)
-        self._stamp = time.monotonic()
-        self._lock = asyncio.Lock()
+    def __init__(self, limit: int = 40, window: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.limit, self.window = limit, window
+        self._clock, self._sleep = clock, sleep
+        self._sent: deque[float] = deque()
+        self._urgent = 0  # channel posts waiting for their turn
 
-    async def wait(self) -> None:
-        async with self._lock:
+    async def wait(self, *, urgent: bool = True) -> None:
+        if urgent:
+            self._urgent += 1
+        try:
             while True:
-                now = time.monotonic()
-                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-                self._stamp = now
-                if self._tokens >= 1:
-                    self._tokens -= 1
+                now = self._clock()
+                while self._sent and now - self._sent[0] >= self.window:
+                    self._sent.popleft()
+                if len(self._sent) < self.limit and (urgent or not self._urgent):
+                    self._sent.append(now)
                     return
-                await asyncio.sleep((1 - self._tokens) / self.rate)
+                pause = self._sent[0] + self.window - now if self._sent else 0.0
+                await self._sleep(max(pause, 0.005))
+        finally:
+            if urgent:
+                self._urgent -= 1

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from rules.core import Action
 from rules.hadrians_wall import left, right, trade, year
 from rules.hadrians_wall.state import State, Work
+from rules.validation import TEXT, WHOLE, ActionShapes, list_of
 
 Cands = Callable[[State, int], list[Action]]
 Check = Callable[[State, int, Action], "str | None"]
@@ -56,6 +57,42 @@ KINDS: dict[str, Kind] = {
     "defend": Kind("attack", lambda st, seat: [{"type": "defend"}], year.check_defend,
                    year.run_defend),
 }
+
+_BOX_COHORT = {"box": WHOLE}
+SHAPES = ActionShapes(
+    {
+        "choose": {"path": TEXT},
+        "road": {"attribute": TEXT},
+        "mining": _BOX_COHORT,
+        "guard": _BOX_COHORT,
+        "train": _BOX_COHORT,
+        "fort": {"box": WHOLE, "pay": TEXT},
+        "wall": _BOX_COHORT,
+        "cippi": _BOX_COHORT,
+        "build": {"building": TEXT},
+        "forum": {"box": WHOLE, "pay": list_of(TEXT, 2), "gain": TEXT},
+        "landmark": {"landmark": TEXT},
+        "citizen": {"track": TEXT, "box": WHOLE},
+        "market": {"box": WHOLE, "from": TEXT},
+        "perform": {"box": WHOLE},
+        "gladiator": {"gladiator": TEXT, "pay": TEXT},
+        "battle": {"gladiator": TEXT},
+        "temple": {"box": WHOLE, "pay": TEXT},
+        "bribe": {"box": WHOLE},
+        "ruling": {"column": WHOLE},
+        "diplomat": {"cohort": TEXT},
+        "scout": {"from": TEXT, "cells": list_of(list_of(WHOLE, 2))},
+        "pass": {},
+        "favour": {"cohort": TEXT, "with": TEXT},
+        "defend": {},
+    },
+    optional={
+        **{k: {"cohort": TEXT} for k in ("mining", "guard", "train", "fort", "wall", "cippi")},
+        "build": {"attribute": TEXT},
+    },
+    hint=" Moves are written like 'wall 4 (1 resource), left cohort' or 'pass'.",
+)
+"""Every action type's fields (README.md); ``apply`` checks them before any rule."""
 
 ACTION_PHASE_KINDS = tuple(k for k, v in KINDS.items() if v.phase == "actions" and k != "road")
 

@@ -45,19 +45,6 @@ if set(BUILDING_LABELS) != set(BUILDINGS):
     raise ValueError("Hadrian's Wall data: every building needs a label")
 
 
-def fields(action: Action, required: Iterable[str] = (), optional: Iterable[str] = ()) -> None:
-    """Refuse an action whose keys are not exactly ``type`` + required (+ some optional)."""
-    need = set(required)
-    allowed = need | set(optional) | {"type"}
-    keys = set(action)
-    missing = need - keys
-    if missing:
-        raise InvalidAction(f"This move needs: {', '.join(sorted(missing))}.")
-    extra = keys - allowed
-    if extra:
-        raise InvalidAction(f"Unexpected part of the move: {', '.join(sorted(extra))}.")
-
-
 def pick(action: Action, key: str, allowed: Iterable[Any], what: str) -> Any:
     value = action.get(key)
     options = list(allowed)

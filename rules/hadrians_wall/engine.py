@@ -14,12 +14,13 @@ from rules.core import (
     Outcome,
     Rng,
     Transition,
+    check_players,
     check_seat,
     derive_seed,
     merge_options,
 )
 from rules.hadrians_wall import notation, parse_moves, scoring, views, year
-from rules.hadrians_wall.actions import KINDS, active, legal
+from rules.hadrians_wall.actions import KINDS, SHAPES, active, legal
 from rules.hadrians_wall.components import (
     FATE_IDS,
     NEUTRAL_REVEAL,
@@ -29,6 +30,7 @@ from rules.hadrians_wall.components import (
 )
 from rules.hadrians_wall.rewards import gained_text
 from rules.hadrians_wall.state import State, Work, dump_state, load_state, new_sheet
+from rules.validation import check_move_text
 
 PINNED = ("fate_order", "player_cards", "neutral_order")
 FLAGS = ("gift_reactivates", "fate_reshuffle", "training_when_guard_locked", "favours_persist",
@@ -44,7 +46,8 @@ PHASE_HINTS = {
 def _order(value: Any, ids: tuple[str, ...], what: str) -> list[str] | None:
     if value is None:
         return None
-    if not isinstance(value, list) or sorted(value) != sorted(ids):
+    if (not isinstance(value, list) or not all(isinstance(v, str) for v in value)
+            or sorted(value) != sorted(ids)):
         raise InvalidAction(f"{what} must list each of these once: {', '.join(ids)}.")
     return list(value)
 
@@ -80,8 +83,7 @@ class HadriansWall:
     # ---------------------------------------------------------------------------- setup
 
     def setup(self, players: int, seed: str, options: Mapping[str, Any] | None = None) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidAction("Hadrian's Wall is for 1 to 6 players.")
+        check_players(self, players)
         opts = self.options(options)
         rng = Rng(seed)
         fate = _order(opts["fate_order"], FATE_IDS, "fate_order") or rng.shuffled(FATE_IDS)
@@ -115,11 +117,7 @@ class HadriansWall:
 
     def apply(self, state: State, seat: int, action: Action) -> Transition:
         check_seat(self, state, seat)
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise InvalidAction("A move is an object with a 'type'.")
-        kind = KINDS.get(action["type"])
-        if kind is None:
-            raise InvalidAction(f"Unknown move type {action['type']!r}.")
+        kind = KINDS[SHAPES.check(action)["type"]]
         if kind.phase != state.phase:
             raise IllegalAction(PHASE_HINTS[state.phase])
         if state.phase == "actions" and state.sheets[seat]["road_pending"] and kind is not KINDS[
@@ -190,7 +188,7 @@ class HadriansWall:
     # ---------------------------------------------------------------------------- notation
 
     def parse_action(self, state: State, seat: int, text: str) -> Action:
-        return parse_moves.parse_action(state, seat, text)
+        return parse_moves.parse_action(state, seat, check_move_text(text))
 
     def format_action(self, state: State, action: Action) -> str:
         return notation.format_action(action)

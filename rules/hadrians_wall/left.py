@@ -13,7 +13,6 @@ from rules.hadrians_wall.common import (
     BUILDING_LABELS,
     TRACK_LABELS,
     cohort_check,
-    fields,
     pick,
     with_cohorts,
     year_uses,
@@ -102,7 +101,6 @@ def cands_track(st: State, seat: int, name: str) -> list[Action]:
 def check_track(st: State, seat: int, action: Action) -> str | None:
     name = action["type"]
     multi = len(TRACK_PAY[name]) > 1
-    fields(action, ("box", "pay") if multi else ("box",), ("cohort",))
     payment = pick(action, "pay", TRACK_PAY[name], "Payment") if multi else TRACK_PAY[name][0]
     sheet = st.sheets[seat]
     block = track_block(sheet, name) or next_box(action, int(sheet[name]) + 1, TRACK_LABELS[name])
@@ -153,7 +151,6 @@ def cands_train(st: State, seat: int) -> list[Action]:
 
 
 def check_train(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("box",), ("cohort",))
     sheet = st.sheets[seat]
     return (
         training_block(st, sheet)
@@ -206,7 +203,6 @@ def cands_build(st: State, seat: int) -> list[Action]:
 
 
 def check_build(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("building",), ("attribute",))
     name = pick(action, "building", BUILDINGS, "The building")
     b = BUILDINGS[name]
     block = building_block(st.sheets[seat], name)
@@ -278,7 +274,6 @@ def _affords_pair(sheet: Sheet, paid: list[str]) -> bool:
 
 
 def check_forum(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("box", "pay", "gain"))
     paid = action["pay"]
     if not isinstance(paid, list) or len(paid) != 2 or any(p not in FORUM_WORKERS for p in paid):
         raise InvalidAction("The Forum takes 2 workers: builders, servants or civilians.")
@@ -326,7 +321,6 @@ def cands_landmark(st: State, seat: int) -> list[Action]:
 
 
 def check_landmark(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("landmark",))
     name = pick(action, "landmark", LANDMARKS, "The landmark")
     return landmark_block(st.sheets[seat], name)
 

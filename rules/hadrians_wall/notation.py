@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.core import Action, InvalidAction
+from rules.core import Action, InvalidAction, quote
 from rules.hadrians_wall.common import BUILDING_LABELS, TRACK_LABELS
 from rules.hadrians_wall.components import (
     BATHS_BOXES,
@@ -113,7 +113,7 @@ _FORMATS: dict[str, Callable[[Action], str]] = {
 def format_action(action: Action) -> str:
     fmt = _FORMATS.get(str(action.get("type")))
     if fmt is None:
-        raise InvalidAction(f"Unknown move type {action.get('type')!r}.")
+        raise InvalidAction(f"Unknown move type {quote(str(action.get('type')))}.")
     try:
         return fmt(action)
     except (KeyError, TypeError, IndexError, ValueError) as exc:

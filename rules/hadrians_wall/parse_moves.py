@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rules.core import Action, InvalidAction
+from rules.core import Action, InvalidAction, quote
 from rules.hadrians_wall.components import (
     ATTRIBUTES,
     BATHS_BOXES,
@@ -35,6 +35,7 @@ from rules.hadrians_wall.right import bribe_block, perform_block
 from rules.hadrians_wall.state import Sheet, State
 from rules.hadrians_wall.trade import market_block
 from rules.hadrians_wall.year import diplomat_for
+from rules.validation import read_number
 
 _SYNONYMS = {
     "centre": "center", "middle": "center", "neighbor": "neighbour", "favor": "favour",
@@ -46,6 +47,7 @@ _SYNONYMS = {
     "foresting": "mining", "forest": "mining", "landmarks": "landmark", "citizens": "citizen",
     "scouting": "scout", "diplomats": "diplomat", "temples": "temple", "rulings": "ruling",
 }
+FORUM_HELP = "Write the Forum as 'forum: pay builder + servant, gain civilian'."
 _CELL = re.compile(r"\b([a-d])([1-5])\b")
 _SIZED = ("granary", "hotel", "workshop", "road", "precinct", "gardens", "temple")
 _PLAIN = {"market": "market", "theatre": "theatre", "ludus": "ludus",
@@ -74,7 +76,7 @@ class Words:
         """The number right after the first of ``words`` that is followed by one."""
         for i, t in enumerate(self.tokens[:-1]):
             if t in words and self.tokens[i + 1].isdigit():
-                return int(self.tokens[i + 1])
+                return read_number(self.tokens[i + 1])
         return None
 
 
@@ -164,13 +166,15 @@ def _forum(st: State, seat: int, w: Words) -> Action:
     paid: list[str] = []
     for i, t in enumerate(before):
         if t in FORUM_WORKERS:
-            times = int(before[i - 1]) if i > 0 and before[i - 1].isdigit() else 1
+            times = read_number(before[i - 1]) if i > 0 and before[i - 1].isdigit() else 1
+            if times > 3:  # refused below anyway; never build a list of a million workers
+                raise InvalidAction(FORUM_HELP)
             paid.extend([t] * times)
     gained = [t for t in after if t in FORUM_WORKERS]
     if cut is None and len(paid) == 3:
         gained = [paid.pop()]
     if len(paid) != 2 or len(gained) != 1:
-        raise InvalidAction("Write the Forum as 'forum: pay builder + servant, gain civilian'.")
+        raise InvalidAction(FORUM_HELP)
     box = w.num_after("forum") or len(st.sheets[seat]["forum"]) + 1
     return {"type": "forum", "box": box, "pay": sorted(paid, key=FORUM_WORKERS.index),
             "gain": gained[0]}
@@ -259,7 +263,7 @@ def _ruling(st: State, seat: int, w: Words) -> Action:
 
 
 def _scout(st: State, seat: int, w: Words) -> Action:
-    cells = sorted({(ord(a) - ord("a"), int(b) - 1) for a, b in _CELL.findall(w.text)})
+    cells = sorted({(ord(a) - ord("a"), read_number(b) - 1) for a, b in _CELL.findall(w.text)})
     if len(cells) != 4:
         raise InvalidAction("Name the 4 map cells, rows A-D and columns 1-5, e.g. 'A1 A2 B1 B2'.")
     return {"type": "scout", "from": _source(w, st.players, deck=False),
@@ -341,8 +345,8 @@ def parse_action(st: State, seat: int, text: str) -> Action:
     parser = _FIRST.get(first)
     if parser is None:
         raise InvalidAction(
-            f"Unknown move {first!r}. Moves start with: build, mining, wall, wall guard, fort, "
-            "cippi, training, forum, landmark, citizen, market, theatre, train, battle, temple, "
-            "baths, courthouse, diplomat, scout, road, choose, favour, resolve or pass."
+            f"Unknown move {quote(first)}. Moves start with: build, mining, wall, wall guard, "
+            "fort, cippi, training, forum, landmark, citizen, market, theatre, train, battle, "
+            "temple, baths, courthouse, diplomat, scout, road, choose, favour, resolve or pass."
         )
     return parser(st, seat, w)

@@ -6,7 +6,7 @@ and Diplomats. Same pattern as ``left.py``: ``cands_*``, ``check_*``, ``run_*``.
 from __future__ import annotations
 
 from rules.core import Action, InvalidAction
-from rules.hadrians_wall.common import fields, pick, year_uses
+from rules.hadrians_wall.common import pick, year_uses
 from rules.hadrians_wall.components import (
     BATHS_BOXES,
     BATHS_PER_YEAR,
@@ -61,7 +61,6 @@ def cands_citizen(st: State, seat: int) -> list[Action]:
 
 
 def check_citizen(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("track", "box"))
     track = pick(action, "track", CITIZENS, "The citizen track")
     sheet = st.sheets[seat]
     if sheet["citizens"][track] >= CITIZEN_BOXES:
@@ -106,7 +105,6 @@ def cands_perform(st: State, seat: int) -> list[Action]:
 
 
 def check_perform(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("box",))
     box = pick(action, "box", range(1, len(THEATRE_BOXES) + 1), "The theatre box")
     return perform_block(st, st.sheets[seat], box)
 
@@ -152,7 +150,6 @@ def cands_gladiator(st: State, seat: int) -> list[Action]:
 
 
 def check_gladiator(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("gladiator", "pay"))
     name = pick(action, "gladiator", GLADIATORS, "The gladiator")
     payment = pick(action, "pay", GLADIATOR_TRAIN_PAY, "Training payment")
     sheet = st.sheets[seat]
@@ -193,7 +190,6 @@ def cands_battle(st: State, seat: int) -> list[Action]:
 
 
 def check_battle(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("gladiator",))
     name = pick(action, "gladiator", GLADIATORS, "The gladiator")
     return battle_block(st, st.sheets[seat], GLADIATORS.index(name))
 
@@ -242,7 +238,6 @@ def cands_temple(st: State, seat: int) -> list[Action]:
 
 
 def check_temple(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("box", "pay"))
     worker = pick(action, "pay", WORKERS, "The temple payment")
     sheet = st.sheets[seat]
     block = temple_block(sheet) or next_box(action, sheet["temple_boxes"] + 1, "temple")
@@ -288,7 +283,6 @@ def cands_bribe(st: State, seat: int) -> list[Action]:
 
 
 def check_bribe(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("box",))
     box = pick(action, "box", range(1, len(BATHS_BOXES) + 1), "The baths box")
     return bribe_block(st, st.sheets[seat], box)
 
@@ -328,7 +322,6 @@ def cands_ruling(st: State, seat: int) -> list[Action]:
 
 
 def check_ruling(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("column",))
     col = pick(action, "column", range(1, len(COURTHOUSE_COLUMNS) + 1), "The courthouse column")
     return ruling_block(st, st.sheets[seat], col)
 
@@ -372,7 +365,6 @@ def cands_diplomat(st: State, seat: int) -> list[Action]:
 
 
 def check_diplomat(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("cohort",))
     if action["cohort"] not in COHORTS:
         raise InvalidAction("A diplomat serves the left, center or right cohort.")
     sheet = st.sheets[seat]

@@ -10,7 +10,7 @@ Payment goes to the supply (own card, deck), to the neighbour, or onto the Neutr
 from __future__ import annotations
 
 from rules.core import Action, InvalidAction
-from rules.hadrians_wall.common import fields, pick
+from rules.hadrians_wall.common import pick
 from rules.hadrians_wall.components import (
     FATE_CARDS,
     MAP_CELL_REWARD,
@@ -127,7 +127,6 @@ def cands_market(st: State, seat: int) -> list[Action]:
 
 
 def check_market(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("box", "from"))
     box = pick(action, "box", range(1, len(MARKET_BOXES) + 1), "The market box")
     source = action["from"]
     allowed = sources(st, "market")
@@ -207,7 +206,6 @@ def _cells(action: Action) -> list[tuple[int, int]]:
 
 
 def check_scout(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("from", "cells"))
     source = action["from"]
     allowed = sources(st, "scout")
     if source not in allowed:

@@ -6,7 +6,7 @@ favours, and the end of the Year or of the game.
 from __future__ import annotations
 
 from rules.core import Action
-from rules.hadrians_wall.common import fields, pick
+from rules.hadrians_wall.common import pick
 from rules.hadrians_wall.components import (
     ATTACK_CARDS,
     ATTRIBUTES,
@@ -62,7 +62,6 @@ def cands_choose(st: State, seat: int) -> list[Action]:
 
 
 def check_choose(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("path",))
     drawn = st.sheets[seat]["drawn"]
     pick(action, "path", PLAYER_CARDS, "The Path card")
     if action["path"] not in drawn:
@@ -131,7 +130,6 @@ def cands_road(st: State, seat: int) -> list[Action]:
 
 
 def check_road(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("attribute",))
     pick(action, "attribute", ATTRIBUTES, "The attribute")
     if st.sheets[seat]["road_pending"] < 1:
         return "You have no Road income to take."
@@ -145,7 +143,6 @@ def run_road(w: Work, seat: int, action: Action) -> None:
 
 
 def check_pass(st: State, seat: int, action: Action) -> str | None:
-    fields(action)
     if st.sheets[seat]["road_pending"]:
         return "Take your Road income first."
     return None
@@ -272,7 +269,6 @@ def cands_favour(st: State, seat: int) -> list[Action]:
 
 
 def check_favour(st: State, seat: int, action: Action) -> str | None:
-    fields(action, ("cohort", "with"))
     cohort = pick(action, "cohort", COHORTS, "The cohort")
     source = pick(action, "with", ("temple", "diplomat"), "The favour")
     sheet = st.sheets[seat]
@@ -299,7 +295,6 @@ def run_favour(w: Work, seat: int, action: Action) -> None:
 
 
 def check_defend(st: State, seat: int, action: Action) -> str | None:
-    fields(action)
     return None
 
 

@@ -9,15 +9,15 @@ from rules.core import (
     Action,
     Event,
     IllegalAction,
-    InvalidAction,
     Outcome,
     Rng,
     Transition,
+    check_players,
     check_seat,
     find_legal,
 )
 from rules.minerva import notation, views
-from rules.minerva.actions import FIELDS, well_formed
+from rules.minerva.actions import SHAPES
 from rules.minerva.city import frontier
 from rules.minerva.components import Catalogue, catalogue
 from rules.minerva.economy import can_pay, sell
@@ -35,13 +35,9 @@ from rules.minerva.turns import (
     sell_actions,
     tile_cost,
 )
+from rules.validation import check_move_text
 
 MAIN_TYPES = frozenset(("build", "coins", "residence", "assistant", "pass"))
-DECISION_TYPES = frozenset(
-    ("direction", "choose", "take", "exchange", "pair", "buy", "culture", "use", "move", "to",
-     "remove", "done")
-)
-ALL_TYPES = MAIN_TYPES | DECISION_TYPES | {"sell", "hire"}
 
 
 class MinervaGame:
@@ -58,6 +54,7 @@ class MinervaGame:
     def setup(
         self, players: int, seed: str, options: Mapping[str, Any] | None = None
     ) -> MinervaState:
+        check_players(self, players)
         return setup(self.cat, players, seed, resolve_options(self.cat, options))
 
     def options(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -85,10 +82,6 @@ class MinervaGame:
     def _check(self, state: MinervaState, seat: int, action: Action) -> None:
         """Raise the error a player should see when ``action`` is not legal now."""
         kind = action["type"]
-        if kind not in ALL_TYPES:
-            raise InvalidAction(f"Unknown action {kind!r}. Try: {notation.VERBS}.")
-        if not well_formed(action):
-            raise InvalidAction(f"A {kind} action needs: {', '.join(FIELDS[kind]) or 'no fields'}.")
         placing = kind in ("build", "residence", "assistant")
         if placing and not state.stack and state.phase == "main":
             if self._main_action_ok(state, seat, action):
@@ -127,9 +120,7 @@ class MinervaGame:
 
     def apply(self, state: MinervaState, seat: int, action: Action) -> Transition:
         check_seat(self, state, seat)
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise InvalidAction("An action is an object with a type.")
-        self._check(state, seat, action)
+        self._check(state, seat, SHAPES.check(action))
         s = state.clone()
         log: list[str] = []
         kind = action["type"]
@@ -175,7 +166,7 @@ class MinervaGame:
     # ---- notation, storage, presentation -------------------------------------------------
 
     def parse_action(self, state: MinervaState, seat: int, text: str) -> Action:
-        return notation.parse_action(self.cat, state, seat, text)
+        return notation.parse_action(self.cat, state, seat, check_move_text(text))
 
     def format_action(self, state: MinervaState, action: Action) -> str:
         return notation.format_action(self.cat, state, action)

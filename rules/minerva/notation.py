@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 
-from rules.core import Action, InvalidAction
+from rules.core import Action, InvalidAction, quote
 from rules.minerva.city import DIRECTION_NAMES, format_cell, parse_cell
 from rules.minerva.components import CULTURE, RESOURCES, Catalogue, slug
 from rules.minerva.state import MinervaState
 from rules.minerva.texts import amounts_text
+from rules.validation import read_number
 
 VERBS = (
     "build, residence, assistant, pass, sell, activate, choose, take, exchange, pair, buy, "
@@ -73,7 +74,9 @@ def _tile(cat: Catalogue, text: str) -> str:
     for ttype in cat.types.values():
         if slug(ttype.name) == key:
             return ttype.key
-    raise InvalidAction(f"Unknown tile {text!r}: write its name as shown, e.g. build markets 1,0.")
+    raise InvalidAction(
+        f"Unknown tile {quote(text)}: write its name as shown, e.g. build markets 1,0."
+    )
 
 
 def _cell(text: str, verb: str) -> tuple[int, int]:
@@ -121,7 +124,7 @@ def parse_action(cat: Catalogue, state: MinervaState, seat: int, text: str) -> A
     if verb == "exchange":
         if not rest.isdigit():
             raise InvalidAction("Write how many times, e.g. exchange 2 (exchange 0 to skip).")
-        return {"type": "exchange", "times": int(rest)}
+        return {"type": "exchange", "times": read_number(rest)}
     if verb == "culture":
         if rest not in CULTURE:
             raise InvalidAction(f"Write a culture stack: {', '.join(CULTURE)}.")
@@ -130,7 +133,7 @@ def parse_action(cat: Catalogue, state: MinervaState, seat: int, text: str) -> A
         if rest not in ("denarii", "glory"):
             raise InvalidAction("Write hire denarii or hire glory (or done to hire nobody).")
         return {"type": "hire", "pay": rest}
-    raise InvalidAction(f"Unknown move {verb!r}. Moves: {VERBS}.")
+    raise InvalidAction(f"Unknown move {quote(verb)}. Moves: {VERBS}.")
 
 
 def _parse_build(cat: Catalogue, rest: str) -> Action:
@@ -140,7 +143,8 @@ def _parse_build(cat: Catalogue, rest: str) -> Action:
         raise InvalidAction("Write build, the tile and a cell, e.g. build markets 1,0.")
     name = body[: match.start()].strip()
     action: Action = {
-        "type": "build", "tile": _tile(cat, name), "x": int(match[1]), "y": int(match[2]),
+        "type": "build", "tile": _tile(cat, name), "x": read_number(match[1]),
+        "y": read_number(match[2]),
     }
     if drop:
         action["drop"] = "round" if drop.strip() == "round" else _tile(cat, drop)
@@ -149,12 +153,12 @@ def _parse_build(cat: Catalogue, rest: str) -> Action:
 
 def _parse_choice(cat: Catalogue, state: MinervaState, rest: str) -> int:
     if rest.startswith("#") and rest[1:].isdigit():
-        return int(rest[1:]) - 1
+        return read_number(rest[1:]) - 1
     options = [o.lower() for o in _choice_options(cat, state)]
     if rest in options:
         return options.index(rest)
-    if rest.isdigit() and 1 <= int(rest) <= len(options):
-        return int(rest) - 1
+    if rest.isdigit() and 1 <= read_number(rest) <= len(options):
+        return read_number(rest) - 1
     for j, option in enumerate(options):
         if option.endswith(" " + rest):  # "choose art" for "1 art"
             return j

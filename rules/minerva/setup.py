@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import InvalidAction, Rng, merge_options
+from rules.core import InvalidAction, Rng, merge_options, same_json
 from rules.minerva.components import CULTURE, Catalogue
 from rules.minerva.rounds import ROUND_TILE, draw
 from rules.minerva.state import MinervaState, PlayerState
@@ -33,8 +34,9 @@ def resolve_options(cat: Catalogue, overrides: Mapping[str, Any] | None) -> dict
     """Every option in force; checks what can be checked without the player count."""
     merged = merge_options(DEFAULTS, overrides)
     for key, allowed in _CHOICES.items():
-        if merged[key] not in allowed:
-            raise InvalidAction(f"Option {key} must be one of {', '.join(map(str, allowed))}.")
+        if not any(same_json(merged[key], a) for a in allowed):
+            shown = ", ".join(json.dumps(a) if isinstance(a, bool) else str(a) for a in allowed)
+            raise InvalidAction(f"Option {key} must be one of {shown}.")
     seat = merged["start_seat"]
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat < 0):
         raise InvalidAction("Option start_seat must be a seat number (0 is the first seat).")

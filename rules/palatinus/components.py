@@ -13,6 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rules.core import quote
+
 DATA_DIR = Path(__file__).with_name("data")
 
 LETTERS = ("A", "B", "C", "D", "E", "F", "G")
@@ -66,7 +68,7 @@ def _read(name: str) -> dict[str, Any]:
 
 def _count(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{where}: expected a whole number >= 0, got {value!r}")
+        raise ValueError(f"{where}: expected a whole number >= 0, got {quote(value)}")
     return value
 
 
@@ -77,7 +79,7 @@ def check_springs(value: Any, where: str) -> tuple[int, ...]:
     dirs = []
     for item in value:
         if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item <= 5:
-            raise ValueError(f"{where}: {item!r} is not a direction 0-5")
+            raise ValueError(f"{where}: {quote(item)} is not a direction 0-5")
         dirs.append(item)
     if len(set(dirs)) != len(dirs):
         raise ValueError(f"{where}: a direction is listed twice")
@@ -86,7 +88,7 @@ def check_springs(value: Any, where: str) -> tuple[int, ...]:
 
 def check_direction(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 5:
-        raise ValueError(f"{where}: expected a direction 0-5, got {value!r}")
+        raise ValueError(f"{where}: expected a direction 0-5, got {quote(value)}")
     return value
 
 
@@ -96,7 +98,7 @@ def check_kind_counts(value: Any, where: str, kinds: tuple[str, ...] = OWN_KINDS
         raise ValueError(f"{where}: expected an object of kind -> count")
     for key in value:
         if key not in kinds:
-            raise ValueError(f"{where}: unknown kind {key!r} (kinds: {', '.join(kinds)})")
+            raise ValueError(f"{where}: unknown kind {quote(key)} (kinds: {', '.join(kinds)})")
     return {k: _count(value.get(k, 0), f"{where}.{k}") for k in kinds}
 
 

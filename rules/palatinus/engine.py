@@ -13,6 +13,7 @@ from rules.core import (
     Outcome,
     Rng,
     Transition,
+    check_players,
     check_seat,
     derive_seed,
 )
@@ -23,6 +24,12 @@ from rules.palatinus.config import allocation_for, build_config, merged_options
 from rules.palatinus.laying import apply_lay, legal_lays
 from rules.palatinus.placing import apply_place, legal_places
 from rules.palatinus.state import LAYING, OVER, PLACING, PalatinusState, Piece, Tile
+from rules.validation import TEXT, WHOLE, ActionShapes, check_move_text
+
+SHAPES = ActionShapes(
+    {"lay": {"position": WHOLE, "rotation": WHOLE}, "place": {"field": TEXT, "piece": TEXT}},
+    hint=" Lay a tile ('lay 3 r2') or place an inhabitant ('M C4').",
+)
 
 
 class Palatinus:
@@ -40,8 +47,7 @@ class Palatinus:
     def setup(
         self, players: int, seed: str, options: Mapping[str, Any] | None = None
     ) -> PalatinusState:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidAction("Palatinus is for 2 to 5 players.")
+        check_players(self, players)
         config = build_config(merged_options(options))
         rng = Rng(seed)
         start = config.start_seat
@@ -84,11 +90,7 @@ class Palatinus:
 
     def apply(self, state: PalatinusState, seat: int, action: Action) -> Transition:
         check_seat(self, state, seat)
-        if not isinstance(action, Mapping):
-            raise InvalidAction("An action is an object with a type.")
-        kind = action.get("type")
-        if kind not in ("lay", "place"):
-            raise InvalidAction("Actions are 'lay' (a tile) and 'place' (an inhabitant).")
+        kind = SHAPES.check(action)["type"]
         if state.phase == LAYING:
             if kind != "lay":
                 raise IllegalAction(f"Lay tile {state.current_tile} first, e.g. lay 3 r0.")
@@ -139,7 +141,7 @@ class Palatinus:
     # ---------------------------------------------------------------------------- notation
 
     def parse_action(self, state: PalatinusState, seat: int, text: str) -> Action:
-        return notation.parse_action(text)
+        return notation.parse_action(check_move_text(text))
 
     def format_action(self, state: PalatinusState, action: Action) -> str:
         return notation.format_action(action)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.core import Action, InvalidAction
+from rules.core import Action, InvalidAction, quote
 from rules.palatinus import components as comp
+from rules.validation import read_number
 
 _FIELD = re.compile(r"^[a-g][1-6]$")
 _NUMBER = re.compile(r"(rotation|rot|r|position|pos|p)?(\d+)")
@@ -41,7 +42,7 @@ def format_action(action: Action) -> str:
         return f"lay {action['position']} r{action['rotation']}"
     if kind == "place":
         return f"{piece_text(str(action['piece']))} {action['field']}"
-    raise InvalidAction(f"Unknown action type {kind!r}.")
+    raise InvalidAction(f"Unknown action type {quote(str(kind))}.")
 
 
 def piece_text(kind: str) -> str:
@@ -81,7 +82,7 @@ def _parse_place(tokens: list[str], fields: list[str]) -> Action:
                     raise InvalidAction(f"Name one piece. {PLACE_HELP}")
                 base = _WORDS[part]
             else:
-                raise InvalidAction(f"Unknown word {token!r}. {PLACE_HELP}")
+                raise InvalidAction(f"Unknown word {quote(token)}. {PLACE_HELP}")
     if base is None:
         raise InvalidAction(f"Name the piece. {PLACE_HELP}")
     if "w" in flags and base == "S":
@@ -113,9 +114,9 @@ def _parse_lay(tokens: list[str]) -> Action:
             continue
         matches = list(_NUMBER.finditer(token))
         if not matches or "".join(m.group(0) for m in matches) != token:
-            raise InvalidAction(f"Unknown word {token!r}. {LAY_HELP}")
+            raise InvalidAction(f"Unknown word {quote(token)}. {LAY_HELP}")
         for match in matches:
-            prefix, value = (match.group(1) or pending)[:1], int(match.group(2))
+            prefix, value = (match.group(1) or pending)[:1], read_number(match.group(2))
             pending = ""
             if prefix == "r" or (not prefix and position is not None):
                 rotation = _once(rotation, value)

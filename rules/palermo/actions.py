@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rules.core import Action, IllegalAction, InvalidAction
+from rules.core import Action, IllegalAction
 from rules.palermo.building import Placement, legal_placements
 from rules.palermo.collecting import ENDINGS, Move, is_stop, legal_moves, police_targets
 from rules.palermo.components import CORNERS
@@ -25,6 +25,7 @@ from rules.palermo.state import (
     WALK,
     PalermoState,
 )
+from rules.validation import TEXT, WHOLE, ActionShapes, one_of
 
 ACTION_TYPES = ("start", "build", "police", "keep", "walk_on", "move")
 
@@ -78,31 +79,21 @@ def legal_for(state: PalermoState) -> tuple[Action, ...]:
     return ()
 
 
+SHAPES = ActionShapes(
+    {
+        "start": {"space": TEXT},
+        "build": {"kind": TEXT, "space": TEXT, "door": TEXT},
+        "police": {"to": TEXT},
+        "keep": {},
+        "walk_on": {},
+        "move": {"to": TEXT, "cost": WHOLE, "end": one_of(*ENDINGS)},
+    },
+)
+
+
 def check_shape(action: Any) -> Action:
     """Refuse a malformed action (InvalidAction); legality is checked against ``legal_for``."""
-    if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
-        raise InvalidAction(f"An action needs a type: one of {', '.join(ACTION_TYPES)}.")
-    fields: dict[str, tuple[str, ...]] = {
-        "start": ("space",),
-        "build": ("kind", "space", "door"),
-        "police": ("to",),
-        "keep": (),
-        "walk_on": (),
-        "move": ("to", "cost", "end"),
-    }
-    wanted = fields[action["type"]]
-    if set(action) != {"type", *wanted}:
-        raise InvalidAction(f"A {action['type']} action has the fields {', '.join(wanted)}.")
-    for key in wanted:
-        value = action[key]
-        if key == "cost":
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidAction("A move's cost is a whole number.")
-        elif not isinstance(value, str):
-            raise InvalidAction(f"The {key} of a {action['type']} action is text.")
-    if action["type"] == "move" and action["end"] not in ENDINGS:
-        raise InvalidAction(f"A move ends as one of {', '.join(ENDINGS)}.")
-    return action
+    return SHAPES.check(action)
 
 
 def why_illegal(state: PalermoState, action: Action) -> IllegalAction:

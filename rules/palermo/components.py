@@ -17,6 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rules.core import quote
+
 DATA_DIR = Path(__file__).with_name("data")
 
 CORNERS = ("NW", "NE", "SE", "SW")
@@ -145,7 +147,9 @@ def _houses(value: Any) -> tuple[HouseKind, ...]:
     kinds: list[HouseKind] = []
     for name, spec in value.items():
         if not isinstance(name, str) or not re.fullmatch(r"H[0-9A-Z]{1,3}", name):
-            raise ValueError(f"house kind {name!r}: names are H followed by 1-3 letters/digits")
+            raise ValueError(
+                f"house kind {quote(name)}: names are H followed by 1-3 letters/digits"
+            )
         if not isinstance(spec, Mapping) or set(spec) != {"roof", "door", "count"}:
             raise ValueError(f"house kind {name}: give exactly roof, door and count")
         roof_list = spec["roof"]

@@ -10,6 +10,7 @@ from rules.core import (
     InvalidAction,
     Outcome,
     Transition,
+    check_players,
     check_seat,
     merge_options,
 )
@@ -19,6 +20,7 @@ from rules.palermo.building import Placement
 from rules.palermo.collecting import Move
 from rules.palermo.components import CORNERS, default_options, make_config, options_json
 from rules.palermo.state import OVER, PalermoState, dump_state, load_state
+from rules.validation import check_move_text
 
 
 class PalermoGame:
@@ -43,8 +45,7 @@ class PalermoGame:
     def setup(
         self, players: int, seed: str, options: Mapping[str, Any] | None = None
     ) -> PalermoState:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidAction("Palermo is for 3 to 5 players.")
+        check_players(self, players)
         merged = self.options(options)
         cfg = make_config(merged)
         if cfg.first_player is not None and cfg.first_player >= players:
@@ -102,7 +103,7 @@ class PalermoGame:
         return state
 
     def parse_action(self, state: PalermoState, seat: int, text: str) -> Action:
-        return notation.parse_action(state, seat, text)
+        return notation.parse_action(state, seat, check_move_text(text))
 
     def format_action(self, state: PalermoState, action: Action) -> str:
         return notation.format_action(state, action)

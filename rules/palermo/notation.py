@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 
-from rules.core import Action, InvalidAction
+from rules.core import Action, InvalidAction, quote
 from rules.palermo.actions import legal_for
 from rules.palermo.collecting import ENDINGS
 from rules.palermo.components import CORNERS
 from rules.palermo.state import POLICE, PalermoState
+from rules.validation import read_number
 
 _FILLER = {"to", "at", "on", "for", "cost", "costs", "pts", "points", "point", "tile", "door"}
 
@@ -51,7 +52,7 @@ def parse_action(state: PalermoState, seat: int, text: str) -> Action:
     if head in ("sf", "start"):
         space = _one([w for w in words[1:] if w not in _FILLER and w != "finish"], "a space")
         if geo.parse_space(space) is None:
-            raise InvalidAction(f"{space!r} is not a tile space (columns A-, rows 1-).")
+            raise InvalidAction(f"{quote(space)} is not a tile space (columns A-, rows 1-).")
         return {"type": "start", "space": space.upper()}
     kinds = {k.name.lower(): k.name for k in state.config.houses}
     if head in kinds:
@@ -60,7 +61,7 @@ def parse_action(state: PalermoState, seat: int, text: str) -> Action:
             raise InvalidAction("Write a house as kind, space and door corner: 'H2 C4 door SW'.")
         space, corner = rest
         if geo.parse_space(space) is None:
-            raise InvalidAction(f"{space!r} is not a tile space.")
+            raise InvalidAction(f"{quote(space)} is not a tile space.")
         if corner.upper() not in CORNERS:
             raise InvalidAction("The door corner is one of NW, NE, SE, SW.")
         return {"type": "build", "kind": kinds[head], "space": space.upper(),
@@ -87,11 +88,11 @@ def _parse_move(state: PalermoState, words: list[str]) -> Action:
     end: str | None = None
     for word in words[1:]:
         if word.isdigit():
-            cost = int(word)
+            cost = read_number(word)
         elif word in ENDINGS:
             end = word
         else:
-            raise InvalidAction(f"Did not understand {word!r}: write 'move e5 cost 4 exact'.")
+            raise InvalidAction(f"Did not understand {quote(word)}: write 'move e5 cost 4 exact'.")
     if cost is not None and end is not None:
         return {"type": "move", "to": cell, "cost": cost, "end": end}
     fits = [
@@ -121,6 +122,6 @@ def _cell(state: PalermoState, word: str) -> str:
     node = state.geo.parse_cell(word)
     if node is None:
         raise InvalidAction(
-            f"{word!r} is not a cell: city cells are like e5, ring cells r1, r2, ..."
+            f"{quote(word)} is not a cell: city cells are like e5, ring cells r1, r2, ..."
         )
     return state.geo.cell_name(node)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sqlite3
@@ -12,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import ChannelBusy, IntegrityFailure, NewAction, SqliteStore, StaleVersion
+from bot.store import (
+    ChannelBusy,
+    IntegrityFailure,
+    NewAction,
+    SqliteStore,
+    StaleVersion,
+    Step,
+)
 from bot.store.sqlite import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,3 +132,26 @@ async def test_a_corrupt_database_is_refused_at_start(tmp_path: Path) -> None:
     path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
     with pytest.raises((IntegrityFailure, sqlite3.DatabaseError)):
         await SqliteStore.open(path)
+
+
+async def test_group_commit_keeps_a_refused_move_from_undoing_the_others(
+    store: SqliteStore,
+) -> None:
+    """Moves of several tables that wait together are written in one transaction; a stale one
+    is refused alone and the others are durable."""
+    ids = [await new_table(store, channel=100 + n) for n in range(4)]
+
+    def step(n: int) -> list[Step]:
+        return [Step({"n": n}, NewAction("act", 0, 1, action={"type": "x"}, idem_key=f"k{n}"))]
+
+    commits_before = store.commits
+    results = await asyncio.gather(
+        *(store.record_steps(table_id, 0, step(n)) for n, table_id in enumerate(ids)),
+        store.record_steps(ids[0], 0, step(9)),  # stale: table 0 moves on first
+        return_exceptions=True,
+    )
+    assert results[:4] == [1, 1, 1, 1]
+    assert isinstance(results[4], StaleVersion)
+    assert store.commits - commits_before <= 2  # one transaction for the waiting group
+    for table_id in ids:
+        assert [a.version for a in await store.actions(table_id)] == [1]

@@ -39,6 +39,13 @@ class Peeking(Pebbles):
         return out
 
 
+class Lax(Pebbles):
+    """Breaks the contract: apply ignores keys it does not know and takes true for card 1."""
+
+    def check_shape(self, action: Any) -> dict[str, Any]:
+        return dict(action)
+
+
 def test_conformance_catches_apply_mutating_its_input() -> None:
     with pytest.raises(ConformanceError, match="mutated"):
         check_playout(Mutating(), 2, "x")
@@ -47,3 +54,8 @@ def test_conformance_catches_apply_mutating_its_input() -> None:
 def test_conformance_catches_a_view_that_leaks_hidden_cards() -> None:
     with pytest.raises(ConformanceError, match="determinize changed the view"):
         check_playout(Peeking(), 3, "x")
+
+
+def test_conformance_catches_apply_accepting_what_legal_actions_does_not_list() -> None:
+    with pytest.raises(ConformanceError, match="apply accepted an unknown key"):
+        check_playout(Lax(), 2, "x")

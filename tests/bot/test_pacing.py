@@ -1,0 +1,38 @@
+"""The send pacer: never more than its limit in a window, and channel posts before DMs (on a
+fake clock)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.ui.pacing import Pacer
+
+
+async def test_sends_stay_under_the_rate_and_boards_go_first() -> None:
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:
+        await asyncio.sleep(0)  # time moves only with the ticks below
+
+    pacer = Pacer(limit=5, window=1.0, clock=lambda: now[0], sleep=sleep)
+    sent: list[tuple[float, str]] = []
+
+    async def send(kind: str) -> None:
+        await pacer.wait(urgent=kind == "board")
+        sent.append((now[0], kind))
+
+    senders = asyncio.gather(*(send("dm") for _ in range(10)),
+                             *(send("board") for _ in range(10)))
+    for _ in range(10_000):  # bounded: 100 s of fake time in 10 ms ticks
+        if senders.done():
+            break
+        await asyncio.sleep(0)
+        now[0] += 0.01
+    await senders
+    times = [t for t, _ in sent]
+    # Never more than 5 sends in any second.
+    for i in range(len(times) - 5):
+        assert times[i + 5] - times[i] >= 1.0 - 1e-9
+    # The first 5 go at once (to the first to ask: DMs here); then every waiting board before
+    # any DM.
+    assert [k for _, k in sent] == ["dm"] * 5 + ["board"] * 10 + ["dm"] * 5
