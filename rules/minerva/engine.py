@@ -145,6 +145,13 @@ class MinervaGame:
     def view(self, state: MinervaState, seat: int | None) -> dict[str, Any]:
         out = views.public_view(self.cat, state, self.outcome(state))
         out["seat"] = seat
+        if seat is not None:
+            # The seat's own choices, from its legal actions: where a tile it buys may go.
+            builds = [a for a in self.legal_actions(state, seat) if a["type"] == "build"]
+            out["private"] = {
+                "build_cells": [list(c) for c in sorted({(a["x"], a["y"]) for a in builds})],
+                "buildable": sorted({str(a["tile"]) for a in builds}),
+            }
         return out
 
     def outcome(self, state: MinervaState) -> Outcome | None:
