@@ -192,3 +192,15 @@ def test_public_overview_comes_first_and_reads_at_preview_size() -> None:
     images = rendering.render_all("hadrians-wall", GAME.view(state, None))
     assert [im.width for im in images] == [760, 1280]
     assert_matches_golden(images[0], "hadrians_wall_public_overview")
+
+
+def test_private_images_at_game_end() -> None:
+    state = _play(3, "end-3", (7, "none"))
+    assert state.phase == "over"
+    view = GAME.view(state, 1)
+    images = rendering.render_all("hadrians-wall", view)
+    assert len(images) == 5 and not view["private"]["boxes"]
+    for name, image in zip(("overview", "left_1", "right_2"), (images[0], images[1], images[4]),
+                           strict=True):
+        assert len(encode_png(image)) < 1_000_000
+        assert_matches_golden(image, f"hadrians_wall_private_end_{name}")
