@@ -42,14 +42,14 @@ async def watch_loop(stop: asyncio.Event, stalls: list[float]) -> None:
 
 
 async def play_table(t: Table, game: str, moves: int, first: list[float], posted: list[float],
-                     seed: int, suggest: list[float]) -> None:
+                     seed: int, suggest: list[float], level: str) -> None:
     s = t.standin
     alice, bob = t.members["alice"], t.members["bob"]
     r = await s.slash(alice, t.channel, "game new", {"game": game, "seating": "join"})
     lobby = (await t.reply(r, 1)).message
     assert lobby is not None
     await (await s.click(bob, lobby, custom_id(lobby, "tabula:lobby:join"))).wait_callback(30)
-    await (await s.slash(alice, t.channel, "game add-bot")).wait_reply(30)
+    await (await s.slash(alice, t.channel, "game add-bot", {"level": level})).wait_reply(30)
     lobby = s.channel_messages(t.channel)[0]
     await (await s.click(alice, lobby, custom_id(lobby, "tabula:lobby:start"))).wait_callback(30)
     board = await t.next_board(0)
@@ -89,6 +89,8 @@ async def main() -> None:
     parser.add_argument("--moves", type=int, default=6, help="human moves per table")
     parser.add_argument("--game", default="palatinus")
     parser.add_argument("--workers", type=int, default=2, help="render processes (0: thread)")
+    parser.add_argument("--level", default="random",
+                        help="the computer seat's level (random measures the move path alone)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     errors = Count()
@@ -111,7 +113,7 @@ async def main() -> None:
                 watcher = asyncio.create_task(watch_loop(stop, stalls))
                 start = time.perf_counter()
                 await asyncio.gather(*(
-                    play_table(t, args.game, args.moves, first, posted, i, suggest)
+                    play_table(t, args.game, args.moves, first, posted, i, suggest, args.level)
                     for i, t in enumerate(tables)
                 ))
                 elapsed = time.perf_counter() - start

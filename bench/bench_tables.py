@@ -7,7 +7,11 @@
   the number of transactions (group commit puts several tables' moves in one);
 - the memory a live table costs in the in-memory cache.
 
+- with ``--paced``, the same with a daily pace: every change also plans the table's turns
+  and deadlines (one more store transaction per commit).
+
     python bench/bench_tables.py [--tables 20] [--acts 40] [--game palatinus] [--players 3]
+                                 [--paced]
 """
 
 from __future__ import annotations
@@ -27,6 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import aiosqlite
 
 import rules
+from bot.pace.clock import SystemClock
+from bot.pace.model import make_timing
+from bot.pace.scheduler import Scheduler
 from bot.store import SqliteStore
 from bot.tables import Tables
 from bot.values import Member
@@ -56,9 +63,11 @@ async def raw_commits(path: Path, rows: int, per_commit: int) -> float:
 
 
 async def drive(tables: Tables, game_id: str, players: int, channel: int, acts: int,
-                latencies: list[float]) -> int:
+                latencies: list[float], scheduler: Scheduler | None = None) -> int:
     member = Member(channel, f"P{channel}")
     opened = await tables.open(game_id, channel, member, seat_order="join")
+    if scheduler is not None:
+        await scheduler.set_timing(opened.table_id, make_timing("daily"), member)
     for _ in range(players - 1):
         await tables.add_computer(opened.table_id, member, "random")
     notice = await tables.start(opened.table_id, member)
@@ -76,10 +85,11 @@ async def drive(tables: Tables, game_id: str, players: int, channel: int, acts: 
 async def use_cases(folder: Path, args: argparse.Namespace, count: int) -> None:
     store = await SqliteStore.open(folder / f"bench{count}.db")
     tables = Tables(store)
+    scheduler = Scheduler(tables, SystemClock()) if args.paced else None
     latencies: list[float] = []
     start = time.perf_counter()
     moves = await asyncio.gather(*(
-        drive(tables, args.game, args.players, 1000 + n, args.acts, latencies)
+        drive(tables, args.game, args.players, 1000 + n, args.acts, latencies, scheduler)
         for n in range(count)
     ))
     elapsed = time.perf_counter() - start
@@ -129,6 +139,7 @@ async def main() -> None:
     parser.add_argument("--game", default="palatinus")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--rows", type=int, default=2000, help="rows for the raw reference")
+    parser.add_argument("--paced", action="store_true", help="tables with a daily pace")
     args = parser.parse_args()
     print(f"game={args.game}, {args.players} seats (1 member + computers), "
           f"{args.acts} member moves per table")
