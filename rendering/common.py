@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 # Player colours, shapes and markers live in ``rendering.palette`` (shared by every game);
 # they are re-exported here for the renderers that import them from this module.
-from rendering.fonts import FONT_DIR, font, record_font_sizes
+from rendering.fonts import FONT_DIR, font, font_scale, record_font_sizes, scaled
 from rendering.palette import (
     PLAYER_COLOUR_NAMES,
     PLAYER_COLOURS,
@@ -38,10 +38,12 @@ __all__ = [
     "draw_marker",
     "encode_png",
     "font",
+    "font_scale",
     "name_seats",
     "player_colour",
     "player_name",
     "record_font_sizes",
+    "scaled",
     "seat_names",
 ]
 

@@ -15,6 +15,24 @@ FONT_DIR = Path(__file__).with_name("fonts")
 
 # Font sizes asked for during a render, when a test records them (see ``record_font_sizes``).
 _FONT_LOG: ContextVar[list[int] | None] = ContextVar("font_log", default=None)
+# A drawing made at a larger scale (see ``scaled``) asks for fonts at its own scale.
+_SCALE: ContextVar[float] = ContextVar("font_scale", default=1.0)
+
+
+@contextmanager
+def scaled(factor: float) -> Iterator[None]:
+    """Inside the block, ``font(size)`` is ``size * factor`` pixels: a picture laid out in
+    fixed coordinates is drawn larger (with ``ScaledDraw``) so parts of it can be cut out that
+    read at preview size."""
+    token = _SCALE.set(factor)
+    try:
+        yield
+    finally:
+        _SCALE.reset(token)
+
+
+def font_scale() -> float:
+    return _SCALE.get()
 
 
 @lru_cache(maxsize=64)
@@ -28,6 +46,7 @@ def font(size: int, bold: bool = False, fine: bool = False) -> ImageFont.FreeTyp
 
     ``fine`` marks fine print that repeats another cue (a seat number inside a marker that
     already has the seat's shape and colour); the legibility check does not count it."""
+    size = round(size * _SCALE.get())
     log = _FONT_LOG.get()
     if log is not None and not fine:
         log.append(size)
