@@ -21,7 +21,7 @@ import multiprocessing
 import signal
 import sqlite3
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -34,18 +34,23 @@ from discord.ext import commands
 from bot.config import Settings, Sharding
 from bot.leagues import Leagues
 from bot.leagues.rounds import Rounds
+from bot.pace.clock import Clock, SystemClock
+from bot.pace.scheduler import Delivered, Scheduler
 from bot.render_pool import RenderPool
 from bot.store import Store, StoreError, open_store, redacted
 from bot.tables import Tables
 from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
+from bot.ui.pace import deliver
 from bot.ui.respond import report_error
 
 log = logging.getLogger(__name__)
 
 SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL before the loop gets a turn
 GRACE_SECONDS = 5.0  # how long in-flight work may run on after a stop signal
-EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league")
+EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league",
+              "bot.cogs.timing")
+TICK_SECONDS = 5.0
 
 
 class TabulaTree(app_commands.CommandTree["TabulaBot"]):
@@ -79,6 +84,8 @@ class TabulaBot(commands.Bot):
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
         self._rounds: Rounds | None = None
+        self._scheduler: Scheduler | None = None
+        self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self._renderer: RenderPool | None = None
         self._thinker: ProcessPoolExecutor | None = None
         self.delivery = Delivery(self, self)
@@ -87,6 +94,7 @@ class TabulaBot(commands.Bot):
         self.draining = False
         self._closing: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()  # the scheduler's loop ends when it is set
 
     @staticmethod
     def shard_options(sharding: Sharding) -> dict[str, Any]:
@@ -96,6 +104,11 @@ class TabulaBot(commands.Bot):
     def tables(self) -> Tables:
         assert self._tables is not None, "tables are ready after setup_hook"
         return self._tables
+
+    @property
+    def scheduler(self) -> Scheduler:
+        assert self._scheduler is not None, "the scheduler is ready after setup_hook"
+        return self._scheduler
 
     @property
     def leagues(self) -> Leagues:
@@ -123,6 +136,7 @@ class TabulaBot(commands.Bot):
         self._tables = Tables(self._store, thinker=self._thinker)
         self._leagues = Leagues(self._store)
         self._rounds = Rounds(self._leagues, self._tables)
+        self._scheduler = Scheduler(self._tables, self.clock)
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in EXTENSIONS:
@@ -134,7 +148,7 @@ class TabulaBot(commands.Bot):
         else:
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
-        self._resuming = self.spawn(self._catch_up())
+        self._resuming = self.spawn(self._catch_up_then_schedule())
         self.spawn(self._catch_up_results())
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -149,6 +163,10 @@ class TabulaBot(commands.Bot):
         self.background.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
+
+    async def _catch_up_then_schedule(self) -> None:
+        await self._catch_up()
+        await self._run_scheduler()
 
     async def _catch_up(self) -> None:
         """After a restart: announce what was committed but never told (a crash came between
@@ -174,6 +192,19 @@ class TabulaBot(commands.Bot):
             except Exception:
                 log.exception("could not resume computer seats of table %s", table.id)
 
+    async def _run_scheduler(self) -> None:
+        """Deadlines and reminders until the bot stops: those that fell due while the bot
+        was down fire first; a tick under way finishes on a stop."""
+
+        async def send(items: Sequence[Delivered]) -> None:
+            await deliver(self.delivery, items)
+
+        await self.scheduler.run(send, TICK_SECONDS, self._stopping)
+
+    async def tick(self) -> None:
+        """One scheduler tick, delivered (tests call it after moving a fake clock)."""
+        await deliver(self.delivery, await self.scheduler.tick())
+
     async def _catch_up_results(self) -> None:
         """League games that ended without their result stored (a crash in between)."""
         count = await self.leagues.recorder.catch_up(self.settings.sharding.owns)
@@ -197,6 +228,7 @@ class TabulaBot(commands.Bot):
 
     async def _shut_down(self) -> None:
         self.draining = True
+        self._stopping.set()
         # No gateway, no new interactions; REST stays open for the replies under way.
         await self.close_gateway()
         if self._resuming is not None and not self.is_ready():

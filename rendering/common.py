@@ -7,13 +7,12 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 # Player colours, shapes and markers live in ``rendering.palette`` (shared by every game);
 # they are re-exported here for the renderers that import them from this module.
+from rendering.fonts import FONT_DIR, font, font_scale, record_font_sizes, scaled
 from rendering.palette import (
     PLAYER_COLOUR_NAMES,
     PLAYER_COLOURS,
@@ -39,13 +38,15 @@ __all__ = [
     "draw_marker",
     "encode_png",
     "font",
+    "font_scale",
     "name_seats",
     "player_colour",
     "player_name",
+    "record_font_sizes",
+    "scaled",
     "seat_names",
 ]
 
-FONT_DIR = Path(__file__).with_name("fonts")
 INK = (33, 33, 33)
 PAPER = (250, 246, 236)
 MUTED = (120, 120, 120)
@@ -82,38 +83,6 @@ def name_seats(text: str) -> str:
     """Replace the engine's seat placeholders ``{p0}``, ``{p1}``, ... with players' names."""
     return re.sub(r"\{p(\d+)\}", lambda m: player_name(int(m[1]), f"Player {int(m[1]) + 1}"),
                   text)
-
-
-# Font sizes asked for during a render, when a test records them (see ``record_font_sizes``).
-_FONT_LOG: ContextVar[list[int] | None] = ContextVar("font_log", default=None)
-
-
-@lru_cache(maxsize=64)
-def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(FONT_DIR / name), size)
-
-
-def font(size: int, bold: bool = False, fine: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans shipped with the package, so images look the same on every machine.
-
-    ``fine`` marks fine print that repeats another cue (a seat number inside a marker that
-    already has the seat's shape and colour); the legibility check does not count it."""
-    log = _FONT_LOG.get()
-    if log is not None and not fine:
-        log.append(size)
-    return _font(size, bold)
-
-
-@contextmanager
-def record_font_sizes() -> Iterator[list[int]]:
-    """Collect the size of every font asked for (but fine print) inside the block."""
-    log: list[int] = []
-    token = _FONT_LOG.set(log)
-    try:
-        yield log
-    finally:
-        _FONT_LOG.reset(token)
 
 
 def centred_text(

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 from PIL import ImageDraw
 
+from rendering.fonts import font
+
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
 
@@ -94,8 +96,6 @@ def draw_marker(
 ) -> None:
     """The seat's marker: its shape in its colour, with ``label`` (default: the seat number)
     in the middle when the marker is big enough to read it."""
-    from rendering.common import font  # fonts live with the text helpers
-
     colour = fill or player_colour(seat)
     shape = player_shape(seat)
     x, y = centre

@@ -25,8 +25,16 @@ HELP_TEXT = """\
 `/undo` takes back your last move while nobody has acted since and nothing hidden was revealed.
 `/history` lists the moves; `/export` gives a replay file; `/rules` summarises a game.
 `/game status`, `/game leave`, `/game abandon` (creator or server manager).
+Time: `/game new ... pace:` sets deadlines; `/turns` lists every table waiting on you;
+`/settings` sets your time zone, quiet hours, holidays, reminders and previews;
+`/game pause|resume|substitute|seek` (creator or server manager).
 `/league join` signs you up for a league; its organisers' `/league-admin round` opens your tables in
 threads; `/league standings` shows ratings (OpenSkill), `/league results` the finished tables."""
+
+
+TIME_CHOICES = ("Time: each table picks its pace at `/game new` (`none`, `fast`, `daily`, "
+                "`relaxed` or `custom`), what happens when a seat runs out of time "
+                "(`autopilot`, `skip`, `vote` or `wait`) and the computer's level.")
 
 
 class Info(commands.Cog):
@@ -69,17 +77,21 @@ class Info(commands.Cog):
     async def rules(
         self, interaction: discord.Interaction[Any], game: app_commands.Choice[str]
     ) -> None:
+        bot = bot_of(interaction)
         chosen = GAMES[game.value]
         options: dict[str, Any] = {}
+        # Time comes first: a long summary may be cut at Discord's limit, the pace must not.
+        time = TIME_CHOICES
         if interaction.channel_id is not None:
-            table = await bot_of(interaction).tables.store.live_table(interaction.channel_id)
+            table = await bot.tables.store.live_table(interaction.channel_id)
             if table is not None and table.game_id == chosen.id:
                 options = table.options
+                time = "This table: " + (await bot.scheduler.timing(table.id)).describe()
         in_force = chosen.options(options)
         shown = "\n".join(f"- `{k}`: {json.dumps(v)}" for k, v in sorted(in_force.items()))
         text = (
             f"**{chosen.title}** ({chosen.min_players}-{chosen.max_players} players)\n"
-            f"{chosen.rules_summary()}\n\nSetup options in force:\n{shown}"
+            f"{time}\n\n{chosen.rules_summary()}\n\nSetup options in force:\n{shown}"
         )
         await reply(interaction, clip(text))
 

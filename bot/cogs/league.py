@@ -19,8 +19,16 @@ from discord.ext import commands
 
 from bot.leagues import Standings
 from bot.leagues.report import safe_name, standings_text
+from bot.pace.model import make_timing
 from bot.store import LeagueSettings
-from bot.ui.choices import GAME_CHOICES, league_names
+from bot.tables.computers import DEFAULT_LEVEL
+from bot.ui.choices import (
+    GAME_CHOICES,
+    LEVEL_CHOICES,
+    PACE_CHOICES,
+    POLICY_CHOICES,
+    league_names,
+)
 from bot.ui.delivery import delivery_of
 from bot.ui.respond import bot_of, defer, member_of, reply
 from bot.values import Member, TableError
@@ -186,6 +194,35 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
         await reply(interaction, f"League **{safe_name(league.name)}** is closed; its standings "
                     "stay.", ephemeral=False, allowed_mentions=NONE)
 
+
+    @app_commands.command(name="pace", description="Impose a pace on a league's tables "
+                          "(organisers)")
+    @app_commands.describe(
+        name="The league", pace="Time per move (none: each table chooses its own)",
+        duration="Custom pace: time per move (or initial bank), 1m to 14d, e.g. 90m, 2d",
+        bank="Custom pace as a time bank per player", out_of_time="When a seat runs out",
+        level="Computer level when it plays for a seat out of time",
+    )
+    @app_commands.choices(pace=PACE_CHOICES, out_of_time=POLICY_CHOICES, level=LEVEL_CHOICES)
+    @app_commands.autocomplete(name=league_names)
+    async def pace(self, interaction: discord.Interaction[Any], name: str,
+                   pace: app_commands.Choice[str],
+                   duration: app_commands.Range[str, 1, 20] | None = None, bank: bool = False,
+                   out_of_time: app_commands.Choice[str] | None = None,
+                   level: app_commands.Choice[str] | None = None) -> None:
+        assert interaction.guild_id is not None
+        bot = bot_of(interaction)
+        chosen = make_timing(pace.value, duration=duration, bank=bank,
+                             policy=out_of_time.value if out_of_time else "autopilot",
+                             level=level.value if level else DEFAULT_LEVEL)
+        await bot.leagues.require_runner(interaction.guild_id, member_of(interaction),
+                                         roles_of(interaction), "set a league's pace")
+        league = await bot.leagues.named(interaction.guild_id, name)
+        await bot.scheduler.set_league_timing(league.id, chosen if chosen.timed else None)
+        said = (chosen.describe() if chosen.timed
+                else "Each table chooses its own pace again.")
+        await reply(interaction, f"League **{safe_name(league.name)}**: {said} Its tables "
+                    "follow it from their next move.", ephemeral=False, allowed_mentions=NONE)
 
     @app_commands.command(name="admin-role", description="The role that may run leagues "
                           "besides server managers (server managers)")

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables.computers import DEFAULT_LEVEL, LEVELS
+from bot.pace.model import make_timing
+from bot.pace.status import status_lines
+from bot.tables.computers import DEFAULT_LEVEL
 from bot.text import clip
-from bot.ui import lobby
-from bot.ui.choices import GAME_CHOICES, league_names
+from bot.ui import lobby, pace
+from bot.ui.choices import (
+    GAME_CHOICES,
+    LEVEL_CHOICES,
+    PACE_CHOICES,
+    POLICY_CHOICES,
+    league_names,
+)
 from bot.ui.components import lobby_view
 from bot.ui.delivery import delivery_of
 from bot.ui.respond import bot_of, defer, member_of, reply, table_here
-
-LEVEL_CHOICES = [app_commands.Choice(name=f"{k} ({v})", value=k) for k, v in LEVELS.items()]
+from bot.values import Member
 
 
 class Lobby(commands.GroupCog, group_name="game", group_description="Open and run game tables"):
@@ -30,8 +38,16 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         thread="Open the table in a new thread of this channel",
         seating="Seat order when the game starts",
         league="The server league this game counts for",
+        pace="Time per move: none, fast (1 h), daily, relaxed (72 h) or custom",
+        duration="Custom pace: time per move (or initial bank), 1m to 14d, e.g. 90m, 2d",
+        bank="Custom pace as a time bank per player instead of a deadline per move",
+        out_of_time="What happens when a seat's time runs out",
+        level="Computer level when it plays for a seat out of time",
     )
     @app_commands.choices(
+        pace=PACE_CHOICES,
+        out_of_time=POLICY_CHOICES,
+        level=LEVEL_CHOICES,
         game=GAME_CHOICES,
         seating=[app_commands.Choice(name="Shuffled", value="shuffled"),
                  app_commands.Choice(name="Join order", value="join")],
@@ -46,18 +62,29 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         thread: bool = False,
         seating: app_commands.Choice[str] | None = None,
         league: app_commands.Range[str, 1, 40] | None = None,
+        pace: app_commands.Choice[str] | None = None,
+        duration: app_commands.Range[str, 1, 20] | None = None,
+        bank: bool = False,
+        out_of_time: app_commands.Choice[str] | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         bot = bot_of(interaction)
         channel_id = interaction.channel_id
         assert channel_id is not None
         order = seating.value if seating else "shuffled"
+        # Checked before the table exists, so a refused pace opens nothing.
+        chosen = make_timing(pace.value if pace else "none", duration=duration, bank=bank,
+                             policy=out_of_time.value if out_of_time else "autopilot",
+                             level=level.value if level else DEFAULT_LEVEL)
         if not thread:
             notice = await bot.tables.open(
                 game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,
                 max_players=players, seat_order=order, league=league,
             )
-            await reply(interaction, notice.public_text, ephemeral=False,
-                        view=lobby_view(notice.table_id),
+            chosen = await bot.scheduler.set_timing(notice.table_id, chosen,
+                                                    member_of(interaction))
+            await reply(interaction, f"{notice.public_text}\n{chosen.describe()}",
+                        ephemeral=False, view=lobby_view(notice.table_id),
                         allowed_mentions=discord.AllowedMentions.none())
             return
         parent = interaction.channel
@@ -73,7 +100,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
             game.value, made.id, member_of(interaction), guild_id=interaction.guild_id,
             max_players=players, seat_order=order, league=league,
         )
-        await delivery_of(interaction).post_lobby(notice)
+        chosen = await bot.scheduler.set_timing(notice.table_id, chosen, member_of(interaction))
+        told = replace(notice, public_text=f"{notice.public_text}\n{chosen.describe()}")
+        await delivery_of(interaction).post_lobby(told)
         await interaction.followup.send(f"Table opened in {made.mention}.", ephemeral=True)
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
@@ -119,11 +148,42 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     @app_commands.command(name="status", description="Who sits here and whose turn it is")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_here(interaction)
-        notice = await bot_of(interaction).tables.status(table.id)
+        bot = bot_of(interaction)
+        notice = await bot.tables.status(table.id)
         text = notice.public_text
         if notice.next_names:
             text += "\nWaiting for: " + ", ".join(notice.next_names)
-        await reply(interaction, text or "The game is on.")
+        text += "\n" + await status_lines(bot.scheduler, table.id)
+        await reply(interaction, text.strip() or "The game is on.",
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="pause", description="Stop this game's clock (creator or "
+                          "server manager)")
+    @app_commands.describe(reason="Why, for the players")
+    async def pause(self, interaction: discord.Interaction[Any],
+                    reason: app_commands.Range[str, 1, 200]) -> None:
+        await pace.pause(interaction, reason)
+
+    @app_commands.command(name="resume", description="Restart this game's clock")
+    async def resume(self, interaction: discord.Interaction[Any]) -> None:
+        await pace.resume(interaction)
+
+    @app_commands.command(name="substitute", description="Give a seat to another member "
+                          "(creator, server manager, or the seat's own player)")
+    @app_commands.describe(seat="The seat number", member="Who takes the seat")
+    async def substitute(self, interaction: discord.Interaction[Any],
+                         seat: app_commands.Range[int, 1, 6],
+                         member: discord.Member | discord.User) -> None:
+        table = await table_here(interaction)
+        await pace.substitute(interaction, table.id, seat - 1,
+                              Member(member.id, member.display_name), member_of(interaction))
+
+    @app_commands.command(name="seek", description="Post a Join-as-substitute button for a seat")
+    @app_commands.describe(seat="The seat number", role="A role to mention")
+    async def seek(self, interaction: discord.Interaction[Any],
+                   seat: app_commands.Range[int, 1, 6], role: discord.Role | None = None
+                   ) -> None:
+        await pace.seek(interaction, seat, role)
 
     @app_commands.command(name="abandon", description="End this channel's game now (creator or "
                           "server manager)")

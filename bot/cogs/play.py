@@ -48,10 +48,8 @@ class Play(commands.Cog):
         table = await table_here(interaction)
         if not action:
             await flows.offer_moves(interaction, table.id)
-        elif confirm:
-            await flows.commit(interaction, table.id, action)
         else:
-            await flows.show_preview(interaction, table.id, action)
+            await flows.play(interaction, table.id, action, confirm=confirm)
 
     @move.autocomplete("action")
     async def move_autocomplete(

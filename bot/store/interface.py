@@ -78,7 +78,9 @@ class Store(Protocol):
     async def unannounced(self) -> list[TableRecord]:
         """Started tables whose latest committed version never reached their channel."""
 
-    async def mark_announced(self, table_id: int, version: int) -> None: ...
+    async def mark_announced(self, table_id: int, version: int,
+                             message_id: int | None = None) -> None:
+        """The channel heard of ``version``; ``message_id`` is its board (kept when newer)."""
 
     async def tables_of_member(self, member_id: int) -> list[TableRecord]: ...
 

@@ -145,10 +145,14 @@ class PostgresTables:
         )
         return [rows.table_record(r) for r in found]
 
-    async def mark_announced(self, table_id: int, version: int) -> None:
+    async def mark_announced(self, table_id: int, version: int,
+                             message_id: int | None = None) -> None:
+        """The channel heard of ``version``; ``message_id`` is its board (kept when newer)."""
         await self._pool.execute(
-            "UPDATE game_tables SET announced = GREATEST(announced, $2) WHERE id = $1",
-            table_id, version,
+            "UPDATE game_tables SET message_id = CASE WHEN $2 > announced"
+            " THEN COALESCE($3, message_id) ELSE message_id END,"
+            " announced = GREATEST(announced, $2) WHERE id = $1",
+            table_id, version, message_id,
         )
 
     async def tables_of_member(self, member_id: int) -> list[TableRecord]:

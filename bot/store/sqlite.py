@@ -19,7 +19,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from importlib import resources
@@ -52,6 +52,9 @@ from bot.store.records import (
     Step,
     TableRecord,
 )
+from bot.store.rows import action_record as _action
+from bot.store.seat_rows import SeatRows
+from bot.store.timing import TimingRows
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +97,8 @@ class _Queued:
     expected_version: int
     steps: Sequence[Step]
     done: asyncio.Future[int]
+    then: Callable[[sqlite3.Connection], Any] | None = None
+    after: list[Any] = field(default_factory=list)  # what ``then`` returned
 
 
 class _Statements:
@@ -112,7 +117,7 @@ class _Statements:
         return await self._store._call(lambda db: db.execute(sql, args).fetchall())
 
 
-class SqliteStore:
+class SqliteStore(TimingRows, SeatRows):
     def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor) -> None:
         self._conn = conn
         self._thread = thread
@@ -266,10 +271,14 @@ class SqliteStore:
         )
         return [_table(r) for r in rows]
 
-    async def mark_announced(self, table_id: int, version: int) -> None:
+    async def mark_announced(self, table_id: int, version: int,
+                             message_id: int | None = None) -> None:
+        """The channel heard of ``version``; ``message_id`` is its board (kept when newer)."""
         await self._transact(lambda db: db.execute(
-            "UPDATE game_tables SET announced = MAX(announced, ?) WHERE id = ?",
-            (version, table_id),
+            "UPDATE game_tables SET message_id = CASE WHEN ? > announced"
+            " THEN COALESCE(?, message_id) ELSE message_id END,"
+            " announced = MAX(announced, ?) WHERE id = ?",
+            (version, message_id, version, table_id),
         ))
 
     async def tables_of_member(self, member_id: int) -> list[TableRecord]:
@@ -394,11 +403,23 @@ class SqliteStore:
                            ) -> int:
         """Several consecutive changes of one table (a chain of computer moves), all or none;
         group-committed with whatever other tables' moves are waiting."""
+        version, _ = await self.record_steps_then(table_id, expected_version, steps)
+        return version
+
+    async def record_steps_then(
+        self, table_id: int, expected_version: int, steps: Sequence[Step],
+        then: Callable[[sqlite3.Connection], T] | None = None,
+    ) -> tuple[int, T | None]:
+        """``record_steps``, then ``then(connection)`` in the same transaction (planning the
+        table's deadlines after its moves, say). A failure of ``then`` undoes only its own
+        writes, never the moves; its result is None then."""
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._queue.append(_Queued(table_id, expected_version, steps, done))
+        item = _Queued(table_id, expected_version, steps, done, then)
+        self._queue.append(item)
         if self._committer is None or self._committer.done():
             self._committer = asyncio.create_task(self._commit_queued())
-        return await done
+        version = await done
+        return version, (item.after[0] if item.after else None)
 
     async def _commit_queued(self) -> None:
         while self._queue:
@@ -861,8 +882,22 @@ def _write_batch(db: sqlite3.Connection, *, batch: Sequence[_Queued]) -> list[in
                 results.append(_refusal(exc))
             else:
                 results.append(version)
+                if item.then is not None:
+                    _then(db, item)
             db.execute("RELEASE move")
     return results
+
+
+def _then(db: sqlite3.Connection, item: _Queued) -> None:
+    """Run a queued change's follow-up in a savepoint of its own: it may fail alone."""
+    db.execute("SAVEPOINT follow_up")
+    try:
+        assert item.then is not None
+        item.after.append(item.then(db))
+    except Exception:
+        log.exception("the follow-up of a move of table %s failed", item.table_id)
+        db.execute("ROLLBACK TO follow_up")
+    db.execute("RELEASE follow_up")
 
 
 def _insert_action(db: sqlite3.Connection, table_id: int, version: int, entry: NewAction,
@@ -939,23 +974,6 @@ def _league(row: sqlite3.Row) -> LeagueRecord:
         computers=bool(row["computers"]),
         min_reliability=float(row["min_reliability"]),
         carry=float(row["carry"]),
-    )
-
-
-def _action(row: sqlite3.Row) -> ActionRecord:
-    return ActionRecord(
-        id=int(row["id"]),
-        version=int(row["version"]),
-        kind=str(row["kind"]),
-        seat=row["seat"],
-        member_id=row["member_id"],
-        action=None if row["action"] is None else json.loads(row["action"]),
-        text=row["text"],
-        irreversible=bool(row["irreversible"]),
-        undoes=row["undoes"],
-        idem_key=row["idem_key"],
-        created_at=str(row["created_at"]),
-        notation=row["notation"],
     )
 
 

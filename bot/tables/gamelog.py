@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.store import ActionRecord, TableRecord
+from bot.store.timing_records import SeatChange
+from bot.text import escape
 from rules.core import Game, State, format_text
 
 
@@ -61,11 +64,30 @@ def replay_file(
     return base
 
 
-def history_lines(names: list[str], played: list[Played]) -> list[str]:
-    """The log as players saw it in the channel (public narration, so nothing hidden), numbered."""
+def history_lines(names: list[str], played: list[Played],
+                  changes: Sequence[SeatChange] = ()) -> list[str]:
+    """The log as players saw it in the channel (public narration, so nothing hidden), numbered,
+    with seats changing hands where they did. ``names`` are the seats' names now (ready for
+    text); each move shows the name of whoever held its seat then."""
+    names = list(names)
+    for change in reversed(changes):  # the names at the start
+        if change.seat < len(names):
+            names[change.seat] = escape(change.old_name)
+    pending = sorted(changes, key=lambda c: c.version)
     lines = []
     for number, entry in enumerate(played, start=1):
+        while pending and pending[0].version <= entry.record.version:
+            lines.append(_changed(names, pending.pop(0)))
         who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat + 1}"
         text = format_text(entry.record.text or "", names) or "(an action)"
         lines.append(f"{number}. {who}: {text}")
+    lines.extend(_changed(names, change) for change in pending)
     return lines
+
+
+def _changed(names: list[str], change: SeatChange) -> str:
+    """A seat changing hands, as a line of the history (and the names from then on)."""
+    if change.seat < len(names):
+        names[change.seat] = escape(change.new_name)
+    return (f"- Seat {change.seat + 1}: {escape(change.new_name)} takes over from "
+            f"{escape(change.old_name)}.")

@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from bot.locks import KeyedLocks
 from bot.store import SeatRecord, Store, TableRecord
@@ -102,6 +102,28 @@ class Views:
         return hashlib.sha256(encoded.encode()).hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class Timed:
+    """What planning deadlines after a change tells the notice of it."""
+
+    deadlines: dict[int, int] = field(default_factory=dict)  # member -> deadline (epoch s)
+    no_dm: frozenset[int] = frozenset()  # members who turned notices by DM off
+
+
+class TimingHook(Protocol):
+    """Plans deadlines and reminders after each change of a table, under its lock
+    (``bot.pace.scheduler.Scheduler``)."""
+
+    async def after_commit(
+        self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
+    ) -> Timed: ...
+
+    def planning(self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
+                 ) -> Callable[[Any], Timed]:
+        """The same as a function the store runs inside a move's own transaction."""
+        ...
+
+
 class Live:
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
                  thinker: Executor | None = None) -> None:
@@ -110,6 +132,7 @@ class Live:
         self.games: Mapping[str, Game] = GAMES if games is None else games
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
+        self.timing: TimingHook | None = None  # set by the scheduler of asynchronous play
 
     def game(self, game_id: str) -> Game:
         try:

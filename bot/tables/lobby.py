@@ -20,7 +20,7 @@ from bot.store import (
 )
 from bot.tables.computers import DEFAULT_LEVEL, LEVELS, check_level
 from bot.tables.live import Live, Loaded
-from bot.tables.moves import Chain, computers, told
+from bot.tables.moves import Chain, computers, timed, told
 from bot.tables.narration import lobby_notice
 from bot.text import escape
 from bot.values import Member, OutOfDate, TableError
@@ -191,9 +191,10 @@ class LobbyCases:
                 "the seed is revealed when the game ends.",
             ])
             loaded.chain = chain  # computer seats' first moves are told with the start
+            chain.timed = await timed(self.live, loaded)
             if then_computers:
                 await computers(self.live, loaded, chain)
-            return await told(loaded, chain, every_human=True)
+            return await told(self.live, loaded, chain, every_human=True)
 
     async def abandon(self, table_id: int, member: Member) -> Notice:
         async with self.live.locked(table_id) as loaded:
@@ -205,6 +206,8 @@ class LobbyCases:
                 _require_creator_or_admin(table, member, "abandon the game")
             version = await self.live.store.set_status(table_id, Status.ABANDONED,
                                                        table.version)
+            loaded.table = replace(table, version=version, status=Status.ABANDONED)
+            await timed(self.live, loaded)
             self.live.forget(table_id)
             text = f"{escape(member.name)} abandoned the game."
             if table.status == Status.PLAYING:

@@ -1,27 +1,32 @@
 """Committing moves and telling of them: shared by the start of a game and by play.
 
 Consecutive moves of one table (a member's, then the computer seats' replies) form a chain that
-is told of in one notice, whose private views are built once, from the latest state.
+is told of in one notice, whose private views are built once, from the latest state. After
+each change the table's deadlines are planned (``Live.timing``), under the table's lock.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.notices import Notice, SeatNotice
-from bot.store import NewAction, StaleVersion, Status, Step
-from bot.tables import offload
+from bot.store import ActionRecord, NewAction, StaleVersion, Status, Step
+from bot.tables import gamelog, offload
 from bot.tables.computers import decide
-from bot.tables.live import Live, Loaded, Views
+from bot.tables.live import Live, Loaded, Timed, Views
 from bot.tables.narration import narrate, play_notice, private_notices
 from bot.values import OutOfDate
 from rules.core import Event, Transition
 
+log = logging.getLogger(__name__)
+
 MAX_COMPUTER_STEPS = 5_000  # a bound on computer moves chained after one human move
+RECAP_LINES = 12  # "since your last turn" keeps the latest groups of moves
 
 Move = tuple[int, int | None, dict[str, Any], Transition, str | None]
-"""seat, member id (None for a computer), action, its transition, idempotency key."""
+"""seat, member id (None for a computer or the autopilot), action, its transition, key."""
 
 
 @dataclass
@@ -30,10 +35,27 @@ class Chain:
     before: Views | None  # the views then (None: tell every seat, as at the start)
     lines: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    timed: Timed = field(default_factory=Timed)  # deadlines after the chain's last change
 
 
-async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain) -> None:
-    """Write consecutive moves of one table as one all-or-nothing step list."""
+async def timed(live: Live, loaded: Loaded, movers: frozenset[int] = frozenset(),
+                autopiloted: frozenset[int] = frozenset()) -> Timed:
+    """Plan the table's deadlines after a change. A failure here must not look like a failed
+    move (the move is committed); the scheduler plans every table again when it starts."""
+    if live.timing is None:
+        return Timed()
+    try:
+        return await live.timing.after_commit(loaded, movers, autopiloted)
+    except Exception:
+        log.exception("could not plan the deadlines of table %s", loaded.table.id)
+        return Timed()
+
+
+async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
+                 headline: str | None = None, autopiloted: frozenset[int] = frozenset()
+                 ) -> None:
+    """Write consecutive moves of one table as one all-or-nothing step list. ``headline``
+    goes before the first move's narration (in the log too), e.g. why the computer moved."""
     game, table = loaded.game, loaded.table
     steps = []
     state = loaded.state
@@ -41,6 +63,8 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain) ->
         status = Status.OVER if game.outcome(transition.state) is not None else Status.PLAYING
         notation = game.format_action(state, action)
         line = narrate(transition.events, None)
+        if headline:
+            line, headline = " ".join(t for t in (headline, line) if t), None
         entry = NewAction(
             "act", seat, member_id, action=action, text=line or notation,
             irreversible=transition.irreversible, idem_key=idem_key, notation=notation,
@@ -49,14 +73,24 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain) ->
         chain.lines.append(line)
         chain.events.extend(transition.events)
         state = transition.state
+    movers = frozenset(m[0] for m in moves)
+    after = replace(table, version=table.version + len(steps), status=steps[-1].status)
+    # The table's deadlines are planned in the moves' own transaction: no commit more.
+    planning = None if live.timing is None else live.timing.planning(
+        Loaded(after, loaded.seats, game, state), movers, autopiloted)
     try:
-        version = await live.store.record_steps(table.id, table.version, steps)
+        version, planned = await live.store.record_steps_then(table.id, table.version, steps,
+                                                              planning)
     except StaleVersion:
         raise OutOfDate("This board is out of date; use the latest one.") from None
     # The in-memory copy now holds what was just written; nothing is read back.
-    loaded.table = replace(table, version=version, status=steps[-1].status)
+    loaded.table = replace(after, version=version)
     loaded.state = state
     loaded.chain = chain
+    if isinstance(planned, Timed):
+        chain.timed = planned
+    elif planning is not None:  # planning failed inside the transaction: try on its own
+        chain.timed = await timed(live, loaded, movers, autopiloted)
 
 
 async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
@@ -83,9 +117,53 @@ async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
         await commit(live, loaded, moves, chain)
 
 
-async def told(loaded: Loaded, chain: Chain, *, every_human: bool = False) -> Notice:
+async def told(live: Live, loaded: Loaded, chain: Chain, *, every_human: bool = False
+               ) -> Notice:
+    recaps = {} if every_human else await recaps_for(live, loaded, chain)
     private: list[SeatNotice] = await offload.run(
         f"{loaded.game.id}:tell", private_notices, loaded, loaded.views(), chain.before,
-        chain.events, every_human=every_human,
+        chain.events, every_human=every_human, recaps=recaps,
     )
-    return play_notice(loaded, chain.lines, private, since=chain.since)
+    notice = play_notice(loaded, chain.lines, private, since=chain.since)
+    if chain.timed.deadlines:
+        notice.data["deadlines"] = dict(chain.timed.deadlines)
+    return notice
+
+
+async def recaps_for(live: Live, loaded: Loaded, chain: Chain) -> dict[int, str]:
+    """For each member whose turn comes with this chain: what happened since their own
+    previous move, grouped by who did it (a template with seat placeholders)."""
+    game, state, before = loaded.game, loaded.state, chain.before
+    if state is None or before is None or loaded.table.status != Status.PLAYING:
+        return {}
+    coming = game.active_seats(state) - game.active_seats(before.state)
+    seats = [s.position for s in loaded.seats if s.position in coming and not s.is_computer
+             and s.member_id is not None and s.member_id not in chain.timed.no_dm]
+    if not seats:
+        return {}
+    last, records = await live.store.since_last_moves(loaded.table.id, seats)
+    recaps = {}
+    for seat in seats:
+        lines = recap([r for r in records if r.version > last.get(seat, 0)], seat)
+        if lines:
+            recaps[seat] = "\n".join(["Since your last turn:", *lines])
+    return recaps
+
+
+def recap(records: list[ActionRecord], seat: int) -> list[str]:
+    """The moves of the other seats, consecutive moves of one seat on one line; the latest
+    ``RECAP_LINES`` lines, with how many earlier ones were left out."""
+    groups: list[tuple[int | None, list[str]]] = []
+    for played in gamelog.effective(records):
+        record = played.record
+        if played.seat == seat or not record.text:
+            continue
+        if groups and groups[-1][0] == played.seat:
+            groups[-1][1].append(record.text)
+        else:
+            groups.append((played.seat, [record.text]))
+    lines = ["- " + " ".join(texts).replace("\n", " ") for _, texts in groups]
+    if len(lines) > RECAP_LINES:
+        left = len(lines) - RECAP_LINES
+        lines = [f"- ({left} earlier turns: `/history`)", *lines[-RECAP_LINES:]]
+    return lines

@@ -54,13 +54,16 @@ def private_notices(
     *,
     every_human: bool = False,
     only_seats: set[int] | None = None,
+    recaps: Mapping[int, str] | None = None,
 ) -> list[SeatNotice]:
     """A notice for each human seat with news of its own, all built from the state of ``now``.
 
     A seat hears when an event is addressed to it, when the game starts, when its turn comes,
     or when what it keeps out of sight of the table (a screen, a sheet) changed; help shown
-    only to the seat on the move (Palermo's reachable cells) is no news by itself. Builds
-    several views: callers run it off the loop."""
+    only to the seat on the move (Palermo's reachable cells) is no news by itself. A seat's
+    recap (what happened since its last turn, as its turn comes) rides on its notice and is
+    no news by itself either: DMs stay for news. Builds several views: callers run it off
+    the loop."""
     game = loaded.game
     events = tuple(events)
     active_now = game.active_seats(now.state)
@@ -72,6 +75,7 @@ def private_notices(
         if seat_rec.is_computer or (only_seats is not None and seat not in only_seats):
             continue
         mine = tuple(e for e in events if e.to is not None and seat in e.to)
+        recap = (recaps or {}).get(seat, "")
         news = every_human or only_seats is not None or bool(mine)
         if not news and before is not None:
             own_now, own_then = now.own(seat), before.own(seat)
@@ -84,7 +88,8 @@ def private_notices(
             else:
                 news = bool(changed)
         if news:
-            out.append(seat_notice(loaded, now, seat, narrate(mine, seat)))
+            text = "\n".join(t for t in (narrate(mine, seat), recap) if t)
+            out.append(seat_notice(loaded, now, seat, text))
     return out
 
 

@@ -15,7 +15,7 @@ from bot.notices import Notice
 from bot.store import DuplicateKey, NewAction, StaleVersion, Status
 from bot.tables import gamelog, offload
 from bot.tables.live import Live, Loaded
-from bot.tables.moves import Chain, commit, computers, told
+from bot.tables.moves import Chain, commit, computers, timed, told
 from bot.tables.narration import (
     describe,
     due_computers,
@@ -82,7 +82,7 @@ class PlayCases:
                 return _duplicate(loaded)
             if then_computers:
                 await computers(self.live, loaded, chain)
-            return await told(loaded, chain)
+            return await told(self.live, loaded, chain)
 
     async def propose(self, table_id: int, member: Member, text: str) -> Proposal:
         """Check a move and show its mover the result, without committing it.
@@ -167,11 +167,15 @@ class PlayCases:
                 raise OutOfDate("The game changed meanwhile; nothing was undone.") from None
             loaded.table = replace(table, version=version)
             loaded.state = state
+            deadlines = (await timed(self.live, loaded, frozenset({seat}))).deadlines
             private = await asyncio.to_thread(
                 private_notices, loaded, loaded.views(), None, (), only_seats={seat}
             )
-            return play_notice(loaded, [f"{{p{seat}}} took back a move."], private,
-                               since=table.version)
+            notice = play_notice(loaded, [f"{{p{seat}}} took back a move."], private,
+                                 since=table.version)
+            if deadlines:
+                notice.data["deadlines"] = deadlines
+            return notice
 
     async def run_computers(self, table_id: int, continuing: Notice | None = None
                             ) -> Notice | None:
@@ -190,7 +194,7 @@ class PlayCases:
             ):
                 chain = Chain(loaded.table.version, loaded.views())
             await computers(self.live, loaded, chain)
-            return await told(loaded, chain)
+            return await told(self.live, loaded, chain)
 
 
 def _duplicate(loaded: Loaded) -> Notice:

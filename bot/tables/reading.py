@@ -93,7 +93,8 @@ class ReadingCases:
         table = await self._latest(channel_id)
         seats = await self.live.store.seats(table.id)
         played = gamelog.effective(await self.live.store.actions(table.id))
-        return gamelog.history_lines(text_names(seats), played)
+        changes = await self.live.store.seat_changes(table.id)
+        return gamelog.history_lines(text_names(seats), played, changes)
 
     async def export(self, channel_id: int) -> dict[str, object]:
         table = await self._latest(channel_id)
@@ -120,8 +121,11 @@ class ReadingCases:
         records = await self.live.store.actions(table_id, after_version=after)
         return [fill(_told(r), names) for r in records if r.version <= upto]
 
-    async def mark_announced(self, table_id: int, version: int) -> None:
-        await self.live.store.mark_announced(table_id, version)
+    async def mark_announced(self, table_id: int, version: int,
+                             message_id: int | None = None) -> None:
+        """``version`` reached the channel, in the board message ``message_id`` (the latest
+        board, for jump links)."""
+        await self.live.store.mark_announced(table_id, version, message_id)
 
     async def unannounced(self) -> list[TableRecord]:
         return await self.live.store.unannounced()

@@ -1,4 +1,5 @@
-"""Option choices shared by several commands: the games, and a server's open leagues."""
+"""Option choices shared by several commands: the games, computer levels, paces and
+out-of-time policies, and a server's open leagues."""
 
 from __future__ import annotations
 
@@ -7,10 +8,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.pace.model import PRESETS, Policy
+from bot.tables.computers import LEVELS
 from bot.ui.respond import bot_of
 from rules import GAMES
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=g.id) for g in GAMES.values()]
+LEVEL_CHOICES = [app_commands.Choice(name=f"{k} ({v})", value=k) for k, v in LEVELS.items()]
+PACE_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("none", *PRESETS, "custom")]
+POLICY_CHOICES = [app_commands.Choice(name=p.value, value=p.value) for p in Policy]
 
 
 async def league_names(interaction: discord.Interaction[Any], current: str

@@ -16,6 +16,8 @@ from bot.ui.ids import Mark
 
 LOBBY_LABELS = {"join": "Join", "leave": "Leave", "bot": "Add computer", "start": "Start"}
 LOBBY_STYLES = {"join": discord.ButtonStyle.primary, "start": discord.ButtonStyle.success}
+VOTE_LABELS = {"remove": "Remove (computer plays)", "wait": "Wait another period",
+               "substitute": "Find a substitute"}
 
 
 def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -69,3 +71,21 @@ def confirm_view(pending_id: int) -> discord.ui.View:
 
 def moves_view(table_id: int, mark: Mark, moves: list[str]) -> discord.ui.View:
     return _view(move_select(table_id, mark, moves))
+
+
+def vote_button(choice: str, turn_id: int) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=VOTE_LABELS[choice], custom_id=ids.vote(choice, turn_id),
+                             style=discord.ButtonStyle.secondary)
+
+
+def seek_button(table_id: int, seat: int, old: int, by: int) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label="Join as substitute", style=discord.ButtonStyle.primary,
+                             custom_id=ids.seek(table_id, seat, old, by))
+
+
+def vote_view(turn_id: int) -> discord.ui.View:
+    return _view(*(vote_button(choice, turn_id) for choice in ids.VOTE_CHOICES))
+
+
+def seek_view(table_id: int, seat: int, old: int, by: int) -> discord.ui.View:
+    return _view(seek_button(table_id, seat, old, by))

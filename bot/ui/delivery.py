@@ -19,10 +19,11 @@ from discord.utils import MISSING
 
 from bot.locks import KeyedLocks
 from bot.notices import Notice, SeatNotice
+from bot.pace.notices import Dashboard, Reminder, TableMessage, VoteRequest, deadline_text
 from bot.render_pool import Rendered
 from bot.store import Status
 from bot.text import clip
-from bot.ui.components import board_view, lobby_view
+from bot.ui.components import board_view, lobby_view, vote_view
 from bot.ui.ids import Mark
 from bot.ui.pacing import Pacer
 from bot.ui.respond import Services
@@ -88,9 +89,11 @@ class Delivery:
                             notice.table_id, told, notice.since
                         )
                         text = "\n".join([*missed, text])
-                    await self._post(notice, text)
+                    posted = await self._post(notice, text)
                     self._told.remember(notice.table_id, notice.version)
-                    await self.services.tables.mark_announced(notice.table_id, notice.version)
+                    await self.services.tables.mark_announced(
+                        notice.table_id, notice.version,
+                        posted.id if notice.public_view is not None else None)
         await self.send_private(notice)
         if notice.status == Status.OVER:
             # A league game's ranking is stored once it is over (idempotent; a restart's
@@ -103,11 +106,15 @@ class Delivery:
             self._told.remember(table_id, table.announced)
         return self._told[table_id]
 
-    async def _post(self, notice: Notice, text: str) -> None:
+    async def _post(self, notice: Notice, text: str) -> discord.Message:
         content = text
         over = notice.status in (Status.OVER, Status.ABANDONED)
+        deadlines = notice.data.get("deadlines", {})
         if notice.next_members and not over:
-            content += "\nNext: " + ", ".join(f"<@{m}>" for m in notice.next_members)
+            content += "\nNext: " + ", ".join(
+                f"<@{m}>" + (f" (deadline {deadline_text(deadlines[m])})" if m in deadlines
+                             else "")
+                for m in notice.next_members)
         elif notice.next_names and not over:
             content += "\nNext: " + ", ".join(notice.next_names)
         mentioned = discord.AllowedMentions(
@@ -121,7 +128,7 @@ class Delivery:
         playing = notice.status == Status.PLAYING
         view = board_view(notice.table_id, Mark(version=notice.version)) if playing else MISSING
         await self.pacer.wait()
-        await self.channel(notice.channel_id).send(
+        return await self.channel(notice.channel_id).send(
             clip(content), files=files or MISSING, view=view, allowed_mentions=mentioned
         )
 
@@ -181,6 +188,65 @@ class Delivery:
         """The ephemeral ``/hand`` answer: the same text and image a DM would carry."""
         files = image_files(await self.services.renderer.render(game_id, seat.view), "hand")
         return clip(seat.text or "Your view."), files or MISSING
+
+    # -- what the scheduler fires ---------------------------------------------------------
+
+    async def post_text(self, message: TableMessage) -> None:
+        await self.pacer.wait()
+        await self.channel(message.channel_id).send(
+            clip(message.text), allowed_mentions=_users(message.mentions))
+
+    async def post_vote(self, request: VoteRequest) -> None:
+        who = " ".join(f"<@{m}>" for m in request.voters)
+        await self.pacer.wait()
+        await self.channel(request.channel_id).send(
+            clip(f"Time ran out for {request.name}. {who}: what should the table do? "
+                 "A majority decides."),
+            view=vote_view(request.turn_id), allowed_mentions=_users(request.voters))
+
+    async def remind(self, reminder: Reminder) -> None:
+        """By DM; when DMs are closed (or the member turned DM notices off), one mention in
+        the channel of the table that has waited longest."""
+        if reminder.by_dm:
+            user = (self.client.get_user(reminder.member_id)
+                    or discord.Object(reminder.member_id))
+            try:
+                channel = await self.client.create_dm(user)
+                await channel.send(clip(reminder.text),
+                                   allowed_mentions=discord.AllowedMentions.none())
+                return
+            except discord.Forbidden as exc:
+                if exc.code != DM_CLOSED:
+                    raise
+        await self.channel(reminder.waiting[0].channel_id).send(
+            clip(f"<@{reminder.member_id}>: {reminder.text}"),
+            allowed_mentions=_users((reminder.member_id,)))
+
+
+    async def dashboard(self, board: Dashboard) -> None:
+        """Edit the member's dashboard DM in place; send it when it has none (or it was
+        deleted). With DMs closed it is turned off."""
+        quiet = discord.AllowedMentions.none()
+        if board.channel_id is not None and board.message_id is not None:
+            message = self.channel(board.channel_id).get_partial_message(board.message_id)
+            try:
+                await message.edit(content=clip(board.text), allowed_mentions=quiet)
+                return
+            except discord.NotFound:
+                pass  # deleted by the member: a new one follows
+        user = self.client.get_user(board.member_id) or discord.Object(board.member_id)
+        try:
+            channel = await self.client.create_dm(user)
+            sent = await channel.send(clip(board.text), allowed_mentions=quiet)
+        except discord.Forbidden:
+            await self.services.scheduler.dashboard_posted(board.member_id, None, None)
+            return
+        await self.services.scheduler.dashboard_posted(board.member_id, channel.id, sent.id)
+
+
+def _users(ids: tuple[int, ...]) -> discord.AllowedMentions:
+    return discord.AllowedMentions(users=[discord.Object(m) for m in ids], everyone=False,
+                                   roles=False)
 
 
 def delivery_of(interaction: discord.Interaction[Any]) -> Delivery:

@@ -11,6 +11,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.notices import Notice
+from bot.pace.notices import next_line
 from bot.ui.components import confirm_view, moves_view
 from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
@@ -63,11 +64,29 @@ async def announce(
     if notice.duplicate:
         await reply(interaction, "That move was already made.")
         return
+    done = DONE + await next_game(interaction, notice.table_id)
     if edit:
-        await interaction.edit_original_response(content=DONE, attachments=[], view=None)
+        await interaction.edit_original_response(content=done, attachments=[], view=None)
     else:
-        await reply(interaction, DONE)
+        await reply(interaction, done)
     await tell_channel(interaction, notice)
+
+
+async def next_game(interaction: discord.Interaction[Any], table_id: int) -> str:
+    """The mover's other table that has waited longest on them, as a line to add."""
+    waiting = await bot_of(interaction).scheduler.next_waiting(interaction.user.id, table_id)
+    return "" if waiting is None else "\n" + next_line(waiting)
+
+
+async def play(interaction: discord.Interaction[Any], table_id: int, text: str, *,
+               confirm: bool = False) -> None:
+    """A chosen move: previewed first, unless asked to play it at once (``confirm``) or the
+    member turned previews off in ``/settings``."""
+    settings = await bot_of(interaction).scheduler.settings(interaction.user.id)
+    if confirm or not settings.preview:
+        await commit(interaction, table_id, text)
+    else:
+        await show_preview(interaction, table_id, text)
 
 
 async def tell_channel(interaction: discord.Interaction[Any], notice: Notice) -> None:
@@ -103,7 +122,8 @@ async def offer_moves(interaction: discord.Interaction[Any], table_id: int) -> N
         return
     mark = Mark(fingerprint=await bot.tables.seat_print(table_id, member))
     if len(moves) <= SELECT_LIMIT:
-        await reply(interaction, "Pick your move; you will see a preview before it counts.",
+        await reply(interaction, "Pick your move (a preview comes first unless `/settings` "
+                    "turned it off).",
                     view=moves_view(table_id, mark, moves))
         return
     short = shortlist(moves, await bot.tables.last_notation(table_id, member))

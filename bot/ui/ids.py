@@ -17,6 +17,10 @@ LOBBY = rf"{PREFIX}:lobby:(?P<op>join|leave|bot|start):(?P<table>[0-9]+)"
 BOARD = rf"{PREFIX}:board:(?P<op>moves|hand):(?P<table>[0-9]+):(?P<mark>v[0-9]+|s[0-9a-f]+)"
 CONFIRM = rf"{PREFIX}:confirm:(?P<op>ok|no):(?P<pending>[0-9]+)"
 PICK = rf"{PREFIX}:pick:(?P<table>[0-9]+):(?P<mark>v[0-9]+|s[0-9a-f]+)"
+VOTE_CHOICES = ("remove", "wait", "substitute")
+VOTE = rf"{PREFIX}:vote:(?P<choice>remove|wait|substitute):(?P<turn>[0-9]+)"
+# An advert for a seat carries whom it was posted for and who posted it (checked then).
+SEEK = rf"{PREFIX}:seek:(?P<table>[0-9]+):(?P<seat>[0-9]+):(?P<old>[0-9]+):(?P<by>[0-9]+)"
 
 
 @dataclass(frozen=True)
@@ -50,3 +54,11 @@ def confirm(op: str, pending_id: int) -> str:
 
 def pick(table_id: int, mark: Mark) -> str:
     return f"{PREFIX}:pick:{table_id}:{mark.encode()}"
+
+
+def vote(choice: str, turn_id: int) -> str:
+    return f"{PREFIX}:vote:{choice}:{turn_id}"
+
+
+def seek(table_id: int, seat: int, old: int, by: int) -> str:
+    return f"{PREFIX}:seek:{table_id}:{seat}:{old}:{by}"

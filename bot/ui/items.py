@@ -8,8 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.ui import components, ids, lobby
-from bot.ui.flows import STALE, confirm, offer_moves, show_hand, show_preview, still_valid
+from bot.ui import components, ids, lobby, pace
+from bot.ui.flows import STALE, confirm, offer_moves, play, show_hand, still_valid
 from bot.ui.ids import Mark
 from bot.ui.respond import bot_of, member_of, refuse, report_error
 
@@ -106,7 +106,43 @@ class MoveSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
         if not await still_valid(interaction, self.table_id, self.mark):
             await refuse(interaction, STALE)
         elif values:
-            await show_preview(interaction, self.table_id, str(values[0]))
+            await play(interaction, self.table_id, str(values[0]))
 
 
-DYNAMIC_ITEMS = (LobbyButton, BoardButton, ConfirmButton, MoveSelect)
+class VoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.VOTE):
+    """A member's vote on a seat that ran out of time."""
+
+    def __init__(self, choice: str, turn_id: int) -> None:
+        super().__init__(components.vote_button(choice, turn_id))
+        self.choice, self.turn_id = choice, turn_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> VoteButton:
+        return cls(match["choice"], int(match["turn"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await pace.vote(interaction, self.turn_id, self.choice)
+
+
+class SeekButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.SEEK):
+    """An open advert for a seat: whoever clicks first takes it."""
+
+    def __init__(self, table_id: int, seat: int, old: int, by: int) -> None:
+        super().__init__(components.seek_button(table_id, seat, old, by))
+        self.table_id, self.seat, self.old, self.by = table_id, seat, old, by
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> SeekButton:
+        return cls(int(match["table"]), int(match["seat"]), int(match["old"]), int(match["by"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await pace.take_seat(interaction, self.table_id, self.seat, self.old, self.by)
+
+
+DYNAMIC_ITEMS = (LobbyButton, BoardButton, ConfirmButton, MoveSelect, VoteButton, SeekButton)

@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot.leagues import Leagues
 from bot.leagues.rounds import Rounds
+from bot.pace.scheduler import Scheduler
 from bot.render_pool import RenderPool
 from bot.store import Status, TableRecord
 from bot.tables import Tables
@@ -43,6 +44,9 @@ class Services(Protocol):
 
     @property
     def renderer(self) -> RenderPool: ...
+
+    @property
+    def scheduler(self) -> Scheduler: ...
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]: ...
 

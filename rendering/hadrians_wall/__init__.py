@@ -9,8 +9,10 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.common import WHITE, draw_marker, font, name_seats, player_name
-from rendering.hadrians_wall.layout import RIGHT_X
+from rendering.hadrians_wall.guides import CARD, HALO, rewards_to_place
+from rendering.hadrians_wall.layout import RIGHT_X, SHEET_TOP, WIDTH
 from rendering.hadrians_wall.overview import render_overview
+from rendering.hadrians_wall.public import render_public
 from rendering.hadrians_wall.sheets import render_sheets
 from rendering.hadrians_wall.summary import render_summary
 from rendering.scoretable import score_table
@@ -33,13 +35,27 @@ def render_all(view: Mapping[str, Any]) -> list[Image.Image]:
     if view.get("seat") is None:
         if view.get("outcome"):
             return [final_table(view), render_summary(view)]
-        return [render_summary(view)]
-    sheets = render_sheets(view)
-    body = HEADER_H
-    left = _titled(view, sheets.crop((0, body, RIGHT_X - 4, sheets.height)), "left sheet")
-    right = _titled(view, sheets.crop((RIGHT_X - 8, body, sheets.width, sheets.height)),
-                    "right sheet")
-    return [render_overview(view), left, right]
+        return [render_public(view), render_summary(view)]
+    return [render_overview(view), *sheet_parts(view)]
+
+
+PART_SCALE = 2.0
+PARTS = (  # (title, x0, x1) in layout units; each at most 450 wide, so 9 px reads at 11 px
+    ("left sheet, part 1 of 2", 0, 448),
+    ("left sheet, part 2 of 2", 448, 896),
+    ("right sheet, part 1 of 2", RIGHT_X, RIGHT_X + 450),
+    ("right sheet, part 2 of 2", RIGHT_X + 450, WIDTH - 4),
+)
+
+
+def sheet_parts(view: Mapping[str, Any]) -> list[Image.Image]:
+    """The seat's two sheets drawn twice the layout size and cut in four, each part under a
+    title bar with the key to the marks of what can be done next."""
+    sheets = render_sheets(view, PART_SCALE)
+    k = PART_SCALE
+    top = int(SHEET_TOP * k)
+    return [_titled(view, sheets.crop((int(x0 * k), top, int(x1 * k), sheets.height)), title)
+            for title, x0, x1 in PARTS]
 
 
 HEADER_H = 58
@@ -55,19 +71,34 @@ def final_table(view: Mapping[str, Any]) -> Image.Image:
                        TIE_RULE)
 
 
+TITLE_H = 112
+
+
 def _titled(view: Mapping[str, Any], part: Image.Image, title: str) -> Image.Image:
-    """One sheet under its own header (name, Year, which sheet, score)."""
+    """One part of a sheet under its own header (name, Year, which part, score) and the key
+    to the marks: the halo of a box that can be filled now, the last attack's cards and the
+    rewards still to place."""
     seat = int(view["seat"])
     s = view["sheets"][seat]
-    image = Image.new("RGB", (part.width, part.height + HEADER_H), (45, 35, 30))
-    image.paste(part, (0, HEADER_H))
+    image = Image.new("RGB", (part.width, part.height + TITLE_H), (45, 35, 30))
+    image.paste(part, (0, TITLE_H))
     draw = ImageDraw.Draw(image)
-    draw_marker(draw, (30, 29), 18, seat, outline=WHITE)
-    draw.text((58, 29), f"{player_name(seat, f'Player {seat + 1}')} · {title} · Year "
-              f"{view['year']}/{view['years']}", font=font(22, bold=True), fill=WHITE,
-              anchor="lm")
-    draw.text((part.width - 14, 29), f"Score {s['score']['total']}", font=font(22, bold=True),
-              fill=WHITE, anchor="rm")
+    draw_marker(draw, (34, 32), 22, seat, outline=WHITE)
+    draw.text((66, 32), f"{player_name(seat, f'Player {seat + 1}')} · Year "
+              f"{view['year']}/{view['years']} · Score {s['score']['total']}",
+              font=font(26, bold=True), fill=WHITE, anchor="lm")
+    draw.text((part.width - 14, 32), title, font=font(20), fill=(255, 220, 160), anchor="rm")
+    y = 84
+    queue = rewards_to_place(s)
+    if queue:
+        draw.text((14, y), queue, font=font(20, bold=True), fill=(255, 200, 90), anchor="lm")
+        return image
+    draw.rectangle((14, y - 11, 36, y + 11), outline=HALO, width=4)
+    draw.text((46, y), "a box you can fill now", font=font(20), fill=WHITE, anchor="lm")
+    if view.get("attack"):
+        draw.rectangle((330, y - 11, 346, y + 11), fill=CARD, outline=WHITE, width=1)
+        draw.text((354, y), f"Year {view['attack']['year']} attack cards on that cohort",
+                  font=font(20), fill=WHITE, anchor="lm")
     return image
 
 

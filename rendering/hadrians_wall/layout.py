@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from PIL import ImageDraw
-
 from rendering.common import font
+from rendering.hadrians_wall.scaled import Canvas
 
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]
@@ -63,7 +62,7 @@ CITIZEN_TOP = 100
 CITIZEN_STEP = 38
 
 
-def icon(draw: ImageDraw.ImageDraw, name: str, cx: float, cy: float, size: int = 20,
+def icon(draw: Canvas, name: str, cx: float, cy: float, size: int = 20,
          fine: bool = False) -> None:
     """A printed icon: a coloured shape with its letters (never colour alone); ``fine`` when a
     word beside it says the same."""
@@ -81,11 +80,11 @@ def icon(draw: ImageDraw.ImageDraw, name: str, cx: float, cy: float, size: int =
                       (cx - r, cy + r * 0.2)], fill=bg)
     else:
         draw.regular_polygon((cx, cy, r + 1), 6, fill=bg)
-    draw.text((cx, cy), letters, font=font(max(8, int(size * 0.5)), bold=True, fine=fine),
+    draw.text((cx, cy), letters, font=font(max(9, int(size * 0.5)), bold=True, fine=fine),
               fill=fg, anchor="mm")
 
 
-def icons_in(draw: ImageDraw.ImageDraw, names: tuple[str, ...] | list[str], rect: Rect,
+def icons_in(draw: Canvas, names: tuple[str, ...] | list[str], rect: Rect,
              size: int = 0) -> None:
     """Icons spread across a box."""
     if not names:
@@ -189,8 +188,8 @@ def _right_boxes(out: dict[Key, Rect]) -> None:
             x = rx + 100 + i * 36
             out[("gladiator", g, i + 1)] = (x, y, x + 30, y + 30)
         for i in range(6):
-            x = rx + 330 + i * 22
-            out[("battle", g, i + 1)] = (x, y + 4, x + 20, y + 26)
+            x = rx + 322 + i * 20
+            out[("battle", g, i + 1)] = (x, y + 4, x + 18, y + 26)
     # Temples: small 1 row, medium and large 3 rows of 2.
     for box in range(1, 15):
         if box <= 2:

@@ -103,8 +103,13 @@ def _moves(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, A
                   "(+1 to an attribute each)", font=font(TEXT, bold=True), fill=(170, 30, 30))
         y += LINE + 6
     if not moves:
-        draw.text((PAD, y), "Nothing to do now: waiting for the others.", font=font(TEXT),
-                  fill=MUTED)
+        text = "Nothing to do now: waiting for the others."
+        outcome = view.get("outcome")
+        if outcome:
+            seat = int(s["seat"])
+            place = next(i for i, group in enumerate(outcome["ranking"]) if seat in group) + 1
+            text = f"The game is over: you finished #{place} of {len(view['sheets'])}."
+        draw.text((PAD, y), text, font=font(TEXT), fill=MUTED)
         return y + LINE + 8
     draw.text((PAD, y), "You can do now (type one of these; 'legal' lists all)",
               font=font(TEXT + 2, bold=True), fill=HEAD)

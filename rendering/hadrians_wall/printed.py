@@ -6,7 +6,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from rendering.common import INK, PAPER, font
+from rendering.common import INK, PAPER, font, font_scale, scaled
 from rendering.hadrians_wall.layout import (
     ATTR_STEP,
     ATTR_TOP,
@@ -30,6 +30,7 @@ from rendering.hadrians_wall.layout import (
     icon,
     icons_in,
 )
+from rendering.hadrians_wall.scaled import Canvas, ScaledDraw
 from rules.hadrians_wall import components as c
 
 SHORT = {"soldier": "Sd", "builder": "Bd", "servant": "Sv", "civilian": "Cv", "resource": "Rs"}
@@ -50,30 +51,30 @@ def cost_short(cost: dict[str, int]) -> str:
     return " ".join(f"{n}{SHORT[k]}" for k, n in cost.items())
 
 
-def _label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int = 14,
+def _label(draw: Canvas, xy: tuple[float, float], text: str, size: int = 14,
            bold: bool = True, fill: tuple[int, int, int] = INK, anchor: str = "lm") -> None:
     draw.text(xy, text, font=font(size, bold=bold), fill=fill, anchor=anchor)
 
 
-def _fitted(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+def _fitted(draw: Canvas, xy: tuple[float, float], text: str, size: int,
             width: float) -> None:
     """A bold label at ``size`` or smaller, so that it fits ``width`` (never clipped)."""
-    while size > 8 and font(size, bold=True).getlength(text) > width:
+    while size > 9 and font(size, bold=True).getlength(text) > width * font_scale():
         size -= 1
     _label(draw, xy, text, size)
 
 
-def _box(draw: ImageDraw.ImageDraw, rect: Rect, width: int = 2) -> None:
+def _box(draw: Canvas, rect: Rect, width: int = 2) -> None:
     draw.rectangle(rect, fill=(255, 255, 255), outline=LINE, width=width)
 
 
-def _panel(draw: ImageDraw.ImageDraw, x: int, title: str) -> None:
+def _panel(draw: Canvas, x: int, title: str) -> None:
     draw.rounded_rectangle((x, SHEET_TOP, x + 888, HEIGHT - 8), radius=10, fill=PAPER_SHEET,
                            outline=HEAD, width=3)
     _label(draw, (x + 12, SHEET_TOP + 14), title, 15, fill=HEAD)
 
 
-def _left(draw: ImageDraw.ImageDraw) -> None:
+def _left(draw: Canvas) -> None:
     g = boxes()
     _panel(draw, LEFT_X, "LEFT SHEET")
     for i, name in enumerate(c.COHORTS):
@@ -153,7 +154,8 @@ def _left(draw: ImageDraw.ImageDraw) -> None:
         for b in range(1, 26):
             rect = g[("attr", a, b)]
             _box(draw, rect, 1)
-            draw.text((rect[0] + 2, rect[1] + 1), str(b), font=font(8), fill=FAINT)
+            # Fine print: the track's value is written in bold beside it.
+            draw.text((rect[0] + 2, rect[1] + 1), str(b), font=font(8, fine=True), fill=FAINT)
             if b in c.ATTRIBUTE_WORKER_BOXES[attr]:
                 icon(draw, c.ATTRIBUTE_WORKER[attr], rect[0] + 14, rect[1] + 18, 14)
             cross = c.ATTRIBUTE_CROSS[attr].get(b)
@@ -169,7 +171,7 @@ def _left(draw: ImageDraw.ImageDraw) -> None:
     _label(draw, (16, 820), "Score", 13, fill=HEAD)
 
 
-def _right(draw: ImageDraw.ImageDraw) -> None:
+def _right(draw: Canvas) -> None:
     g = boxes()
     rx = RIGHT_X
     _panel(draw, rx, "RIGHT SHEET")
@@ -233,7 +235,7 @@ def _right(draw: ImageDraw.ImageDraw) -> None:
                           fill=FAINT, anchor="mm")
         for i in range(1, 7):
             draw.rectangle(g[("battle", gi, i)], outline=FAINT, width=1)
-    _label(draw, (rx + 330, 436), "battles #", 10, bold=False)
+    _label(draw, (rx + 322, 436), "battles #", 10, bold=False)
     for label, rewards, y in (("dies", c.DEATH_REWARD, 528), ("lives", c.SURVIVE_REWARD, 546)):
         _label(draw, (rx + 96, y), label, 9, bold=False, anchor="rm")
         for i in range(1, 7):
@@ -300,10 +302,12 @@ def _right(draw: ImageDraw.ImageDraw) -> None:
 
 
 @cache
-def printed() -> Image.Image:
-    """Both sheets with nothing filled in (cached; callers copy it)."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
-    draw = ImageDraw.Draw(image)
-    _left(draw)
-    _right(draw)
+def printed(scale: float = 1.0) -> Image.Image:
+    """Both sheets with nothing filled in, ``scale`` times the layout size (cached; callers
+    copy it)."""
+    image = Image.new("RGB", (round(WIDTH * scale), round(HEIGHT * scale)), PAPER)
+    draw = ScaledDraw(ImageDraw.Draw(image), scale)
+    with scaled(scale):
+        _left(draw)
+        _right(draw)
     return image

@@ -7,7 +7,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import WHITE, draw_marker, font, player_name
+from rendering.common import WHITE, draw_marker, font, player_name, scaled
+from rendering.hadrians_wall.guides import attack_stacks, outline_moves
 from rendering.hadrians_wall.layout import (
     COLUMNS,
     FILL,
@@ -22,32 +23,33 @@ from rendering.hadrians_wall.layout import (
     icon,
 )
 from rendering.hadrians_wall.printed import printed
+from rendering.hadrians_wall.scaled import Canvas, ScaledDraw
 from rules.hadrians_wall import components as c
 
 RED = (200, 30, 30)
 YEAR_INK = (20, 60, 160)
 
 
-def _fill(draw: ImageDraw.ImageDraw, rect: Rect, text: str = "") -> None:
+def _fill(draw: Canvas, rect: Rect, text: str = "") -> None:
     draw.rectangle((rect[0] + 2, rect[1] + 2, rect[2] - 2, rect[3] - 2), fill=FILL)
     if text:
         draw.text(centre(rect), text, font=font(13, bold=True), fill=WHITE, anchor="mm")
 
 
-def _year(draw: ImageDraw.ImageDraw, rect: Rect, year: int) -> None:
+def _year(draw: Canvas, rect: Rect, year: int) -> None:
     """A '#' box with the Year written in it."""
     draw.rectangle((rect[0] + 2, rect[1] + 2, rect[2] - 2, rect[3] - 2), fill=(215, 228, 250))
     draw.text(centre(rect), f"Y{year}", font=font(13, bold=True), fill=YEAR_INK, anchor="mm")
 
 
-def _lock(draw: ImageDraw.ImageDraw, x0: int, x1: int, y0: int, y1: int) -> None:
+def _lock(draw: Canvas, x0: int, x1: int, y0: int, y1: int) -> None:
     """Grey hatching over a granary column that is not open yet."""
     for x in range(x0 - (y1 - y0), x1, 10):
         draw.line((max(x, x0), y0 + max(0, x0 - x), min(x + (y1 - y0), x1),
                    y1 - max(0, x + (y1 - y0) - x1)), fill=LOCKED, width=2)
 
 
-def _left(draw: ImageDraw.ImageDraw, s: Mapping[str, Any]) -> None:
+def _left(draw: Canvas, s: Mapping[str, Any]) -> None:
     g = boxes()
     for col in range(s["granary"], 3):
         x0, x1 = COLUMNS[col]
@@ -106,7 +108,7 @@ def _left(draw: ImageDraw.ImageDraw, s: Mapping[str, Any]) -> None:
                   font=font(16, bold=True), fill=HEAD if bold else (40, 40, 40), anchor="rm")
 
 
-def _right(draw: ImageDraw.ImageDraw, s: Mapping[str, Any]) -> None:
+def _right(draw: Canvas, s: Mapping[str, Any]) -> None:
     g = boxes()
     for t, track in enumerate(c.CITIZENS):
         n = s["citizens"][track]
@@ -172,10 +174,12 @@ def _right(draw: ImageDraw.ImageDraw, s: Mapping[str, Any]) -> None:
                 _fill(draw, g[("map", r, col)], f"S{value}")
 
 
-def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
+def _header(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
     seat = int(s["seat"])
     draw.rectangle((0, 0, WIDTH, 58), fill=(45, 35, 30))
-    draw_marker(draw, (32, 29), 19, seat, outline=WHITE)
+    raw, k = (draw.draw, draw.k) if isinstance(draw, ScaledDraw) else (draw, 1.0)
+    with scaled(1.0):  # the marker is sized in pixels already
+        draw_marker(raw, (32 * k, 29 * k), 19 * k, seat, outline=WHITE, width=round(2 * k))
     title = (f"{player_name(seat, f'Player {seat + 1}')}   Year {view['year']}/{view['years']} · "
              f"{view['difficulty']} · {s['status']}")
     draw.text((64, 29), title, font=font(24, bold=True), fill=WHITE, anchor="lm")
@@ -193,7 +197,7 @@ def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, 
               fill=WHITE, anchor="rm")
 
 
-def _cards(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
+def _cards(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
     """Fate card, Prospect, Paths and (privately) the drawn cards, at the bottom right."""
     x, y = RIGHT_X + 500, 738
     lines: list[tuple[str, bool]] = []
@@ -232,13 +236,17 @@ def _cards(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, A
                   anchor="lm")
 
 
-def render_sheets(view: Mapping[str, Any]) -> Image.Image:
+def render_sheets(view: Mapping[str, Any], scale: float = 1.0) -> Image.Image:
+    """Both sheets of the view's seat, ``scale`` times the layout size."""
     seat = int(view["seat"])
     s = view["sheets"][seat]
-    image = printed().copy()
-    draw = ImageDraw.Draw(image)
-    _header(draw, view, s)
-    _left(draw, s)
-    _right(draw, s)
-    _cards(draw, view, s)
+    image = printed(scale).copy()
+    draw = ScaledDraw(ImageDraw.Draw(image), scale)
+    with scaled(scale):
+        _header(draw, view, s)
+        _left(draw, s)
+        _right(draw, s)
+        _cards(draw, view, s)
+        attack_stacks(draw, view)
+        outline_moves(draw, view, s)
     return image

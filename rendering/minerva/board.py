@@ -130,14 +130,15 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
         # Smaller cells with more players keep the long side near 1600 px for four.
         size = max(40, min((84, 84, 84, 60, 54)[len(seats)], (slot_w - 30) // cols))
         highlight = pending if pending.get("seat") == seat["seat"] and "at" in pending else None
-        city = city_image(seat, size, highlight)
+        mine = (view.get("private") or {}) if view.get("seat") == seat["seat"] else {}
+        city = city_image(seat, size, highlight, build_cells=mine.get("build_cells", ()))
         if city.width > slot_w:
             ratio = slot_w / city.width
             city = city.resize((slot_w, int(city.height * ratio)), Image.Resampling.LANCZOS)
         cities.append(city)
     city_rows = [cities[i:i + columns] for i in range(0, len(cities), columns)]
     cities_h = sum(max(c.height for c in row) + GAP for row in city_rows)
-    side_h = 4 * (74 + GAP) + 60
+    side_h = 4 * (74 + GAP) + 104
     table = final_table(view) if over else None
     market_h = table.height + GAP if table else max(22 + cards_h + GAP + 22 + temples_h, side_h)
     players_h = len(seats) * ROW_H + 10
@@ -189,8 +190,10 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
             image.paste(city, (x, y))
             x += slot_w + GAP
         y += max(c.height for c in row) + GAP
-    draw.text((MARGIN, height - 22), LEGEND + "  ·  free cells (x,y): where a new tile may go",
-              font=font(12), fill=MUTED)
+    key = "free cells (x,y): where a new tile may go"
+    if (view.get("private") or {}).get("build_cells"):
+        key = "orange +: where a tile you buy may go now"
+    draw.text((MARGIN, height - 22), LEGEND + "  ·  " + key, font=font(12), fill=MUTED)
     return image
 
 
@@ -217,5 +220,14 @@ def _side(image: Image.Image, view: Mapping[str, Any], x: int, y: int) -> None:
     ranks = tuple((int(g["rank"]), int(g["vp"])) for g in view["glory_tiles"])
     image.paste(glory_box(int(view["round"]), ranks), (x, y))
     y += 74 + GAP
+    # The round track: one disc per round, the current one filled.
+    draw.text((x, y), "Rounds", font=font(13, bold=True), fill=INK)
+    rounds, now = int(view["rounds"]), int(view["round"])
+    step = min(18, (SIDE_W - 8) // max(1, rounds))
+    for r in range(1, rounds + 1):
+        cx, cy = x + 7 + (r - 1) * step, y + 30
+        fill = INK if r == now else (PAPER if r > now else (200, 195, 185))
+        draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=fill, outline=INK)
+    y += 44
     if view.get("fee"):
         draw.text((x, y), f"fee: {view['fee']} denarius", font=font(12, bold=True), fill=INK)

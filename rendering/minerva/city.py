@@ -58,11 +58,16 @@ def _cell(name: str, category: str, size: int, assistant: bool, seat: int) -> Im
     return image
 
 
+BUILD = (230, 120, 0)
+"""The outline of a cell where a tile the seat buys may go (from its legal actions)."""
+
+
 def city_image(
     player: Mapping[str, Any], size: int, highlight: Mapping[str, Any] | None = None,
-    score: str = "",
+    score: str = "", build_cells: Sequence[Sequence[int]] = (),
 ) -> Image.Image:
-    """The city of one seat; ``highlight`` is the view's pending entry when it is this seat's."""
+    """The city of one seat; ``highlight`` is the view's pending entry when it is this seat's;
+    ``build_cells`` are the cells where a bought tile may go (the seat's own view)."""
     seat = int(player["seat"])
     cells = {(c["x"], c["y"]): c for c in player["city"]}
     free = {
@@ -98,6 +103,11 @@ def city_image(
         draw.rectangle((x + 3, y + 3, x + size - 4, y + size - 4), outline=(205, 200, 190))
         draw.text((x + size / 2, y + size / 2), f"{cell[0]},{cell[1]}",
                   font=font(10 if size >= 56 else 8), fill=(170, 165, 155), anchor="mm")
+    for cx, cy in build_cells:
+        x, y = origin((cx, cy))
+        draw.rectangle((x + 2, y + 2, x + size - 3, y + size - 3), outline=BUILD, width=4)
+        draw.text((x + size / 2, y + 12), "+", font=font(16, bold=True), fill=BUILD,
+                  anchor="mm")
     for cell, info in cells.items():
         image.paste(
             _cell(info["name"], info["category"], size, bool(info["assistant"]), seat),

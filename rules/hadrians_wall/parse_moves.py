@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rules.core import Action, InvalidAction, quote
+from rules.core import Action, IllegalAction, InvalidAction, quote
 from rules.hadrians_wall.components import (
     ATTRIBUTES,
     BATHS_BOXES,
@@ -31,7 +31,7 @@ from rules.hadrians_wall.components import (
     WORKERS,
 )
 from rules.hadrians_wall.rewards import open_cohorts
-from rules.hadrians_wall.right import bribe_block, perform_block
+from rules.hadrians_wall.right import bribe_block, perform_block, temple_block
 from rules.hadrians_wall.state import Sheet, State
 from rules.hadrians_wall.trade import market_block
 from rules.hadrians_wall.year import diplomat_for
@@ -191,6 +191,18 @@ def _named(kind: str, field: str, options: tuple[str, ...] | dict[str, object],
     return parse
 
 
+def _choose(st: State, seat: int, w: Words) -> Action:
+    """A Path card. Asked which, the seat hears only the two cards it drew (and only while
+    Paths are chosen); a card it does not hold is refused by ``apply``, naming the two."""
+    value = w.first(tuple(PLAYER_CARDS))
+    if value is not None:
+        return {"type": "choose", "path": value}
+    drawn = [str(c) for c in st.sheets[seat]["drawn"]]
+    if st.phase != "choose" or not drawn:
+        raise IllegalAction("Path cards are chosen at the start of each Year, not now.")
+    raise InvalidAction("Say which Path card: " + " or ".join(drawn) + ".")
+
+
 def _citizen(st: State, seat: int, w: Words) -> Action:
     track = w.first(CITIZENS)
     if track is None:
@@ -244,6 +256,12 @@ def _temple(st: State, seat: int, w: Words) -> Action:
         raise InvalidAction("There is no such temple box.")
     pay = w.first(WORKERS)
     if pay is None:
+        block = temple_block(sheet)
+        if block:  # nothing to fill: say why, not which worker
+            temple = TEMPLE_BOX_TEMPLE[min(int(sheet["temple_boxes"]) + 1,
+                                           len(TEMPLE_BOX_TEMPLE) - 1)]
+            example = f" ('build {temple} temple')" if block.startswith("Build") else ""
+            raise IllegalAction(f"There is no temple box to fill now. {block[:-1]}{example}.")
         raise InvalidAction("Say which worker fills the temple box: " + ", ".join(WORKERS) + ".")
     return {"type": "temple", "box": box, "pay": pay}
 
@@ -287,8 +305,8 @@ _FIRST: dict[str, Callable[[State, int, Words], Action]] = {
     "done": lambda st, seat, w: {"type": "defend"},
     "favour": _favour,
     "ignore": _favour,
-    "choose": _named("choose", "path", tuple(PLAYER_CARDS), "Path card"),
-    "path": _named("choose", "path", tuple(PLAYER_CARDS), "Path card"),
+    "choose": _choose,
+    "path": _choose,
     "build": _build,
     "mining": _track("mining", "mining"),
     "guard": _track("guard", "guard"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.core import Action
 from rules.hadrians_wall.actions import active, legal
 from rules.hadrians_wall.components import (
     ATTACK_CARDS,
@@ -101,6 +102,23 @@ def _attack_view(st: State) -> dict[str, Any] | None:
     }
 
 
+_AREA_KEYS = ("box", "building", "track", "landmark", "gladiator", "column", "cohort")
+
+
+def _boxes(actions: list[Action]) -> list[dict[str, Any]]:
+    """Each legal move reduced to the area and box it fills (payments and sources dropped),
+    once each; moves that fill no box (pass, road income, Path choice, favours) are left out."""
+    out: list[dict[str, Any]] = []
+    for action in actions:
+        if action["type"] in ("pass", "road", "choose", "favour", "defend"):
+            continue
+        box = {"type": action["type"]}
+        box.update({k: action[k] for k in _AREA_KEYS if k in action and k != "cohort"})
+        if box not in out:
+            out.append(box)
+    return out
+
+
 def view(st: State, seat: int | None) -> dict[str, Any]:
     year_index = max(1, min(st.year, YEARS)) - 1
     out: dict[str, Any] = {
@@ -128,6 +146,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
     }
     if seat is not None:
         sheet = st.sheets[seat]
+        moves = legal(st, seat)
         # The seat's own sheets again: its private image is these sheets, so a front end that
         # compares what a seat's view adds to the public one sees when they change (a DM).
         out["own_sheet"] = out["sheets"][seat]
@@ -136,7 +155,9 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
             "chosen": sheet["chosen"],
             "deck": sorted(sheet["deck"]),
             # What the seat may do now, in the notation it types: the private image lists it.
-            "next": [format_action(a) for a in legal(st, seat)],
+            "next": [format_action(a) for a in moves],
+            # The same moves as the boxes they fill, so the private image can outline them.
+            "boxes": _boxes(moves),
         }
     if st.phase == "over":
         out["outcome"] = outcome(st.sheets, st.options).to_json()

@@ -41,8 +41,21 @@ def gain_all(
     cat: Catalogue, p: PlayerState, points: list[int], amounts: Mapping[str, int],
     times: int, log: list[str],
 ) -> None:
-    for key, value in amounts.items():
-        gain(cat, p, points, key, value * times, log)
+    """Add ``amounts`` ``times`` over and say what was gained (``+2 grain, +1 art point``)."""
+    gained = [(key, value * times) for key, value in amounts.items() if value * times > 0]
+    for key, n in gained:
+        gain(cat, p, points, key, n, log)
+    if gained:
+        log.append(", ".join(gained_text(key, n) for key, n in gained))
+
+
+def gained_text(key: str, n: int) -> str:
+    """``+2 grain``, ``+1 denarius``, ``+3 art points`` (culture keys count points)."""
+    if key in C_INDEX:
+        return f"+{n} {key} point{'s' if n != 1 else ''}"
+    if key == "denarii":
+        return f"+{n} {'denarius' if n == 1 else 'denarii'}"
+    return f"+{n} {key}"
 
 
 def holding(p: PlayerState, key: str) -> int:

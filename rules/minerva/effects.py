@@ -160,12 +160,12 @@ def _resolve_alone(
     if "gain_choice" in clause or "gain_any" in clause:
         return False
     if "exchange" in clause:
-        return exchange_max(p, clause["exchange"]["pay"]) == 0
+        return _skipped(exchange_max(p, clause["exchange"]["pay"]) == 0, log)
     if "exchange_pairs" in clause:
         size = clause["exchange_pairs"]["size"]
-        return all(n < size for n in p.res)
+        return _skipped(all(n < size for n in p.res), log)
     if "buy_any" in clause:
-        return p.money < int(clause["buy_any"]["pay"]["denarii"])
+        return _skipped(p.money < int(clause["buy_any"]["pay"]["denarii"]), log)
     if "take_culture_tile" in clause:
         return not any(s.culture[c] for c in CULTURE)
     if "bathhouse" in clause:
@@ -176,6 +176,13 @@ def _resolve_alone(
     if "circus" in clause:
         return not circus_choices(s, p, frame["at"])
     raise AssertionError(f"unknown clause {clause}")
+
+
+def _skipped(skip: bool, log: list[str]) -> bool:
+    """A trade the player cannot pay for resolves as nothing; the log says so."""
+    if skip:
+        log.append("nothing to pay with")
+    return skip
 
 
 # --------------------------------------------------------------------------------------------
@@ -234,34 +241,39 @@ def decide(cat: Catalogue, s: MinervaState, action: Action, log: list[str]) -> N
         s.stack.pop()
         cells = tuple(line(p.city, frame["at"], action["dir"]))
         log.append(f"activates {DIRECTION_NAMES[action['dir']]} from {format_cell(frame['at'])}")
+        if not any(_activated(cat, p.city.get(c)) for c in cells):
+            log.append("no facility to activate on that line")
         s.stack.append({"k": "line", "cells": cells})
         advance(cat, s, log)
         return
     clause = cat.types[frame["type"]].effect[frame["i"]]
     following = _next_clause(frame)
+    start = len(log)
+    log.append(f"resolves {cat.types[frame['type']].name} at {format_cell(frame['at'])}")
     if kind == "choose":
         gain_all(cat, p, s.points, clause["gain_choice"][action["option"]], 1, log)
     elif kind == "take":
-        for r in action["resources"]:
-            gain(cat, p, s.points, r, 1, log)
-        log.append("took " + ", ".join(action["resources"]))
+        counts = {r: action["resources"].count(r) for r in RESOURCES if r in action["resources"]}
+        gain_all(cat, p, s.points, counts, 1, log)
     elif kind == "exchange":
         body = clause["exchange"]
         for key, n in body["pay"].items():
             take(p, key, n * action["times"])
-        gain_all(cat, p, s.points, body["gain"], action["times"], log)
         if action["times"]:
-            log.append(f"exchanged {action['times']} times")
+            log.append(f"exchanged {action['times']} time{'s' if action['times'] > 1 else ''}")
+        else:
+            log.append("exchanged nothing")
+        gain_all(cat, p, s.points, body["gain"], action["times"], log)
     elif kind == "pair":
         body = clause["exchange_pairs"]
         take(p, action["resource"], body["size"])
+        log.append(f"paid {body['size']} {action['resource']}")
         gain_all(cat, p, s.points, body["gain"], 1, log)
-        log.append(f"paid {body['size']} {action['resource']} for glory")
         following = frame
     elif kind == "buy":
         take(p, "denarii", clause["buy_any"]["pay"]["denarii"])
-        gain(cat, p, s.points, action["resource"], 1, log)
         log.append(f"bought 1 {action['resource']}")
+        gain(cat, p, s.points, action["resource"], 1, log)
         following = frame
     elif kind == "culture":
         req, vp = s.culture[action["stack"]][0]
@@ -275,11 +287,13 @@ def decide(cat: Catalogue, s: MinervaState, action: Action, log: list[str]) -> N
         ttype = cat.code_type(p.city[cell])
         assert ttype is not None
         log.append(f"uses {ttype.name} at {format_cell(cell)}")
+        merge_from(log, start)
         s.stack.append({"k": "eff", "type": ttype.key, "at": cell, "i": 0, "opt": False})
         advance(cat, s, log)
         return
     elif kind == "move":
         following = {**frame, "sel": (action["x"], action["y"])}
+        log.append(f"picked {tile_name(cat, p.city[following['sel']])} to move")
     elif kind == "to":
         source, dest = frame["sel"], (action["x"], action["y"])
         p.city[dest] = p.city.pop(source)
@@ -287,8 +301,15 @@ def decide(cat: Catalogue, s: MinervaState, action: Action, log: list[str]) -> N
     elif kind == "remove":
         del p.city[(action["x"], action["y"])]
         log.append(f"removed the residence at {action['x']},{action['y']}")
+    merge_from(log, start)
     s.stack[-1] = following
     advance(cat, s, log)
+
+
+def merge_from(log: list[str], start: int) -> None:
+    """Join the entries from ``start`` into one: ``Label: what, what``."""
+    if len(log) > start + 1:
+        log[start:] = [log[start] + ": " + ", ".join(log[start + 1:])]
 
 
 def culture_check(s: MinervaState, p: PlayerState, log: list[str]) -> None:

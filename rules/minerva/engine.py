@@ -7,7 +7,6 @@ from typing import Any
 
 from rules.core import (
     Action,
-    Event,
     IllegalAction,
     Outcome,
     Rng,
@@ -16,7 +15,7 @@ from rules.core import (
     check_seat,
     find_legal,
 )
-from rules.minerva import notation, views
+from rules.minerva import narration, notation, views
 from rules.minerva.actions import SHAPES
 from rules.minerva.city import frontier
 from rules.minerva.components import Catalogue, catalogue
@@ -137,18 +136,22 @@ class MinervaGame:
             if not s.stack:
                 continue_turn(self.cat, s, log)
         drew = len(s.deck) != len(state.deck) or len(s.temple_stack) != len(state.temple_stack)
-        event = Event(
-            kind=kind,
-            data={"seat": seat, "action": action, "round": s.round},
-            text=f"{{p{seat}}} " + "; ".join(log) + ".",
-        )
-        return Transition(state=s, events=(event,), irreversible=drew)
+        pending = views.pending(self.cat, s)
+        said = narration.events(seat, action, s.round, log, pending)
+        return Transition(state=s, events=said, irreversible=drew)
 
     # ---- views and outcome ---------------------------------------------------------------
 
     def view(self, state: MinervaState, seat: int | None) -> dict[str, Any]:
         out = views.public_view(self.cat, state, self.outcome(state))
         out["seat"] = seat
+        if seat is not None:
+            # The seat's own choices, from its legal actions: where a tile it buys may go.
+            builds = [a for a in self.legal_actions(state, seat) if a["type"] == "build"]
+            out["private"] = {
+                "build_cells": [list(c) for c in sorted({(a["x"], a["y"]) for a in builds})],
+                "buildable": sorted({str(a["tile"]) for a in builds}),
+            }
         return out
 
     def outcome(self, state: MinervaState) -> Outcome | None:

@@ -80,6 +80,44 @@ def _player(cat: Catalogue, s: MinervaState, seat: int, p: PlayerState) -> dict[
     }
 
 
+def _example(cat: Catalogue, s: MinervaState) -> str:
+    """How to write the first decision on offer, e.g. ``'take grain'``."""
+    options = [a for a in decisions(cat, s) if a["type"] != "done"] or decisions(cat, s)
+    return f"e.g. '{format_action(cat, s, options[0])}'" if options else ""
+
+
+_ASK = {
+    "gain_choice": "choose one of", "gain_any": "take", "exchange": "choose how many times:",
+    "exchange_pairs": "pay pairs of alike resources (then done):",
+    "buy_any": "buy resources (then done):", "take_culture_tile": "choose a culture stack to",
+    "bathhouse": "choose neighbours to", "aqueduct": "choose a tile to", "circus": "choose a",
+}
+
+
+def pending(cat: Catalogue, s: MinervaState) -> dict[str, Any] | None:
+    """Who decides what now; ``prompt`` asks the deciding player, with an example."""
+    out = _pending(cat, s)
+    if out is None or out["kind"] not in ("direction", "effect"):
+        return out
+    if out["kind"] == "direction":
+        out["prompt"] = (f"choose a direction to activate from {format_cell(tuple(out['at']))} "
+                         "(e.g. 'activate north')")
+        return out
+    frame = s.stack[-1]
+    clause = cat.types[frame["type"]].effect[frame["i"]]
+    ask = next((v for k, v in _ASK.items() if k in clause), "decide:")
+    what = clause_text(clause)
+    if "gain_any" in clause:
+        n = clause["gain_any"]
+        what = f"{n} resource{'s' if n > 1 else ''} of your choice"
+    if "circus" in clause:
+        what = "neighbouring residence to remove"
+    optional = ", or done to skip" if frame["opt"] else ""
+    out["prompt"] = (f"at the {out['tile']} at {format_cell(frame['at'])}, {ask} {what} "
+                     f"({_example(cat, s)}{optional})")
+    return out
+
+
 def _pending(cat: Catalogue, s: MinervaState) -> dict[str, Any] | None:
     if s.phase == "over":
         return None
@@ -154,7 +192,7 @@ def public_view(cat: Catalogue, s: MinervaState, result: Outcome | None) -> dict
         ],
         "removed": s.removed,
         "seats": [_player(cat, s, seat, p) for seat, p in enumerate(s.players)],
-        "pending": _pending(cat, s),
+        "pending": pending(cat, s),
         "outcome": None if result is None else result.to_json(),
     }
 

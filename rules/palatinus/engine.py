@@ -21,7 +21,7 @@ from rules.palatinus import components as comp
 from rules.palatinus import notation, scoring, views
 from rules.palatinus import state as st
 from rules.palatinus.config import allocation_for, build_config, merged_options
-from rules.palatinus.laying import apply_lay, legal_lays
+from rules.palatinus.laying import apply_lay, free_positions, legal_lays
 from rules.palatinus.placing import apply_place, legal_places
 from rules.palatinus.state import LAYING, OVER, PLACING, PalatinusState, Piece, Tile
 from rules.validation import TEXT, WHOLE, ActionShapes, check_move_text
@@ -93,7 +93,9 @@ class Palatinus:
         kind = SHAPES.check(action)["type"]
         if state.phase == LAYING:
             if kind != "lay":
-                raise IllegalAction(f"Lay tile {state.current_tile} first, e.g. lay 3 r0.")
+                raise IllegalAction(
+                    "Inhabitants are placed once every tile is laid: lay tile "
+                    f"{state.current_tile} first, e.g. lay 3 r2.")
             return apply_lay(state, seat, action)
         if kind != "place":
             raise IllegalAction("Every tile is laid; place an inhabitant, e.g. M C4.")
@@ -141,7 +143,15 @@ class Palatinus:
     # ---------------------------------------------------------------------------- notation
 
     def parse_action(self, state: PalatinusState, seat: int, text: str) -> Action:
-        return notation.parse_action(check_move_text(text))
+        text = check_move_text(text)
+        if state.phase == OVER:
+            raise IllegalAction("The game is over: no more moves.")
+        lay_help = notation.LAY_HELP
+        if state.phase == LAYING:
+            free = ", ".join(str(p) for p in free_positions(state))
+            lay_help = (f"Now lay tile {state.current_tile} on a free position ({free}), "
+                        "turned r0-r5, e.g. lay 3 r2.")
+        return notation.parse_action(text, state.phase, lay_help)
 
     def format_action(self, state: PalatinusState, action: Action) -> str:
         return notation.format_action(action)

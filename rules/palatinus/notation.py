@@ -34,6 +34,8 @@ _FILLER = {"place", "put", "a", "an", "on", "at", "lay", "tile", "to", "piece", 
 
 LAY_HELP = "Write a lay as 'lay POSITION rROTATION', e.g. lay 3 r2."
 PLACE_HELP = "Write a placement as PIECE FIELD, e.g. M C4, F B2, S A1, wolf M C4."
+LAYING, PLACING = "laying", "placing"
+"""The phases a hint is chosen for (the same names as the state's phases)."""
 
 
 def format_action(action: Action) -> str:
@@ -55,15 +57,41 @@ def piece_text(kind: str) -> str:
     return " ".join(words)
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: str, phase: str = "", lay_help: str = LAY_HELP) -> Action:
+    """The action ``text`` writes. ``phase`` (laying or placing) chooses the hint a mistake
+    gets, so a player is always told how to write a move of the phase the game is in;
+    ``lay_help`` is that phase's lay hint (it may name the drawn tile and free positions)."""
     cleaned = re.sub(r"[,;:/@\-_]+", " ", text.strip().lower())
     tokens = [t for t in cleaned.split() if t]
     if not tokens:
-        raise InvalidAction(f"Empty move. {PLACE_HELP} {LAY_HELP}")
+        hint = {LAYING: lay_help, PLACING: PLACE_HELP}.get(phase, f"{PLACE_HELP} {LAY_HELP}")
+        raise InvalidAction(f"Empty move. {hint}")
     fields = [t for t in tokens if _FIELD.match(t)]
     if fields:
         return _parse_place(tokens, fields)
-    return _parse_lay(tokens)
+    if _names_piece(tokens):
+        if phase == LAYING:
+            raise InvalidAction(f"Inhabitants are placed once every tile is laid. {lay_help}")
+        raise InvalidAction(f"Name the field too. {PLACE_HELP}")
+    if phase == PLACING:
+        # A well-written lay still parses (``apply`` then says every tile is laid); a
+        # mistake gets the placing hint, never the lay one.
+        try:
+            return _parse_lay(tokens, lay_help)
+        except InvalidAction:
+            unknown = [t for t in tokens if t not in _FILLER and not _NUMBER.fullmatch(t)]
+            start = f"Unknown word {quote(unknown[0])}." if unknown else "Every tile is laid."
+            raise InvalidAction(f"{start} {PLACE_HELP}") from None
+    return _parse_lay(tokens, lay_help)
+
+
+def _names_piece(tokens: list[str]) -> bool:
+    """Whether a word of the move names a piece (merchant, wolf, wF, ...)."""
+    return any(
+        part in _WORDS or part in ("wolf", "neutral")
+        for token in tokens if token not in _FILLER and token != "p"
+        for part in _split_piece(token)
+    )
 
 
 def _parse_place(tokens: list[str], fields: list[str]) -> Action:
@@ -102,7 +130,7 @@ def _split_piece(token: str) -> list[str]:
     return [token]
 
 
-def _parse_lay(tokens: list[str]) -> Action:
+def _parse_lay(tokens: list[str], lay_help: str = LAY_HELP) -> Action:
     position: int | None = None
     rotation: int | None = None
     pending = ""
@@ -114,20 +142,20 @@ def _parse_lay(tokens: list[str]) -> Action:
             continue
         matches = list(_NUMBER.finditer(token))
         if not matches or "".join(m.group(0) for m in matches) != token:
-            raise InvalidAction(f"Unknown word {quote(token)}. {LAY_HELP}")
+            raise InvalidAction(f"Unknown word {quote(token)}. {lay_help}")
         for match in matches:
             prefix, value = (match.group(1) or pending)[:1], read_number(match.group(2))
             pending = ""
             if prefix == "r" or (not prefix and position is not None):
-                rotation = _once(rotation, value)
+                rotation = _once(rotation, value, lay_help)
             else:
-                position = _once(position, value)
+                position = _once(position, value, lay_help)
     if position is None or rotation is None:
-        raise InvalidAction(LAY_HELP)
+        raise InvalidAction(lay_help)
     return {"type": "lay", "position": position, "rotation": rotation}
 
 
-def _once(current: Any, value: int) -> int:
+def _once(current: Any, value: int, lay_help: str) -> int:
     if current is not None:
-        raise InvalidAction(LAY_HELP)
+        raise InvalidAction(lay_help)
     return value

@@ -20,6 +20,7 @@ from rules.palermo.state import (
     HOUSE,
     MOVE,
     OFF,
+    OVER,
     POLICE,
     START_TILE,
     WALK,
@@ -121,11 +122,16 @@ def why_illegal(state: PalermoState, action: Action) -> IllegalAction:
             )
     if step in (MOVE, WALK) and kind in ("move", "walk_on"):
         return IllegalAction("That move is not possible: pick one from the list of moves.")
-    needed = {
+    return IllegalAction(f"Now you {needed_now(state)}.")
+
+
+def needed_now(state: PalermoState) -> str:
+    """What the player to act does now, with an example of how to write it."""
+    kinds = ", ".join(kind for kind, left in state.supply if left)
+    return {
         START_TILE: "lay the Start/Finish tile (e.g. 'SF C3')",
-        HOUSE: "build a house (e.g. 'H2 C4 door SW')",
+        HOUSE: f"build a house: kind ({kinds}), space and door corner, e.g. 'H2 C4 door SW'",
         POLICE: "place your police stone or keep it ('police e5' or 'keep')",
         MOVE: "move your pawn (e.g. 'move e5 cost 4 business', or 'walk on')",
         WALK: "pick where your pawn ends (e.g. 'move e5 cost 7 exact')",
-    }.get(step, "wait: the game is over")
-    return IllegalAction(f"Now you {needed}.")
+    }.get(state.step if state.phase != OVER else "", "wait: the game is over")

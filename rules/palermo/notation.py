@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 
 from rules.core import Action, InvalidAction, quote
-from rules.palermo.actions import legal_for
+from rules.palermo.actions import legal_for, needed_now
 from rules.palermo.collecting import ENDINGS
 from rules.palermo.components import CORNERS
-from rules.palermo.state import POLICE, PalermoState
+from rules.palermo.state import BUILD, POLICE, PalermoState
 from rules.validation import read_number
 
 _FILLER = {"to", "at", "on", "for", "cost", "costs", "pts", "points", "point", "tile", "door"}
@@ -43,29 +43,16 @@ def format_action(state: PalermoState, action: Action) -> str:
     raise InvalidAction("Unknown action type.")
 
 
+_COLLECT_WORDS = ("police", "keep", "skip", "walk", "walk_on", "move")
+
+
 def parse_action(state: PalermoState, seat: int, text: str) -> Action:
     words = re.sub(r"[,;:()\[\]=>-]+", " ", text).lower().split()
     if not words:
-        raise InvalidAction("Type a move, e.g. 'H2 C4 door SW', 'police e5' or 'move e5'.")
+        raise InvalidAction(f"Type a move: now you {needed_now(state)}.")
     head = words[0]
-    geo = state.geo
-    if head in ("sf", "start"):
-        space = _one([w for w in words[1:] if w not in _FILLER and w != "finish"], "a space")
-        if geo.parse_space(space) is None:
-            raise InvalidAction(f"{quote(space)} is not a tile space (columns A-, rows 1-).")
-        return {"type": "start", "space": space.upper()}
-    kinds = {k.name.lower(): k.name for k in state.config.houses}
-    if head in kinds:
-        rest = [w for w in words[1:] if w not in _FILLER]
-        if len(rest) != 2:
-            raise InvalidAction("Write a house as kind, space and door corner: 'H2 C4 door SW'.")
-        space, corner = rest
-        if geo.parse_space(space) is None:
-            raise InvalidAction(f"{quote(space)} is not a tile space.")
-        if corner.upper() not in CORNERS:
-            raise InvalidAction("The door corner is one of NW, NE, SE, SW.")
-        return {"type": "build", "kind": kinds[head], "space": space.upper(),
-                "door": corner.upper()}
+    if state.phase == BUILD or head in ("sf", "start") or head in _house_kinds(state):
+        return _parse_build(state, words)
     if head in ("keep", "skip"):
         return {"type": "keep"}
     if head == "walk" or words == ["walk_on"]:
@@ -77,6 +64,37 @@ def parse_action(state: PalermoState, seat: int, text: str) -> Action:
         cell = _one([w for w in words if w not in _FILLER], "a cell")
         return {"type": "police", "to": _cell(state, cell)}
     return _parse_move(state, [w for w in words if w != "move"])
+
+
+def _house_kinds(state: PalermoState) -> dict[str, str]:
+    return {k.name.lower(): k.name for k in state.config.houses}
+
+
+def _parse_build(state: PalermoState, words: list[str]) -> Action:
+    """The Start/Finish tile or a house (``apply`` refuses them after phase 1); in phase 1,
+    anything else is told what phase 1 wants, never how to move a pawn."""
+    head, geo = words[0], state.geo
+    if head in ("sf", "start"):
+        space = _one([w for w in words[1:] if w not in _FILLER and w != "finish"], "a space")
+        if geo.parse_space(space) is None:
+            raise InvalidAction(f"{quote(space)} is not a tile space (columns A-, rows 1-).")
+        return {"type": "start", "space": space.upper()}
+    kinds = _house_kinds(state)
+    if head in kinds:
+        rest = [w for w in words[1:] if w not in _FILLER]
+        if len(rest) != 2:
+            raise InvalidAction("Write a house as kind, space and door corner: 'H2 C4 door SW'.")
+        space, corner = rest
+        if geo.parse_space(space) is None:
+            raise InvalidAction(f"{quote(space)} is not a tile space.")
+        if corner.upper() not in CORNERS:
+            raise InvalidAction("The door corner is one of NW, NE, SE, SW.")
+        return {"type": "build", "kind": kinds[head], "space": space.upper(),
+                "door": corner.upper()}
+    if head in _COLLECT_WORDS:
+        raise InvalidAction(
+            f"Police stones and pawns move in phase 2; now you {needed_now(state)}.")
+    raise InvalidAction(f"Unknown move {quote(head)}: now you {needed_now(state)}.")
 
 
 def _parse_move(state: PalermoState, words: list[str]) -> Action:

@@ -14,9 +14,10 @@ class FakeChannel:
     def __init__(self, log: list[tuple[int, str]], channel_id: int) -> None:
         self.log, self.id = log, channel_id
 
-    async def send(self, content: str = "", **_: Any) -> None:
+    async def send(self, content: str = "", **_: Any) -> Any:
         await asyncio.sleep(0)
         self.log.append((self.id, content))
+        return type("Message", (), {"id": len(self.log)})()
 
 
 class FakeClient:
@@ -48,7 +49,8 @@ class FakeTables:
     async def told_lines(self, table_id: int, after: int, upto: int) -> list[str]:
         return [f"(missed v{v})" for v in range(after + 1, upto + 1)]
 
-    async def mark_announced(self, table_id: int, version: int) -> None:
+    async def mark_announced(self, table_id: int, version: int,
+                             message_id: int | None = None) -> None:
         self.announced.append(version)
 
     async def mark_dm_closed(self, table_id: int, member_id: int) -> None:

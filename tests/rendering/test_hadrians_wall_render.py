@@ -11,6 +11,7 @@ from rules.core import Rng
 from rules.hadrians_wall import GAME
 from rules.hadrians_wall.state import State
 from tests.rendering.golden import assert_matches_golden
+from tests.rendering.legibility import assert_legible
 from tests.rules.test_hadrians_wall_kit import chosen, pinned
 
 
@@ -103,7 +104,6 @@ def test_score_table_headings_never_overlap() -> None:
 def test_private_images_overview_then_each_sheet() -> None:
     from rendering.hadrians_wall import final_table
     from rendering.hadrians_wall.overview import render_overview
-    from tests.rendering.legibility import assert_legible
 
     state = _play(3, "golden", (5, "actions"))
     seat = sorted(GAME.active_seats(state))[0]
@@ -112,10 +112,11 @@ def test_private_images_overview_then_each_sheet() -> None:
     end = _play(3, "end-3", (7, "none"))
     assert_legible(lambda: final_table(GAME.view(end, None)))
     images = rendering.render_all("hadrians-wall", view)
-    assert [im.width for im in images] == [760, 900, 904]
+    assert [im.width for im in images] == [760, 896, 896, 900, 884]
     assert view["private"]["next"] and "pass" in view["private"]["next"]
     assert GAME.view(state, None).get("private") is None
-    for name, image in zip(("overview", "left", "right"), images, strict=True):
+    names = ("overview", "left_1", "left_2", "right_1", "right_2")
+    for name, image in zip(names, images, strict=True):
         assert len(encode_png(image)) < 1_000_000
         assert_matches_golden(image, f"hadrians_wall_private_{name}")
     # The full two-sheet image stays what ``render`` returns.
@@ -136,3 +137,70 @@ def test_final_image_has_the_score_breakdown() -> None:
     images = rendering.render_all("hadrians-wall", GAME.view(state, None))
     assert len(images) == 2 and images[0].width == 760
     assert_matches_golden(images[0], "hadrians_wall_final_scores")
+
+
+def test_sheet_parts_read_at_preview_size() -> None:
+    """Each part of the sheets is drawn at twice the layout size and at most 900 px wide, so
+    the smallest text (9 px in layout units) reads at 11 px at 550 px. The printed layer is
+    cached, so it is drawn afresh here for its fonts to be counted."""
+    from rendering.hadrians_wall import sheet_parts
+    from rendering.hadrians_wall.printed import printed
+    from rendering.hadrians_wall.public import render_public
+
+    state = _play(3, "golden", (5, "actions"))
+    view = GAME.view(state, sorted(GAME.active_seats(state))[0])
+    printed.cache_clear()
+    for index in range(4):
+        assert_legible(lambda i=index: sheet_parts(view)[i])  # type: ignore[misc]
+        printed.cache_clear()
+    # The public view's first image reads at preview size; the full summary follows it.
+    public = GAME.view(state, None)
+    assert_legible(lambda: render_public(public))
+
+
+def test_the_sheets_outline_every_box_a_legal_move_fills() -> None:
+    from PIL import ImageDraw
+
+    from rendering.hadrians_wall.guides import box_key, outline_moves
+    from rendering.hadrians_wall.layout import boxes
+    from rendering.hadrians_wall.printed import printed
+
+    state = _play(3, "golden", (5, "actions"))
+    seat = sorted(GAME.active_seats(state))[0]
+    view = GAME.view(state, seat)
+    moves = view["private"]["boxes"]
+    kinds = {m["type"] for m in moves}
+    assert {"mining", "build", "citizen"} <= kinds
+    sheet = view["sheets"][seat]
+    keys = {box_key(m, sheet) for m in moves}
+    assert None not in keys and keys <= set(boxes())
+    canvas = printed().copy()
+    assert outline_moves(ImageDraw.Draw(canvas), view, sheet) == len(keys)
+    # The public view outlines nothing: it has no legal moves of a seat.
+    assert outline_moves(ImageDraw.Draw(canvas), GAME.view(state, None), sheet) == 0
+
+
+def test_rewards_still_to_place_are_written_on_the_sheet_parts() -> None:
+    from rendering.hadrians_wall.guides import rewards_to_place
+
+    assert rewards_to_place({"road_pending": 0}) == ""
+    assert rewards_to_place({"road_pending": 2}).startswith("To place: 2 road incomes")
+
+
+def test_public_overview_comes_first_and_reads_at_preview_size() -> None:
+    state = _play(4, "attack", (3, "actions"))
+    images = rendering.render_all("hadrians-wall", GAME.view(state, None))
+    assert [im.width for im in images] == [760, 1280]
+    assert_matches_golden(images[0], "hadrians_wall_public_overview")
+
+
+def test_private_images_at_game_end() -> None:
+    state = _play(3, "end-3", (7, "none"))
+    assert state.phase == "over"
+    view = GAME.view(state, 1)
+    images = rendering.render_all("hadrians-wall", view)
+    assert len(images) == 5 and not view["private"]["boxes"]
+    for name, image in zip(("overview", "left_1", "right_2"), (images[0], images[1], images[4]),
+                           strict=True):
+        assert len(encode_png(image)) < 1_000_000
+        assert_matches_golden(image, f"hadrians_wall_private_end_{name}")

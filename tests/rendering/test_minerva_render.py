@@ -113,3 +113,37 @@ def test_solo_round_tile_says_which_move_takes_the_coins() -> None:
     with record_font_sizes():
         image = round_tile_card(3)
     assert image.getbbox() is not None
+
+
+def _buyer() -> MinervaState:
+    from tests.rules.test_minerva_support import fresh, set_city, set_player
+
+    s = fresh(4)
+    set_city(s, 0, {(1, 1): "wheat_field", (2, 1): "markets", (1, 0): "R"})
+    set_player(s, 0, res={"grain": 2, "wood": 1, "stone": 1}, money=4)
+    return s
+
+
+def test_private_view_marks_where_a_bought_tile_may_go() -> None:
+    from rendering import render_all
+
+    state = _buyer()
+    view = GAME.view(state, 0)
+    legal = [a for a in GAME.legal_actions(state, 0) if a["type"] == "build"]
+    assert view["private"]["build_cells"] == sorted(
+        [list(c) for c in {(a["x"], a["y"]) for a in legal}])
+    assert "private" not in GAME.view(state, None)
+    assert GAME.view(state, 1)["private"]["build_cells"] == []  # not seat 1's turn
+    images = render_all("minerva", view)
+    assert max(images[1].size) <= 1600
+    assert_matches_golden(images[1], "minerva_private_buyer")
+
+
+def test_private_views_of_each_seat_at_mid_game() -> None:
+    from rendering import render_all
+
+    state = played(3, 40)
+    for seat in range(3):
+        images = render_all("minerva", GAME.view(state, seat))
+        assert max(images[1].size) <= 1600
+        assert_matches_golden(images[1], f"minerva_private_mid_seat{seat + 1}")

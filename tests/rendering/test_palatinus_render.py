@@ -125,3 +125,14 @@ def test_free_fields_are_outlined_for_the_seat_to_place() -> None:
     other = render("palatinus", GAME.view(state, (turn + 1) % 3))
     assert mine.tobytes() != other.tobytes()
     assert_matches_golden(mine, "palatinus_midgame_private_to_place")
+
+
+def test_laying_phase_private_golden() -> None:
+    from rendering import render_all
+    from tests.rendering.legibility import render_legibly
+
+    state = laying()
+    view = GAME.view(state, state.turn)
+    images = render_legibly("palatinus", view)
+    assert_matches_golden(images[0], "palatinus_laying_private")
+    assert render_all("palatinus", view)[0].size == images[0].size

@@ -3,7 +3,11 @@ one line per player."""
 
 from __future__ import annotations
 
+import pytest
+
+from rules.core import RulesError
 from rules.palatinus import GAME
+from rules.palatinus.state import PalatinusState
 from tests.rules.test_palatinus_helpers import board_state, play_randomly
 
 
@@ -33,3 +37,29 @@ def test_final_scores_come_one_line_per_player() -> None:
     lines = text.split("\n")
     assert lines[0] == "Final VP:" and len(lines) == state.players + 2
     assert all(len(line) < 120 for line in lines)
+
+
+def _refusal(state: PalatinusState, text: str) -> str:
+    with pytest.raises(RulesError) as caught:
+        GAME.parse_action(state, state.turn, text)
+    return str(caught.value)
+
+
+def test_a_piece_named_while_tiles_are_laid_gets_the_laying_hint() -> None:
+    state = GAME.setup(3, "words-hint")
+    message = _refusal(state, "merchant")
+    assert "once every tile is laid" in message
+    assert f"lay tile {state.current_tile}" in message and "lay 3 r2" in message
+    assert "M C4" not in message
+    assert "lay 3 r2" in _refusal(state, "hello")
+
+
+def test_placing_phase_mistakes_get_the_placing_hint_never_the_lay_hint() -> None:
+    state = board_state()
+    assert state.phase == "placing"
+    for text in ("merchant", "", "hello", "lay 3", "3"):
+        message = _refusal(state, text)
+        assert "M C4" in message and "lay 3" not in message and "ROTATION" not in message
+    assert "Name the field" in _refusal(state, "wolf farmer")
+    with pytest.raises(RulesError, match="Every tile is laid"):
+        GAME.apply(state, state.turn, GAME.parse_action(state, state.turn, "lay 3 r2"))

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from rules.core import RulesError
 from rules.palermo import GAME
 from rules.palermo.views import cheapest_moves
 from tests.rendering.test_palermo_render import collecting, play_until
@@ -40,3 +43,15 @@ def test_police_and_keep_say_what_comes_next() -> None:
                   and a != keep), None) or next(a for a in legal if a != keep)
     placed = GAME.apply(state, seat, moved)
     assert any("Next: move the pawn" in e.text for e in placed.events)
+
+
+def test_phase_one_mistakes_get_phase_one_hints() -> None:
+    state = GAME.setup(3, "hints", {"first_player": 0})
+    for step_hint in ("SF C3", "H2 C4 door SW"):
+        for text in ("", "e5", "hello", "police e5", "move e5", "keep", "walk on"):
+            with pytest.raises(RulesError) as caught:
+                GAME.parse_action(state, state.turn, text)
+            message = str(caught.value)
+            assert step_hint in message, message
+            assert "cell" not in message and "move e5" not in message, message
+        state = GAME.apply(state, state.turn, GAME.legal_actions(state, state.turn)[0]).state

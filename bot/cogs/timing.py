@@ -1,0 +1,96 @@
+"""``/turns`` (every table that waits on the caller, on every server) and ``/settings`` (a
+member's own time zone, quiet hours, holiday, reminders, DMs and previews)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.pace.member import check_clock_time, check_interval, check_zone, zone_names
+from bot.pace.notices import waiting_line
+from bot.text import clip
+from bot.ui.respond import bot_of, reply
+
+REMINDER_CHOICES = [app_commands.Choice(name=n, value=v) for n, v in
+                    (("off", 0), ("every 6 h", 6), ("every 12 h", 12), ("every 24 h", 24))]
+
+
+class Timing(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="turns", description="Every table, on every server, that "
+                          "waits on you")
+    async def turns(self, interaction: discord.Interaction[Any]) -> None:
+        waiting = await bot_of(interaction).scheduler.waiting(interaction.user.id)
+        if not waiting:
+            await reply(interaction, "No table waits on you.")
+            return
+        lines = [f"{len(waiting)} table(s) wait on you, oldest first:"]
+        lines += [waiting_line(w) for w in waiting]
+        await reply(interaction, clip("\n".join(lines)))
+
+    @app_commands.command(name="settings", description="Your time zone, quiet hours, "
+                          "holiday, reminders, DMs and previews (on every server)")
+    @app_commands.describe(
+        timezone="Your time zone, e.g. Europe/Paris",
+        quiet_start="Quiet hours start (HH:MM, your time); no reminders then",
+        quiet_end="Quiet hours end (HH:MM)",
+        quiet_off="Turn quiet hours off",
+        reminders="Reminder interval at tables without deadlines",
+        holiday_days="Take this many days off from now (0 ends a holiday)",
+        dm_notices="Reminders and notices by DM (else one mention in the channel)",
+        preview="Show a preview before Confirm when you play with /move",
+        dashboard="One DM listing the tables waiting on you, kept up to date",
+    )
+    @app_commands.choices(reminders=REMINDER_CHOICES)
+    async def settings(
+        self, interaction: discord.Interaction[Any],
+        timezone: app_commands.Range[str, 1, 64] | None = None,
+        quiet_start: app_commands.Range[str, 1, 5] | None = None,
+        quiet_end: app_commands.Range[str, 1, 5] | None = None,
+        quiet_off: bool = False, reminders: app_commands.Choice[int] | None = None,
+        holiday_days: app_commands.Range[int, 0, 30] | None = None,
+        dm_notices: bool | None = None, preview: bool | None = None,
+        dashboard: bool | None = None,
+    ) -> None:
+        scheduler = bot_of(interaction).scheduler
+        mine = await scheduler.settings(interaction.user.id)
+        if timezone is not None:
+            mine = replace(mine, tz=check_zone(timezone))
+        if quiet_start is not None:
+            mine = replace(mine, quiet_start=check_clock_time(quiet_start))
+        if quiet_end is not None:
+            mine = replace(mine, quiet_end=check_clock_time(quiet_end))
+        if quiet_off:
+            mine = replace(mine, quiet_start=None, quiet_end=None)
+        if reminders is not None:
+            mine = replace(mine, interval_hours=check_interval(reminders.value))
+        if holiday_days is not None:
+            now = scheduler.clock.now()
+            mine = replace(mine, away_from=int(now.timestamp()) if holiday_days else None,
+                           away_until=int((now + timedelta(days=holiday_days)).timestamp())
+                           if holiday_days else None)
+        if dm_notices is not None:
+            mine = replace(mine, dm_notices=dm_notices)
+        if preview is not None:
+            mine = replace(mine, preview=preview)
+        if dashboard is not None:
+            mine = replace(mine, dashboard=dashboard)
+        await scheduler.save_settings(mine)
+        local = scheduler.clock.now().astimezone(mine.zone).strftime("%H:%M")
+        await reply(interaction, f"Your settings (your time now {local}):\n{mine.describe()}")
+
+    @settings.autocomplete("timezone")
+    async def zone_autocomplete(self, interaction: discord.Interaction[Any], current: str
+                                ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=z, value=z) for z in zone_names(current)]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Timing(bot))

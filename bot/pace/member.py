@@ -1,0 +1,111 @@
+"""A member's own settings, the same on every server: time zone, quiet hours, holidays,
+reminder interval, DM notices and previews; and the quiet-hours arithmetic."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from bot.values import TableError
+
+INTERVALS = (0, 6, 12, 24)  # hours between reminders at tables without deadlines; 0 = off
+_CLOCK_TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+
+
+@dataclass(frozen=True)
+class MemberSettings:
+    member_id: int
+    tz: str = "UTC"
+    quiet_start: str | None = None  # "22:00", local time; None = no quiet hours
+    quiet_end: str | None = None  # "07:30"
+    interval_hours: int = 0
+    dm_notices: bool = True
+    preview: bool = True
+    away_from: int | None = None  # a holiday: epoch seconds, from..until
+    away_until: int | None = None
+    dashboard: bool = False  # one DM listing the tables waiting on them, edited in place
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.tz)
+
+    def quiet_window(self, at: int) -> tuple[int, int] | None:
+        """The quiet window (start, end, epoch seconds) that holds ``at``, if any."""
+        if self.quiet_start is None or self.quiet_end is None:
+            return None
+        start, end = _hm(self.quiet_start), _hm(self.quiet_end)
+        if start == end:
+            return None
+        local = datetime.fromtimestamp(at, UTC).astimezone(self.zone)
+        # The window that holds ``at`` began today or yesterday (local dates).
+        for days_back in (0, 1):
+            day = local.date() - timedelta(days=days_back)
+            begin = datetime.combine(day, start, self.zone)
+            finish_day = day if end > start else day + timedelta(days=1)
+            finish = datetime.combine(finish_day, end, self.zone)
+            b, f = int(begin.timestamp()), int(finish.timestamp())
+            if b <= at < f:
+                return b, f
+        return None
+
+    def quiet(self, at: int) -> bool:
+        return self.quiet_window(at) is not None
+
+    def away(self, at: int) -> bool:
+        return (self.away_from is not None and self.away_until is not None
+                and self.away_from <= at < self.away_until)
+
+    def away_overlap(self, start: int, end: int) -> int:
+        """Seconds of the holiday inside [start, end)."""
+        if self.away_from is None or self.away_until is None:
+            return 0
+        return max(0, min(end, self.away_until) - max(start, self.away_from))
+
+    def describe(self) -> str:
+        quiet = (f"{self.quiet_start}–{self.quiet_end}" if self.quiet_start and self.quiet_end
+                 else "none")
+        every = f"every {self.interval_hours} h" if self.interval_hours else "off"
+        lines = [f"Time zone: {self.tz}", f"Quiet hours: {quiet}",
+                 f"Reminders at tables without deadlines: {every}",
+                 f"Notices by DM: {'on' if self.dm_notices else 'off'}",
+                 f"Preview before Confirm: {'on' if self.preview else 'off'}",
+                 f"DM dashboard of your waiting tables: {'on' if self.dashboard else 'off'}"]
+        if self.away_from is not None and self.away_until is not None:
+            lines.append(f"Holiday: <t:{self.away_from}:f> to <t:{self.away_until}:f>")
+        return "\n".join(lines)
+
+
+def _hm(text: str) -> time:
+    hours, minutes = text.split(":")
+    return time(int(hours), int(minutes))
+
+
+def check_zone(name: str) -> str:
+    """A valid IANA zone name, or a clear refusal."""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise TableError(f"Unknown time zone {name[:40]!r}; use a name like Europe/Paris."
+                         ) from None
+    return name
+
+
+def zone_names(typed: str, limit: int = 25) -> list[str]:
+    """Zone names containing what was typed (for autocomplete)."""
+    low = typed.lower()
+    return sorted(z for z in available_timezones() if low in z.lower())[:limit]
+
+
+def check_clock_time(text: str) -> str:
+    found = _CLOCK_TIME.match(text.strip())
+    if not found:
+        raise TableError(f"Write a time as HH:MM (24 h), not {text[:10]!r}.")
+    return f"{int(found.group(1)):02d}:{found.group(2)}"
+
+
+def check_interval(hours: int) -> int:
+    if hours not in INTERVALS:
+        raise TableError("The reminder interval is off (0), 6, 12 or 24 hours.")
+    return hours

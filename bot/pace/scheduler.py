@@ -1,0 +1,313 @@
+"""The scheduler: plans turns after each commit, and on each tick fires what is due.
+
+Every deadline and reminder is a row; firing one is an atomic claim in the store, so each
+fires at most once, and one that fell due while the bot was down fires on the next tick.
+``tick()`` returns notices for a front end to deliver; tests call it after moving a fake
+clock, the bot calls it from ``run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import asdict, replace
+from typing import Any
+
+from bot.notices import Notice
+from bot.pace.clock import Clock, epoch
+from bot.pace.member import MemberSettings
+from bot.pace.model import Mode, Policy, Timing
+from bot.pace.notices import Dashboard, MoveNotice, Reminder, TableMessage, VoteRequest
+from bot.pace.plan import SeatInfo, after_quiet, reconcile
+from bot.pace.usecases import move_for, substitute
+from bot.store import Status
+from bot.store.timing_records import PlanInputs, PlanRows, TurnRecord, WaitingTurn
+from bot.tables import Tables
+from bot.tables.live import Loaded, Timed
+from bot.text import escape
+from bot.values import Member, TableError
+
+log = logging.getLogger(__name__)
+
+Delivered = MoveNotice | TableMessage | VoteRequest | Reminder | Dashboard
+VOTE_CHOICES = ("remove", "wait", "substitute")
+
+
+def timing_of(data: dict[str, Any] | None) -> Timing:
+    if not data:
+        return Timing()
+    return Timing(**{**data, "mode": Mode(data["mode"]), "policy": Policy(data["policy"])})
+
+
+class Scheduler:
+    def __init__(self, tables: Tables, clock: Clock) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.clock = clock
+        tables.live.timing = self
+
+    def now(self) -> int:
+        return epoch(self.clock)
+
+    # -- configuration ---------------------------------------------------------------------
+
+    async def timing(self, table_id: int) -> Timing:
+        """The timing a table plays at: its league's when the league imposes one."""
+        return timing_of((await self.store.timing_in_force(table_id))[0])
+
+    async def set_timing(self, table_id: int, timing: Timing, member: Member) -> Timing:
+        """A table's pace and policy: chosen at ``/game new``, changeable until it starts.
+        Returns the timing in force (a league's pace wins over the table's choice)."""
+        table = await self.tables.live.record(table_id)
+        if table.status != Status.LOBBY:
+            raise TableError("The pace is fixed once the game has started.")
+        if member.id != table.creator_id and not member.is_admin:
+            raise TableError("Only the table's creator or a server manager can set its pace.")
+        await self.store.set_table_timing(table_id, asdict(timing))
+        return await self.timing(table_id)
+
+    async def set_league_timing(self, league_id: int, timing: Timing | None) -> None:
+        """A league's pace for every table that counts for it, from its next change on
+        (organisers' rights are the leagues' to check). None: tables choose their own."""
+        await self.store.set_league_timing(league_id, None if timing is None else asdict(timing))
+
+    async def settings(self, member_id: int) -> MemberSettings:
+        found = await self.store.member_settings([member_id])
+        return MemberSettings(**found[member_id]) if member_id in found else MemberSettings(
+            member_id)
+
+    async def save_settings(self, settings: MemberSettings) -> None:
+        await self.store.save_member_settings(asdict(settings), self.now())
+
+    # -- after each commit (under the table's lock) ----------------------------------------
+
+    async def after_commit(
+        self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
+    ) -> Timed:
+        """Plan the table's turns after a change, in a transaction of its own."""
+        return await self.store.in_transaction(self.planning(loaded, movers, autopiloted))
+
+    def planning(self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
+                 ) -> Callable[[Any], Timed]:
+        """Planning the table's turns as it is in ``loaded``, as a function the store runs in
+        a transaction (a move's own, so a move costs no transaction more)."""
+        table, now = loaded.table, self.now()
+        if table.status != Status.PLAYING or loaded.state is None:
+            end = self.store.ending(table.id, now)
+
+            def finish(db: Any) -> Timed:
+                end(db)
+                return Timed()
+
+            return finish
+        seats = [SeatInfo(s.position, s.member_id, s.is_computer) for s in loaded.seats]
+        active = loaded.game.active_seats(loaded.state)
+        no_dm: set[int] = set()
+
+        def planner(inputs: PlanInputs) -> PlanRows:
+            settings = {m: MemberSettings(**v) for m, v in inputs.settings.items()}
+            no_dm.update(m for m, v in settings.items() if not v.dm_notices)
+            plan = reconcile(timing_of(inputs.timing), seats, inputs.clocks, inputs.open_turns,
+                             active, movers, autopiloted, table.version, now, settings)
+            return PlanRows(plan.end_turns, plan.new_turns, plan.clocks)
+
+        members = [s.member_id for s in seats if s.member_id is not None]
+        write = self.store.planning(table.id, members, now, planner)
+
+        def run(db: Any) -> Timed:
+            turns = write(db)
+            deadlines = {t.member_id: t.due_at for t in turns.values()
+                         if t.member_id is not None and t.due_at is not None}
+            return Timed(deadlines, frozenset(no_dm))
+
+        return run
+
+    async def sync(self) -> None:
+        """Plan every playing table from its current state (on start: tables opened before
+        timing existed, or a plan a crash cut short); nothing already planned changes."""
+        for table in await self.store.tables_with_status(Status.PLAYING):
+            async with self.tables.live.locked(table.id) as loaded:
+                await self.after_commit(loaded, frozenset(), frozenset())
+
+    # -- firing ----------------------------------------------------------------------------
+
+    async def tick(self) -> list[Delivered]:
+        """Fire every deadline and reminder that is due, each once."""
+        out: list[Delivered] = []
+        now = self.now()
+        for turn in await self.store.due_turns(now):
+            if not await self.store.claim_turn(turn.id, now):
+                continue  # another process fired it
+            try:
+                out.extend(await self._expire(turn))
+            except Exception:
+                log.exception("deadline %s of table %s failed", turn.id, turn.table_id)
+        out.extend(await self._remind(now))
+        for board in await self.store.take_dashboards():
+            waiting = tuple(await self.store.waiting_turns(board.member_id))
+            out.append(Dashboard(board.member_id, waiting, board.channel_id, board.message_id,
+                                 now))
+        return out
+
+    async def dashboard_posted(self, member_id: int, channel_id: int | None,
+                               message_id: int | None) -> None:
+        await self.store.dashboard_posted(member_id, channel_id, message_id)
+
+    async def recover(self) -> list[Delivered]:
+        """Deadlines fired just before a crash whose move was never made are made now (the
+        move's key makes a second attempt harmless)."""
+        out: list[Delivered] = []
+        for table in await self.store.tables_with_status(Status.PLAYING):
+            timing = await self.timing(table.id)
+            if timing.policy not in (Policy.AUTOPILOT, Policy.SKIP):
+                continue
+            for turn in (await self.store.open_turns(table.id)).values():
+                if turn.fired_at is not None and turn.since_version == table.version:
+                    out.extend(await self._expire(turn))
+        return out
+
+    async def _expire(self, turn: TurnRecord) -> list[Delivered]:
+        table = await self.tables.live.record(turn.table_id)
+        timing = await self.timing(table.id)
+        clocks = await self.store.seat_clocks(table.id)
+        absent = turn.seat in clocks and clocks[turn.seat].absent
+        policy = Policy.AUTOPILOT if absent else timing.policy
+        if policy in (Policy.AUTOPILOT, Policy.SKIP):
+            notice = await move_for(self.tables.live, turn, timing.level,
+                                    policy is Policy.SKIP)
+            return [MoveNotice(notice)] if notice is not None else []
+        seats = await self.tables.seats(table.id)
+        name = seats[turn.seat].name
+        if policy is Policy.WAIT:
+            return [TableMessage(table.channel_id,
+                                 f"Time ran out for {escape(name)}; the table waits for them.",
+                                 (turn.member_id,) if turn.member_id else ())]
+        voters = tuple(s.member_id for s in seats
+                       if s.member_id is not None and s.position != turn.seat)
+        return [VoteRequest(table.channel_id, table.id, turn.id, turn.seat, escape(name),
+                            voters)]
+
+    async def _remind(self, now: int) -> list[Delivered]:
+        due = await self.store.due_reminders(now)
+        if not due:
+            return []
+        found = await self.store.member_settings({r.member_id for r in due})
+        reminded: set[int] = set()
+        for r in due:
+            member = MemberSettings(**found[r.member_id]) if r.member_id in found \
+                else MemberSettings(r.member_id)
+            turn = await self.store.get_turn(r.turn_id)
+            window = member.quiet_window(now)
+            if window is not None and turn is not None:
+                # Quiet hours (perhaps set since it was planned): later, or not at all.
+                if turn.due_at is None or window[1] < turn.due_at:
+                    await self.store.move_reminder(r.id, window[1])
+                    continue
+                await self.store.claim_reminder(r.id, now)
+                continue
+            if not await self.store.claim_reminder(r.id, now):
+                continue
+            reminded.add(r.member_id)
+            if turn is not None and turn.due_at is None and member.interval_hours:
+                await self.store.add_reminder(
+                    turn.id, turn.table_id, r.member_id,
+                    after_quiet(member, now + member.interval_hours * 3600))
+        out: list[Delivered] = []
+        for member_id in sorted(reminded):
+            waiting = await self.store.waiting_turns(member_id)
+            dm = found.get(member_id, {}).get("dm_notices", True)
+            if waiting:
+                out.append(Reminder(member_id, tuple(waiting), by_dm=bool(dm)))
+        return out
+
+    async def run(self, deliver: Callable[[Sequence[Delivered]], Awaitable[None]],
+                  every: float, stop: asyncio.Event) -> None:
+        """The bot's loop: plan and recover, then tick every few seconds until ``stop``."""
+        await self.sync()
+        await deliver(await self.recover())
+        while not stop.is_set():
+            try:
+                await deliver(await self.tick())
+            except Exception:
+                log.exception("scheduler tick failed")
+            try:
+                await asyncio.wait_for(stop.wait(), every)
+            except TimeoutError:
+                pass
+
+    # -- pause, votes, substitutes, my turns -------------------------------------------------
+
+    async def pause(self, table_id: int, member: Member, reason: str) -> str:
+        await self._managed(table_id, member, "pause")
+        reason = reason.strip()[:200] or "no reason given"
+        if not await self.store.pause_table(table_id, self.now(), member.id, reason,
+                                            asdict(Timing())):
+            raise TableError("This table is already paused.")
+        return f"{escape(member.name)} paused the game's clock: {escape(reason)}"
+
+    async def resume(self, table_id: int, member: Member) -> str:
+        await self._managed(table_id, member, "resume")
+        paused = await self.store.resume_table(table_id, self.now())
+        if paused is None:
+            raise TableError("This table is not paused.")
+        return (f"{escape(member.name)} restarted the game's clock; deadlines moved on by "
+                "the pause.")
+
+    async def _managed(self, table_id: int, member: Member, what: str) -> None:
+        table = await self.tables.live.record(table_id)
+        if member.id != table.creator_id and not member.is_admin:
+            raise TableError(f"Only the table's creator or a server manager can {what} it.")
+        if table.status != Status.PLAYING:
+            raise TableError("Only a game in progress has a clock.")
+
+    async def waiting(self, member_id: int) -> list[WaitingTurn]:
+        """``/turns``: every table that waits on the member, across servers, oldest first."""
+        return await self.store.waiting_turns(member_id)
+
+    async def next_waiting(self, member_id: int, after_table: int) -> WaitingTurn | None:
+        """After a move: the mover's other table that waits longest on them."""
+        for w in await self.store.waiting_turns(member_id):
+            if w.table_id != after_table:
+                return w
+        return None
+
+    async def substitute(self, table_id: int, seat: int, newcomer: Member, by: Member
+                         ) -> Notice:
+        return await substitute(self.tables.live, table_id, seat, newcomer, by, self.now())
+
+    async def vote(self, turn_id: int, member: Member, choice: str) -> list[Delivered]:
+        """A member's vote on a seat out of time; a majority of the others decides."""
+        if choice not in VOTE_CHOICES:
+            raise TableError("Vote remove, wait or substitute.")
+        turn = await self.store.get_turn(turn_id)
+        if turn is None or turn.ended_at is not None or turn.fired_at is None:
+            raise TableError("That vote is over: the seat has moved or was decided.")
+        table = await self.tables.live.record(turn.table_id)
+        seats = await self.tables.seats(table.id)
+        voters = [s.member_id for s in seats if s.member_id and s.position != turn.seat]
+        if member.id not in voters:
+            raise TableError("Only the other players at this table vote.")
+        counts = await self.store.cast_vote(turn_id, member.id, choice, self.now())
+        won = next((c for c, n in counts.items() if n * 2 > len(voters)), None)
+        if won is None:
+            return []
+        name = escape(seats[turn.seat].name)
+        if won == "wait":
+            timing = await self.timing(table.id)
+            await self.store.extend_turn(turn.id, self.now() + max(timing.period, 60))
+            return [TableMessage(table.channel_id, f"The table gives {name} another period.")]
+        if won == "substitute":
+            await self.store.extend_turn(turn.id, self.now() + 365 * 86400)
+            return [TableMessage(table.channel_id,
+                                 f"The table looks for a substitute for {name}: "
+                                 f"`/game seek seat:{turn.seat + 1}`.")]
+        await self.store.set_absent(table.id, turn.seat, True)
+        timing = await self.timing(table.id)
+        notice = await move_for(self.tables.live, replace(turn, fired_at=None), timing.level,
+                                False)
+        out: list[Delivered] = [TableMessage(
+            table.channel_id, f"The table voted {name} out; the computer plays the seat.")]
+        if notice is not None:
+            out.append(MoveNotice(notice))
+        return out

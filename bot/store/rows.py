@@ -1,0 +1,61 @@
+"""Rows to records shared by the store's modules."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from bot.store.records import ActionRecord
+
+T = TypeVar("T")
+
+SETTINGS_COLUMNS = ("member_id", "tz", "quiet_start", "quiet_end", "interval_hours",
+                    "dm_notices", "preview", "away_from", "away_until", "dashboard")
+# Marks the dashboards of a table's members for an edit (their waiting tables changed).
+MARK_DASHBOARDS = ("UPDATE dashboards SET dirty = 1 WHERE dirty = 0 AND member_id IN"
+                   " (SELECT member_id FROM seats WHERE table_id = ?)")
+
+
+class Handoffs:
+    """The two hand-offs to the connection's thread that ``SqliteStore`` provides to the
+    row groups mixed into it."""
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+
+def action_record(row: sqlite3.Row) -> ActionRecord:
+    return ActionRecord(
+        id=int(row["id"]),
+        version=int(row["version"]),
+        kind=str(row["kind"]),
+        seat=row["seat"],
+        member_id=row["member_id"],
+        action=None if row["action"] is None else json.loads(row["action"]),
+        text=row["text"],
+        irreversible=bool(row["irreversible"]),
+        undoes=row["undoes"],
+        idem_key=row["idem_key"],
+        created_at=str(row["created_at"]),
+        notation=row["notation"],
+    )
+
+
+def member_settings(db: sqlite3.Connection, ids: list[int]) -> dict[int, dict[str, Any]]:
+    if not ids:
+        return {}
+    marks = ", ".join("?" for _ in ids)
+    rows = db.execute(f"SELECT * FROM member_settings WHERE member_id IN ({marks})",
+                      ids).fetchall()
+    out = {}
+    for r in rows:
+        values = {c: r[c] for c in SETTINGS_COLUMNS}
+        for flag in ("dm_notices", "preview", "dashboard"):
+            values[flag] = bool(r[flag])
+        out[int(r["member_id"])] = values
+    return out

@@ -1,0 +1,287 @@
+"""Rows of asynchronous play in the SQLite store: table and league timing, pauses, seat
+clocks, turns (each with its deadline) and reminders (seat changes, votes and member settings
+are in ``bot.store.seat_rows``).
+
+Times are epoch seconds. Firing a deadline or a reminder is an atomic claim
+(``UPDATE ... WHERE fired_at IS NULL``), so each fires at most once whatever restarts. Each
+method is one hand-off to the connection's thread (``_run`` / ``_transact``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from bot.store.rows import MARK_DASHBOARDS, Handoffs
+from bot.store.rows import member_settings as _settings
+from bot.store.timing_records import (
+    PlanInputs,
+    PlanRows,
+    ReminderRecord,
+    SeatClock,
+    TableClock,
+    TurnRecord,
+    WaitingTurn,
+)
+
+T = TypeVar("T")
+
+class TimingRows(Handoffs):
+    """Mixed into ``SqliteStore``, which provides the two hand-offs."""
+
+    # -- a table's timing --------------------------------------------------------------------
+
+    async def set_table_timing(self, table_id: int, timing: dict[str, Any]) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET timing = excluded.timing",
+            (table_id, json.dumps(timing, sort_keys=True)),
+        ))
+
+    async def set_league_timing(self, league_id: int, timing: dict[str, Any] | None) -> None:
+        """A league's pace for its tables (None: each table chooses its own)."""
+        if timing is None:
+            await self._transact(lambda db: db.execute(
+                "DELETE FROM league_timing WHERE league_id = ?", (league_id,)))
+            return
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO league_timing (league_id, timing) VALUES (?, ?)"
+            " ON CONFLICT (league_id) DO UPDATE SET timing = excluded.timing",
+            (league_id, json.dumps(timing, sort_keys=True))))
+
+    async def timing_in_force(self, table_id: int) -> tuple[dict[str, Any] | None, bool]:
+        """The timing a table plays at (None: no limit), and whether its league imposes it."""
+        return await self._run(lambda db: _timing_in_force(db, table_id))
+
+    async def table_clock(self, table_id: int) -> TableClock | None:
+        row = await self._run(lambda db: db.execute(
+            "SELECT * FROM table_timing WHERE table_id = ?", (table_id,)).fetchone())
+        return None if row is None else _clock(row)
+
+    async def seat_clocks(self, table_id: int) -> dict[int, SeatClock]:
+        return await self._run(lambda db: _seat_clocks(db, table_id))
+
+    async def pause_table(self, table_id: int, at: int, by: int, reason: str,
+                          timing: dict[str, Any]) -> bool:
+        """Stop a table's clock (a table without a timing row gets ``timing``); False if it
+        was already paused."""
+
+        def write(db: sqlite3.Connection) -> bool:
+            db.execute("INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
+                       " ON CONFLICT (table_id) DO NOTHING",
+                       (table_id, json.dumps(timing, sort_keys=True)))
+            db.execute(MARK_DASHBOARDS, (table_id,))
+            return db.execute(
+                "UPDATE table_timing SET paused_at = ?, paused_by = ?, pause_reason = ?"
+                " WHERE table_id = ? AND paused_at IS NULL",
+                (at, by, reason, table_id),
+            ).rowcount == 1
+
+        return await self._transact(write)
+
+    async def resume_table(self, table_id: int, at: int) -> int | None:
+        """Restart a paused table's clock: open deadlines and reminders move on by the time it
+        stood still (a turn started during the pause, by the time since it started). Returns
+        the seconds paused, or None if the table was not paused."""
+
+        def write(db: sqlite3.Connection) -> int | None:
+            row = db.execute("SELECT paused_at FROM table_timing WHERE table_id = ?"
+                             " AND paused_at IS NOT NULL", (table_id,)).fetchone()
+            if row is None:
+                return None
+            paused_at = int(row[0])
+            shift = "(? - CASE WHEN created_at > ? THEN created_at ELSE ? END)"
+            db.execute(
+                f"UPDATE turns SET due_at = due_at + {shift}, started_at = started_at + {shift}"
+                " WHERE table_id = ? AND ended_at IS NULL AND fired_at IS NULL",
+                (at, paused_at, paused_at, at, paused_at, paused_at, table_id),
+            )
+            db.execute("UPDATE reminders SET due_at = due_at + ? WHERE table_id = ?"
+                       " AND fired_at IS NULL", (at - paused_at, table_id))
+            db.execute("UPDATE table_timing SET paused_at = NULL, paused_by = NULL,"
+                       " pause_reason = NULL WHERE table_id = ?", (table_id,))
+            db.execute(MARK_DASHBOARDS, (table_id,))
+            return at - paused_at
+
+        return await self._transact(write)
+
+    # -- turns -------------------------------------------------------------------------------
+
+    async def in_transaction(self, write: Callable[[sqlite3.Connection], T]) -> T:
+        """Run a function made by ``planning`` or ``ending`` in a transaction of its own."""
+        return await self._transact(write)
+
+    @staticmethod
+    def planning(table_id: int, member_ids: Iterable[int], now: int,
+                 planner: Callable[[PlanInputs], PlanRows]
+                 ) -> Callable[[sqlite3.Connection], dict[int, TurnRecord]]:
+        """What planning a table's turns after a change writes, as a function of the
+        connection, to run in a transaction (the move's own, with ``record_steps_then``):
+        read what planning needs, let ``planner`` (a pure function) decide, end and start
+        turns (with their reminder), save seat clocks. A turn already started for the same
+        seat and version is kept. The function returns the open turns by seat."""
+        members = list(dict.fromkeys(member_ids))
+
+        def write(db: sqlite3.Connection) -> dict[int, TurnRecord]:
+            inputs = PlanInputs(
+                _timing_in_force(db, table_id)[0],
+                _seat_clocks(db, table_id), _open_turns(db, table_id),
+                _settings(db, members),
+            )
+            plan = planner(inputs)
+            db.executemany("UPDATE turns SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                           [(now, t) for t in plan.end_turns])
+            for t in plan.new_turns:
+                made = db.execute(
+                    "INSERT INTO turns (table_id, seat, member_id, since_version, started_at,"
+                    " due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (table_id, seat, since_version) DO NOTHING RETURNING id",
+                    (table_id, t.seat, t.member_id, t.since_version, t.started_at, t.due_at,
+                     now),
+                ).fetchone()
+                if made is not None and t.reminder_at is not None and t.member_id is not None:
+                    db.execute(
+                        "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
+                        " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                        (int(made[0]), table_id, t.member_id, t.reminder_at),
+                    )
+            db.executemany(
+                "INSERT INTO seat_clocks (table_id, seat, bank, streak, absent, holiday_used)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
+                " bank = excluded.bank, streak = excluded.streak, absent = excluded.absent,"
+                " holiday_used = excluded.holiday_used",
+                [(table_id, c.seat, c.bank, c.streak, int(c.absent), c.holiday_used)
+                 for c in plan.clocks],
+            )
+            db.execute(MARK_DASHBOARDS, (table_id,))
+            return _open_turns(db, table_id)
+
+        return write
+
+    @staticmethod
+    def ending(table_id: int, now: int) -> Callable[[sqlite3.Connection], dict[int, TurnRecord]]:
+        """Ending a table's open turns (it ended), as a function of the connection."""
+
+        def write(db: sqlite3.Connection) -> dict[int, TurnRecord]:
+            db.execute("UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
+                       (now, table_id))
+            db.execute(MARK_DASHBOARDS, (table_id,))
+            return {}
+
+        return write
+
+    async def open_turns(self, table_id: int) -> dict[int, TurnRecord]:
+        return await self._run(lambda db: _open_turns(db, table_id))
+
+    async def get_turn(self, turn_id: int) -> TurnRecord | None:
+        row = await self._run(lambda db: db.execute(
+            "SELECT * FROM turns WHERE id = ?", (turn_id,)).fetchone())
+        return None if row is None else _turn(row)
+
+    async def due_turns(self, now: int, limit: int = 100) -> list[TurnRecord]:
+        """Open turns past their deadline, not yet fired, at tables that are not paused."""
+        rows = await self._run(lambda db: db.execute(
+            "SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.due_at <= ? AND t.fired_at IS NULL AND t.ended_at IS NULL"
+            " AND c.paused_at IS NULL ORDER BY t.due_at, t.id LIMIT ?",
+            (now, limit)).fetchall())
+        return [_turn(r) for r in rows]
+
+    async def claim_turn(self, turn_id: int, now: int) -> bool:
+        return await self._transact(lambda db: db.execute(
+            "UPDATE turns SET fired_at = ? WHERE id = ? AND fired_at IS NULL"
+            " AND ended_at IS NULL", (now, turn_id)).rowcount == 1)
+
+    async def extend_turn(self, turn_id: int, due_at: int) -> None:
+        """Give a fired turn a new deadline (the vote chose to wait another period)."""
+        await self._transact(lambda db: db.execute(
+            "UPDATE turns SET due_at = ?, fired_at = NULL WHERE id = ? AND ended_at IS NULL",
+            (due_at, turn_id)))
+
+    async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
+        """Every live table, on every server, that waits on the member: oldest wait first."""
+        rows = await self._run(lambda db: db.execute(
+            "SELECT t.*, g.guild_id, g.channel_id, g.game_id, g.message_id, c.paused_at"
+            " FROM turns t JOIN game_tables g ON g.id = t.table_id"
+            " LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.member_id = ? AND t.ended_at IS NULL AND g.status = 'playing'"
+            " ORDER BY t.started_at, t.id", (member_id,)).fetchall())
+        return [WaitingTurn(int(r["table_id"]), r["guild_id"], int(r["channel_id"]),
+                            str(r["game_id"]), r["message_id"], int(r["seat"]),
+                            int(r["started_at"]), r["due_at"], r["paused_at"] is not None)
+                for r in rows]
+
+    # -- reminders ---------------------------------------------------------------------------
+
+    async def add_reminder(self, turn_id: int, table_id: int, member_id: int, due_at: int
+                           ) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO reminders (turn_id, table_id, member_id, due_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (turn_id, due_at) DO NOTHING", (turn_id, table_id, member_id, due_at)))
+
+    async def due_reminders(self, now: int, limit: int = 200) -> list[ReminderRecord]:
+        """Unsent reminders that are due, of turns still open and not fired, at tables that
+        are not paused."""
+        rows = await self._run(lambda db: db.execute(
+            "SELECT r.* FROM reminders r JOIN turns t ON t.id = r.turn_id"
+            " LEFT JOIN table_timing c ON c.table_id = r.table_id"
+            " WHERE r.due_at <= ? AND r.fired_at IS NULL AND t.ended_at IS NULL"
+            " AND t.fired_at IS NULL AND c.paused_at IS NULL ORDER BY r.member_id, r.id LIMIT ?",
+            (now, limit)).fetchall())
+        return [ReminderRecord(int(r["id"]), int(r["turn_id"]), int(r["table_id"]),
+                               int(r["member_id"]), int(r["due_at"])) for r in rows]
+
+    async def claim_reminder(self, reminder_id: int, now: int) -> bool:
+        return await self._transact(lambda db: db.execute(
+            "UPDATE reminders SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
+            (now, reminder_id)).rowcount == 1)
+
+    async def move_reminder(self, reminder_id: int, due_at: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "UPDATE reminders SET due_at = ? WHERE id = ? AND fired_at IS NULL",
+            (due_at, reminder_id)))
+
+
+# -- on the connection's thread ----------------------------------------------------------------
+
+
+def _timing_in_force(db: sqlite3.Connection, table_id: int
+                     ) -> tuple[dict[str, Any] | None, bool]:
+    # A league's pace comes first: it is imposed on every table that counts for it.
+    row = db.execute(
+        "SELECT l.timing AS league, t.timing AS own FROM game_tables g"
+        " LEFT JOIN league_timing l ON l.league_id = g.league_id"
+        " LEFT JOIN table_timing t ON t.table_id = g.id WHERE g.id = ?", (table_id,)).fetchone()
+    if row is None:
+        return None, False
+    if row["league"] is not None:
+        return json.loads(row["league"]), True
+    return (None if row["own"] is None else json.loads(row["own"])), False
+
+
+def _clock(r: sqlite3.Row) -> TableClock:
+    return TableClock(int(r["table_id"]), json.loads(r["timing"]), r["paused_at"],
+                      r["paused_by"], r["pause_reason"])
+
+
+def _seat_clocks(db: sqlite3.Connection, table_id: int) -> dict[int, SeatClock]:
+    rows = db.execute("SELECT * FROM seat_clocks WHERE table_id = ?", (table_id,)).fetchall()
+    return {int(r["seat"]): SeatClock(int(r["seat"]), int(r["bank"]), int(r["streak"]),
+                                      bool(r["absent"]), int(r["holiday_used"])) for r in rows}
+
+
+def _open_turns(db: sqlite3.Connection, table_id: int) -> dict[int, TurnRecord]:
+    rows = db.execute("SELECT * FROM turns WHERE table_id = ? AND ended_at IS NULL",
+                      (table_id,)).fetchall()
+    return {int(r["seat"]): _turn(r) for r in rows}
+
+
+def _turn(row: sqlite3.Row) -> TurnRecord:
+    return TurnRecord(
+        id=int(row["id"]), table_id=int(row["table_id"]), seat=int(row["seat"]),
+        member_id=row["member_id"], since_version=int(row["since_version"]),
+        started_at=int(row["started_at"]), due_at=row["due_at"], fired_at=row["fired_at"],
+        ended_at=row["ended_at"],
+    )

@@ -1,0 +1,117 @@
+"""Records of asynchronous play the store hands out: table timing, seat clocks, turns (each
+with its deadline), reminders, member settings and seat changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TableClock:
+    """A table's timing (as JSON, see ``bot.pace.model.Timing``) and whether it is paused."""
+
+    table_id: int
+    timing: dict[str, Any]
+    paused_at: int | None = None
+    paused_by: int | None = None
+    pause_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    seat: int
+    bank: int = 0  # seconds left (bank pace)
+    streak: int = 0  # consecutive moves the computer played for this seat
+    absent: bool = False
+    holiday_used: int = 0  # seconds of holiday this seat's member took at this table
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """A seat's wait for one move: open until the seat moves; its deadline fires at most once."""
+
+    id: int
+    table_id: int
+    seat: int
+    member_id: int | None
+    since_version: int
+    started_at: int
+    due_at: int | None  # None: no time limit
+    fired_at: int | None
+    ended_at: int | None
+
+
+@dataclass(frozen=True)
+class NewTurn:
+    seat: int
+    member_id: int | None
+    since_version: int
+    started_at: int
+    due_at: int | None
+    reminder_at: int | None
+
+
+@dataclass(frozen=True)
+class ReminderRecord:
+    id: int
+    turn_id: int
+    table_id: int
+    member_id: int
+    due_at: int
+
+
+@dataclass(frozen=True)
+class WaitingTurn:
+    """An open turn of a member, with what ``/turns`` shows of its table."""
+
+    table_id: int
+    guild_id: int | None
+    channel_id: int
+    game_id: str
+    message_id: int | None
+    seat: int
+    started_at: int
+    due_at: int | None
+    paused: bool
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    table_id: int
+    seat: int
+    old_member_id: int | None
+    new_member_id: int
+    old_name: str
+    new_name: str
+    by_member_id: int
+    at: int
+    version: int  # the table version the change made
+
+
+@dataclass(frozen=True)
+class DashboardRecord:
+    """A member's DM dashboard: where its message is (None: not sent yet)."""
+
+    member_id: int
+    channel_id: int | None
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class PlanInputs:
+    """What planning turns after a commit reads, in the commit's transaction."""
+
+    timing: dict[str, Any] | None  # the table's timing row (None: no limit)
+    clocks: dict[int, SeatClock]
+    open_turns: dict[int, TurnRecord]
+    settings: dict[int, dict[str, Any]]  # stored member settings, by member
+
+
+@dataclass(frozen=True)
+class PlanRows:
+    """What planning decided: turns to end, turns to start, seat clocks to save."""
+
+    end_turns: list[int]
+    new_turns: list[NewTurn]
+    clocks: list[SeatClock]

@@ -1,0 +1,109 @@
+"""Flows of asynchronous play: delivering what the scheduler fires, pausing and resuming a
+table, handing a seat to a substitute (by command or by an advert's button), and the vote on
+a seat out of time."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.pace.notices import Dashboard, MoveNotice, TableMessage, VoteRequest
+from bot.pace.scheduler import Delivered
+from bot.text import escape
+from bot.ui.components import VOTE_LABELS, seek_view
+from bot.ui.delivery import Delivery, delivery_of
+from bot.ui.respond import bot_of, defer, member_of, refuse, reply, table_here
+from bot.values import Member
+
+log = logging.getLogger(__name__)
+
+
+async def deliver(delivery: Delivery, items: Sequence[Delivered]) -> None:
+    """Post what the scheduler fired: each item on its own, one failure never stops the rest
+    (the move is committed, the reminder claimed, whatever the post does)."""
+    for item in items:
+        try:
+            if isinstance(item, MoveNotice):
+                await delivery.post_move(item.notice)
+            elif isinstance(item, TableMessage):
+                await delivery.post_text(item)
+            elif isinstance(item, VoteRequest):
+                await delivery.post_vote(item)
+            elif isinstance(item, Dashboard):
+                await delivery.dashboard(item)
+            else:
+                await delivery.remind(item)
+        except Exception:
+            log.exception("could not deliver %s", type(item).__name__)
+
+
+async def pause(interaction: discord.Interaction[Any], reason: str) -> None:
+    table = await table_here(interaction)
+    text = await bot_of(interaction).scheduler.pause(table.id, member_of(interaction), reason)
+    await reply(interaction, text, ephemeral=False,
+                allowed_mentions=discord.AllowedMentions.none())
+
+
+async def resume(interaction: discord.Interaction[Any]) -> None:
+    table = await table_here(interaction)
+    text = await bot_of(interaction).scheduler.resume(table.id, member_of(interaction))
+    await reply(interaction, text, ephemeral=False,
+                allowed_mentions=discord.AllowedMentions.none())
+
+
+async def substitute(interaction: discord.Interaction[Any], table_id: int, seat: int,
+                     newcomer: Member, by: Member) -> None:
+    """Hand the seat over, then post the change in the channel and DM the newcomer their
+    private view at once."""
+    await defer(interaction)
+    notice = await bot_of(interaction).scheduler.substitute(table_id, seat, newcomer, by)
+    await reply(interaction, f"Seat {seat + 1} now belongs to {escape(newcomer.name)}.",
+                allowed_mentions=discord.AllowedMentions.none())
+    await delivery_of(interaction).post_move(notice)
+
+
+async def seek(interaction: discord.Interaction[Any], seat: int, role: discord.Role | None
+               ) -> None:
+    """Post a Join-as-substitute button for a seat (creator, manager or the seat's own)."""
+    bot = bot_of(interaction)
+    table = await table_here(interaction)
+    asker = member_of(interaction)
+    seats = await bot.tables.seats(table.id)
+    if not 1 <= seat <= len(seats) or seats[seat - 1].member_id is None:
+        await refuse(interaction, f"Seats with a player are numbered 1 to {len(seats)}.")
+        return
+    held = seats[seat - 1]
+    if asker.id not in (table.creator_id, held.member_id) and not asker.is_admin:
+        await refuse(interaction, "Only the table's creator, a server manager or the seat's "
+                     "own player can look for a substitute.")
+        return
+    ping = f"{role.mention}: " if role is not None else ""
+    await reply(interaction,
+                f"{ping}A substitute is wanted for seat {seat} ({escape(held.name)}).",
+                ephemeral=False, view=seek_view(table.id, seat - 1, held.member_id or 0,
+                                                asker.id),
+                allowed_mentions=discord.AllowedMentions(
+                    roles=[role] if role is not None else False, users=False))
+
+
+async def take_seat(interaction: discord.Interaction[Any], table_id: int, seat: int, old: int,
+                    by: int) -> None:
+    """The advert's button: whoever clicks first takes the seat, while it still belongs to
+    the member it was advertised for. The advert's author was checked when it was posted;
+    the button can only come from that message, so it acts with the author's say-so."""
+    seats = await bot_of(interaction).tables.seats(table_id)
+    if seat >= len(seats) or seats[seat].member_id != old:
+        await refuse(interaction, "That seat has been taken already.")
+        return
+    await substitute(interaction, table_id, seat, member_of(interaction),
+                     Member(by, "advert", is_admin=True))
+
+
+async def vote(interaction: discord.Interaction[Any], turn_id: int, choice: str) -> None:
+    bot = bot_of(interaction)
+    decided = await bot.scheduler.vote(turn_id, member_of(interaction), choice)
+    await reply(interaction, f"Your vote: {VOTE_LABELS[choice]}.")
+    await deliver(delivery_of(interaction), decided)

@@ -1,0 +1,64 @@
+"""The fonts every image uses (DejaVu Sans, shipped with the package), and a record of the
+sizes asked for during a render, which the legibility test reads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+FONT_DIR = Path(__file__).with_name("fonts")
+
+# Font sizes asked for during a render, when a test records them (see ``record_font_sizes``).
+_FONT_LOG: ContextVar[list[int] | None] = ContextVar("font_log", default=None)
+# A drawing made at a larger scale (see ``scaled``) asks for fonts at its own scale.
+_SCALE: ContextVar[float] = ContextVar("font_scale", default=1.0)
+
+
+@contextmanager
+def scaled(factor: float) -> Iterator[None]:
+    """Inside the block, ``font(size)`` is ``size * factor`` pixels: a picture laid out in
+    fixed coordinates is drawn larger (with ``ScaledDraw``) so parts of it can be cut out that
+    read at preview size."""
+    token = _SCALE.set(factor)
+    try:
+        yield
+    finally:
+        _SCALE.reset(token)
+
+
+def font_scale() -> float:
+    return _SCALE.get()
+
+
+@lru_cache(maxsize=64)
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def font(size: int, bold: bool = False, fine: bool = False) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans shipped with the package, so images look the same on every machine.
+
+    ``fine`` marks fine print that repeats another cue (a seat number inside a marker that
+    already has the seat's shape and colour); the legibility check does not count it."""
+    size = round(size * _SCALE.get())
+    log = _FONT_LOG.get()
+    if log is not None and not fine:
+        log.append(size)
+    return _font(size, bold)
+
+
+@contextmanager
+def record_font_sizes() -> Iterator[list[int]]:
+    """Collect the size of every font asked for (but fine print) inside the block."""
+    log: list[int] = []
+    token = _FONT_LOG.set(log)
+    try:
+        yield log
+    finally:
+        _FONT_LOG.reset(token)
