@@ -22,9 +22,15 @@ from bot.pace.notices import Dashboard, MoveNotice, Reminder, TableMessage, Vote
 from bot.pace.plan import SeatInfo, after_quiet, reconcile
 from bot.pace.usecases import move_for, substitute
 from bot.store import Status
-from bot.store.timing_records import PlanInputs, PlanRows, TurnRecord, WaitingTurn
+from bot.store.timing_records import (
+    PlanInputs,
+    PlanRequest,
+    PlanRows,
+    TurnRecord,
+    WaitingTurn,
+)
 from bot.tables import Tables
-from bot.tables.live import Loaded, Timed
+from bot.tables.live import Loaded, Planning, Timed
 from bot.text import escape
 from bot.values import Member, TableError
 
@@ -86,21 +92,17 @@ class Scheduler:
         self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
     ) -> Timed:
         """Plan the table's turns after a change, in a transaction of its own."""
-        return await self.store.in_transaction(self.planning(loaded, movers, autopiloted))
+        planning = self.planning(loaded, movers, autopiloted)
+        return planning.told(await self.store.write_plan(planning.request))
 
     def planning(self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
-                 ) -> Callable[[Any], Timed]:
-        """Planning the table's turns as it is in ``loaded``, as a function the store runs in
-        a transaction (a move's own, so a move costs no transaction more)."""
+                 ) -> Planning:
+        """Planning the table's turns as it is in ``loaded``: a pure planner the store calls
+        with what it read in its transaction (a move's own, so a move costs no transaction
+        more), and how the notice learns of the deadlines from the open turns written."""
         table, now = loaded.table, self.now()
         if table.status != Status.PLAYING or loaded.state is None:
-            end = self.store.ending(table.id, now)
-
-            def finish(db: Any) -> Timed:
-                end(db)
-                return Timed()
-
-            return finish
+            return Planning(PlanRequest(table.id, (), now), lambda turns: Timed())
         seats = [SeatInfo(s.position, s.member_id, s.is_computer) for s in loaded.seats]
         active = loaded.game.active_seats(loaded.state)
         no_dm: set[int] = set()
@@ -112,16 +114,13 @@ class Scheduler:
                              active, movers, autopiloted, table.version, now, settings)
             return PlanRows(plan.end_turns, plan.new_turns, plan.clocks)
 
-        members = [s.member_id for s in seats if s.member_id is not None]
-        write = self.store.planning(table.id, members, now, planner)
-
-        def run(db: Any) -> Timed:
-            turns = write(db)
+        def told(turns: dict[int, TurnRecord]) -> Timed:
             deadlines = {t.member_id: t.due_at for t in turns.values()
                          if t.member_id is not None and t.due_at is not None}
             return Timed(deadlines, frozenset(no_dm))
 
-        return run
+        members = tuple(dict.fromkeys(s.member_id for s in seats if s.member_id is not None))
+        return Planning(PlanRequest(table.id, members, now, planner), told)
 
     async def sync(self) -> None:
         """Plan every playing table from its current state (on start: tables opened before

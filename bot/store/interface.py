@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.store.interface_timing import TimingStore
 from bot.store.records import (
     ActionRecord,
     ForfeitRecord,
@@ -31,7 +32,7 @@ from bot.store.records import (
 )
 
 
-class Store(Protocol):
+class Store(TimingStore, Protocol):
     commits: int  # transactions that wrote moves (the bench reads it)
     # True when other processes may write the same tables (PostgreSQL): the table use cases
     # then check a cached table's version before trusting it.

@@ -18,6 +18,7 @@ from bot.store.errors import IntegrityFailure, StoreError
 from bot.store.factory import redacted
 from bot.store.postgres_leagues import PostgresLeagues
 from bot.store.postgres_schema import applied, migrate, migrations
+from bot.store.postgres_seats import PostgresSeats
 from bot.store.transfer import postgres_to_sqlite
 
 POOL_SIZE = 10
@@ -34,7 +35,7 @@ async def _prepare(conn: asyncpg.Connection) -> None:
     await conn.execute(_DURABLE)
 
 
-class PostgresStore(PostgresLeagues):
+class PostgresStore(PostgresLeagues, PostgresSeats):
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = redacted(url)

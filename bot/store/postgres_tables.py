@@ -280,10 +280,19 @@ class PostgresTables:
         commits share WAL flushes: PostgreSQL's own group commit."""
         if not steps:
             return expected_version
+        async with self._pool.acquire() as conn:
+            version = await self._steps_on(conn, table_id, expected_version, steps)
+        self.commits += 1
+        return version
+
+    @staticmethod
+    async def _steps_on(conn: asyncpg.Connection, table_id: int, expected_version: int,
+                        steps: Sequence[Step]) -> int:
+        """The one statement of ``record_steps`` (its own transaction, or the caller's)."""
         last = steps[-1]
         entries = [s.entry for s in steps]
         try:
-            version = await self._pool.fetchval(
+            version = await conn.fetchval(
                 "WITH moved AS (UPDATE game_tables SET snapshot = $3, status = $4,"
                 " version = $2 + $5, updated_at = $6 WHERE id = $1 AND version = $2"
                 " RETURNING id),"
@@ -311,7 +320,6 @@ class PostgresTables:
             raise StaleVersion(STALE) from exc
         if version is None:
             raise StaleVersion(STALE)
-        self.commits += 1
         return int(version)
 
     async def find_action_by_key(self, table_id: int, idem_key: str) -> ActionRecord | None:

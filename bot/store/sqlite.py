@@ -54,7 +54,8 @@ from bot.store.records import (
 )
 from bot.store.rows import action_record as _action
 from bot.store.seat_rows import SeatRows
-from bot.store.timing import TimingRows
+from bot.store.timing import TimingRows, write_plan
+from bot.store.timing_records import PlanRequest, TurnRecord
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +98,8 @@ class _Queued:
     expected_version: int
     steps: Sequence[Step]
     done: asyncio.Future[int]
-    then: Callable[[sqlite3.Connection], Any] | None = None
-    after: list[Any] = field(default_factory=list)  # what ``then`` returned
+    plan: PlanRequest | None = None
+    planned: list[dict[int, TurnRecord]] = field(default_factory=list)  # the plan's result
 
 
 class _Statements:
@@ -403,23 +404,23 @@ class SqliteStore(TimingRows, SeatRows):
                            ) -> int:
         """Several consecutive changes of one table (a chain of computer moves), all or none;
         group-committed with whatever other tables' moves are waiting."""
-        version, _ = await self.record_steps_then(table_id, expected_version, steps)
+        version, _ = await self.record_steps_planned(table_id, expected_version, steps, None)
         return version
 
-    async def record_steps_then(
+    async def record_steps_planned(
         self, table_id: int, expected_version: int, steps: Sequence[Step],
-        then: Callable[[sqlite3.Connection], T] | None = None,
-    ) -> tuple[int, T | None]:
-        """``record_steps``, then ``then(connection)`` in the same transaction (planning the
-        table's deadlines after its moves, say). A failure of ``then`` undoes only its own
-        writes, never the moves; its result is None then."""
+        plan: PlanRequest | None,
+    ) -> tuple[int, dict[int, TurnRecord] | None]:
+        """``record_steps``, then the table's turns planned (``plan``) in the same
+        transaction. A failure of the plan undoes only its own writes, never the moves; the
+        open turns it returns are None then."""
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        item = _Queued(table_id, expected_version, steps, done, then)
+        item = _Queued(table_id, expected_version, steps, done, plan)
         self._queue.append(item)
         if self._committer is None or self._committer.done():
             self._committer = asyncio.create_task(self._commit_queued())
         version = await done
-        return version, (item.after[0] if item.after else None)
+        return version, (item.planned[0] if item.planned else None)
 
     async def _commit_queued(self) -> None:
         while self._queue:
@@ -882,20 +883,20 @@ def _write_batch(db: sqlite3.Connection, *, batch: Sequence[_Queued]) -> list[in
                 results.append(_refusal(exc))
             else:
                 results.append(version)
-                if item.then is not None:
+                if item.plan is not None:
                     _then(db, item)
             db.execute("RELEASE move")
     return results
 
 
 def _then(db: sqlite3.Connection, item: _Queued) -> None:
-    """Run a queued change's follow-up in a savepoint of its own: it may fail alone."""
+    """Plan a queued change's turns in a savepoint of its own: the plan may fail alone."""
     db.execute("SAVEPOINT follow_up")
     try:
-        assert item.then is not None
-        item.after.append(item.then(db))
+        assert item.plan is not None
+        item.planned.append(write_plan(db, item.plan))
     except Exception:
-        log.exception("the follow-up of a move of table %s failed", item.table_id)
+        log.exception("planning the turns after a move of table %s failed", item.table_id)
         db.execute("ROLLBACK TO follow_up")
     db.execute("RELEASE follow_up")
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.store.rows import MARK_DASHBOARDS, Handoffs
 from bot.store.rows import member_settings as _settings
 from bot.store.timing_records import (
     PlanInputs,
-    PlanRows,
+    PlanRequest,
     ReminderRecord,
     SeatClock,
     TableClock,
@@ -26,7 +25,6 @@ from bot.store.timing_records import (
     WaitingTurn,
 )
 
-T = TypeVar("T")
 
 class TimingRows(Handoffs):
     """Mixed into ``SqliteStore``, which provides the two hand-offs."""
@@ -109,68 +107,9 @@ class TimingRows(Handoffs):
 
     # -- turns -------------------------------------------------------------------------------
 
-    async def in_transaction(self, write: Callable[[sqlite3.Connection], T]) -> T:
-        """Run a function made by ``planning`` or ``ending`` in a transaction of its own."""
-        return await self._transact(write)
-
-    @staticmethod
-    def planning(table_id: int, member_ids: Iterable[int], now: int,
-                 planner: Callable[[PlanInputs], PlanRows]
-                 ) -> Callable[[sqlite3.Connection], dict[int, TurnRecord]]:
-        """What planning a table's turns after a change writes, as a function of the
-        connection, to run in a transaction (the move's own, with ``record_steps_then``):
-        read what planning needs, let ``planner`` (a pure function) decide, end and start
-        turns (with their reminder), save seat clocks. A turn already started for the same
-        seat and version is kept. The function returns the open turns by seat."""
-        members = list(dict.fromkeys(member_ids))
-
-        def write(db: sqlite3.Connection) -> dict[int, TurnRecord]:
-            inputs = PlanInputs(
-                _timing_in_force(db, table_id)[0],
-                _seat_clocks(db, table_id), _open_turns(db, table_id),
-                _settings(db, members),
-            )
-            plan = planner(inputs)
-            db.executemany("UPDATE turns SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
-                           [(now, t) for t in plan.end_turns])
-            for t in plan.new_turns:
-                made = db.execute(
-                    "INSERT INTO turns (table_id, seat, member_id, since_version, started_at,"
-                    " due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (table_id, seat, since_version) DO NOTHING RETURNING id",
-                    (table_id, t.seat, t.member_id, t.since_version, t.started_at, t.due_at,
-                     now),
-                ).fetchone()
-                if made is not None and t.reminder_at is not None and t.member_id is not None:
-                    db.execute(
-                        "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
-                        " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
-                        (int(made[0]), table_id, t.member_id, t.reminder_at),
-                    )
-            db.executemany(
-                "INSERT INTO seat_clocks (table_id, seat, bank, streak, absent, holiday_used)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
-                " bank = excluded.bank, streak = excluded.streak, absent = excluded.absent,"
-                " holiday_used = excluded.holiday_used",
-                [(table_id, c.seat, c.bank, c.streak, int(c.absent), c.holiday_used)
-                 for c in plan.clocks],
-            )
-            db.execute(MARK_DASHBOARDS, (table_id,))
-            return _open_turns(db, table_id)
-
-        return write
-
-    @staticmethod
-    def ending(table_id: int, now: int) -> Callable[[sqlite3.Connection], dict[int, TurnRecord]]:
-        """Ending a table's open turns (it ended), as a function of the connection."""
-
-        def write(db: sqlite3.Connection) -> dict[int, TurnRecord]:
-            db.execute("UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
-                       (now, table_id))
-            db.execute(MARK_DASHBOARDS, (table_id,))
-            return {}
-
-        return write
+    async def write_plan(self, plan: PlanRequest) -> dict[int, TurnRecord]:
+        """Plan a table's turns in a transaction of its own (see ``PlanRequest``)."""
+        return await self._transact(lambda db: write_plan(db, plan))
 
     async def open_turns(self, table_id: int) -> dict[int, TurnRecord]:
         return await self._run(lambda db: _open_turns(db, table_id))
@@ -245,6 +184,46 @@ class TimingRows(Handoffs):
 
 
 # -- on the connection's thread ----------------------------------------------------------------
+
+
+def write_plan(db: sqlite3.Connection, plan: PlanRequest) -> dict[int, TurnRecord]:
+    """Read what planning needs, let the planner decide, write it (see ``PlanRequest``)."""
+    table_id, now = plan.table_id, plan.now
+    if plan.planner is None:
+        db.execute("UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
+                   (now, table_id))
+        db.execute(MARK_DASHBOARDS, (table_id,))
+        return {}
+    inputs = PlanInputs(
+        _timing_in_force(db, table_id)[0], _seat_clocks(db, table_id),
+        _open_turns(db, table_id), _settings(db, list(dict.fromkeys(plan.member_ids))),
+    )
+    rows = plan.planner(inputs)
+    db.executemany("UPDATE turns SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+                   [(now, t) for t in rows.end_turns])
+    for t in rows.new_turns:
+        made = db.execute(
+            "INSERT INTO turns (table_id, seat, member_id, since_version, started_at,"
+            " due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, seat, since_version) DO NOTHING RETURNING id",
+            (table_id, t.seat, t.member_id, t.since_version, t.started_at, t.due_at, now),
+        ).fetchone()
+        if made is not None and t.reminder_at is not None and t.member_id is not None:
+            db.execute(
+                "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                (int(made[0]), table_id, t.member_id, t.reminder_at),
+            )
+    db.executemany(
+        "INSERT INTO seat_clocks (table_id, seat, bank, streak, absent, holiday_used)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
+        " bank = excluded.bank, streak = excluded.streak, absent = excluded.absent,"
+        " holiday_used = excluded.holiday_used",
+        [(table_id, c.seat, c.bank, c.streak, int(c.absent), c.holiday_used)
+         for c in rows.clocks],
+    )
+    db.execute(MARK_DASHBOARDS, (table_id,))
+    return _open_turns(db, table_id)
 
 
 def _timing_in_force(db: sqlite3.Connection, table_id: int

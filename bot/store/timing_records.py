@@ -3,6 +3,7 @@ with its deadline), reminders, member settings and seat changes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,3 +116,18 @@ class PlanRows:
     end_turns: list[int]
     new_turns: list[NewTurn]
     clocks: list[SeatClock]
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    """Planning a table's turns after a change, which the store writes in the change's own
+    transaction (so a move costs no commit more): it reads the ``PlanInputs`` there, calls
+    ``planner`` (a pure function of plain data, no connection) and writes the ``PlanRows``:
+    ends and starts turns (with their reminder), saves seat clocks. A turn already started for
+    the same seat and version is kept. Without a planner the table ended: its open turns end.
+    The write returns the table's open turns by seat."""
+
+    table_id: int
+    member_ids: tuple[int, ...]
+    now: int
+    planner: Callable[[PlanInputs], PlanRows] | None = None

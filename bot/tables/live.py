@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from bot.locks import KeyedLocks
 from bot.store import SeatRecord, Store, TableRecord
+from bot.store.timing_records import PlanRequest, TurnRecord
 from bot.values import OutOfDate, TableError
 from rules import GAMES
 from rules.core import Game, RulesError, State
@@ -110,6 +111,15 @@ class Timed:
     no_dm: frozenset[int] = frozenset()  # members who turned notices by DM off
 
 
+@dataclass(frozen=True)
+class Planning:
+    """Planning a table's turns after a change: what the store writes in the change's own
+    transaction, and what the notice is told from the open turns it returns."""
+
+    request: PlanRequest
+    told: Callable[[dict[int, TurnRecord]], Timed]
+
+
 class TimingHook(Protocol):
     """Plans deadlines and reminders after each change of a table, under its lock
     (``bot.pace.scheduler.Scheduler``)."""
@@ -119,8 +129,8 @@ class TimingHook(Protocol):
     ) -> Timed: ...
 
     def planning(self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
-                 ) -> Callable[[Any], Timed]:
-        """The same as a function the store runs inside a move's own transaction."""
+                 ) -> Planning:
+        """The same for the store to write inside a move's own transaction."""
         ...
 
 

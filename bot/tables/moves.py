@@ -79,16 +79,16 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
     planning = None if live.timing is None else live.timing.planning(
         Loaded(after, loaded.seats, game, state), movers, autopiloted)
     try:
-        version, planned = await live.store.record_steps_then(table.id, table.version, steps,
-                                                              planning)
+        version, turns = await live.store.record_steps_planned(
+            table.id, table.version, steps, None if planning is None else planning.request)
     except StaleVersion:
         raise OutOfDate("This board is out of date; use the latest one.") from None
     # The in-memory copy now holds what was just written; nothing is read back.
     loaded.table = replace(after, version=version)
     loaded.state = state
     loaded.chain = chain
-    if isinstance(planned, Timed):
-        chain.timed = planned
+    if planning is not None and turns is not None:
+        chain.timed = planning.told(turns)
     elif planning is not None:  # planning failed inside the transaction: try on its own
         chain.timed = await timed(live, loaded, movers, autopiloted)
 

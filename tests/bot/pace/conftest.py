@@ -1,42 +1,57 @@
-"""A table use-case stack on a temp-file store with a fake clock and its scheduler."""
+"""A table use-case stack with a fake clock and its scheduler, on each store (a temp SQLite
+file, a fresh PostgreSQL database): ``store_target`` runs every test on both."""
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.pace.clock import FakeClock
 from bot.pace.scheduler import Scheduler
-from bot.store import SqliteStore
+from bot.store import Store, is_postgres, open_store
 from bot.tables import Tables
 
 
 @dataclass
 class Stack:
-    path: Path
+    target: str  # what TABULA_DB would hold
     clock: FakeClock
-    store: SqliteStore
+    store: Store
     tables: Tables
     scheduler: Scheduler
+
+    async def rows(self, sql: str, *params: object) -> list[tuple[object, ...]]:
+        """A raw read for checks (``?`` marks, as in SQLite), on either store."""
+        if not is_postgres(self.target):
+            with sqlite3.connect(self.target) as db:
+                return db.execute(sql, params).fetchall()
+        numbered = iter(range(1, sql.count("?") + 1))
+        conn = await asyncpg.connect(self.target)
+        try:
+            found = await conn.fetch(re.sub(r"\?", lambda _: f"${next(numbered)}", sql), *params)
+        finally:
+            await conn.close()
+        return [tuple(r.values()) for r in found]
 
     async def restart(self) -> None:
         """A new process on the same database: new store, tables and scheduler objects."""
         await self.store.close()
-        self.store = await SqliteStore.open(self.path)
+        self.store = await open_store(self.target)
         self.tables = Tables(self.store)
         self.scheduler = Scheduler(self.tables, self.clock)
         await self.scheduler.sync()
 
 
 @pytest.fixture
-async def stack(tmp_path: Path, with_pebbles: None) -> AsyncIterator[Stack]:
-    path = tmp_path / "tabula.db"
-    store = await SqliteStore.open(path)
+async def stack(store_target: str, with_pebbles: None) -> AsyncIterator[Stack]:
+    store = await open_store(store_target)
     tables = Tables(store)
     clock = FakeClock()
-    made = Stack(path, clock, store, tables, Scheduler(tables, clock))
+    made = Stack(store_target, clock, store, tables, Scheduler(tables, clock))
     yield made
     await made.store.close()

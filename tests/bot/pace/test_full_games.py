@@ -4,7 +4,6 @@ neither loses nor repeats a deadline or a reminder."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 
 import pytest
@@ -33,11 +32,6 @@ async def open_table(stack: Stack, game: str, channel: int, pace: str = "daily",
     return opened.table_id
 
 
-def rows(stack: Stack, sql: str, *params: object) -> list[tuple[object, ...]]:
-    with sqlite3.connect(stack.path) as db:
-        return db.execute(sql, params).fetchall()
-
-
 async def play_out(stack: Stack, table_id: int, restart_at: int | None = None) -> list[object]:
     """Alice plays at once whenever she owes a move; Bob and Carol never move. Time jumps to
     the next deadline whenever only they are awaited."""
@@ -57,8 +51,8 @@ async def play_out(stack: Stack, table_id: int, restart_at: int | None = None) -
         due = [t.due_at for t in (await stack.store.open_turns(table_id)).values()
                if t.due_at is not None and t.fired_at is None]
         assert due, "a silent seat owes a move without a deadline"
-        due += [int(r) for (r,) in rows(
-            stack, "SELECT r.due_at FROM reminders r JOIN turns t ON t.id = r.turn_id"
+        due += [int(r) for (r,) in await stack.rows(
+            "SELECT r.due_at FROM reminders r JOIN turns t ON t.id = r.turn_id"
             " WHERE r.table_id = ? AND r.fired_at IS NULL AND t.ended_at IS NULL"
             " AND t.fired_at IS NULL",
             table_id)]
@@ -74,25 +68,25 @@ async def test_a_game_with_silent_seats_ends_by_its_policy(stack: Stack, game: s
     table_id = await open_table(stack, game, 7000)
     delivered = await play_out(stack, table_id, restart_at=25)
     assert (await stack.tables.table_for(table_id)).status == "over"
-    fired = rows(stack, "SELECT id FROM turns WHERE table_id = ? AND fired_at IS NOT NULL",
+    fired = await stack.rows("SELECT id FROM turns WHERE table_id = ? AND fired_at IS NOT NULL",
                  table_id)
-    keys = Counter(k for (k,) in rows(
-        stack, "SELECT idem_key FROM actions WHERE table_id = ? AND idem_key LIKE 'deadline:%'",
+    keys = Counter(k for (k,) in await stack.rows(
+        "SELECT idem_key FROM actions WHERE table_id = ? AND idem_key LIKE 'deadline:%'",
         table_id))
     # Exactly one move per expired deadline, and only for the silent seats.
     assert set(keys) == {f"deadline:{t}" for (t,) in fired}
     assert set(keys.values()) == {1}
-    silent = rows(stack, "SELECT DISTINCT seat FROM turns WHERE table_id = ?"
+    silent = await stack.rows("SELECT DISTINCT seat FROM turns WHERE table_id = ?"
                   " AND fired_at IS NOT NULL", table_id)
     assert {s for (s,) in silent} <= {1, 2}
     moves = [d for d in delivered if isinstance(d, MoveNotice)]
     assert len(moves) == len(fired)
     assert all("Time ran out" in m.notice.public_text for m in moves)
     # Every turn is closed once the game is over.
-    assert rows(stack, "SELECT COUNT(*) FROM turns WHERE table_id = ? AND ended_at IS NULL",
+    assert await stack.rows("SELECT COUNT(*) FROM turns WHERE table_id = ? AND ended_at IS NULL",
                 table_id) == [(0,)]
     # At most one reminder per deadline.
-    per_turn = rows(stack, "SELECT turn_id, COUNT(*) FROM reminders WHERE fired_at IS NOT NULL"
+    per_turn = await stack.rows("SELECT turn_id, COUNT(*) FROM reminders WHERE fired_at IS NOT NULL"
                     " GROUP BY turn_id HAVING COUNT(*) > 1")
     assert per_turn == []
     reminders = [d for d in delivered if isinstance(d, Reminder)]

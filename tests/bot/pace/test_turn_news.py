@@ -3,12 +3,13 @@ changing hands in /history, the pace and policy read back, and where the mover i
 
 from __future__ import annotations
 
-import sqlite3
+from dataclasses import replace
 
 from bot.pace.clock import epoch
 from bot.pace.model import DAY, HOUR, make_timing
 from bot.pace.status import status_lines
 from bot.store import ActionRecord, NewAction, Status, Step
+from bot.store.timing_records import NewTurn, PlanInputs, PlanRequest, PlanRows
 from bot.tables.moves import RECAP_LINES, recap
 from rules.core import Rng
 from tests.bot.pace.conftest import Stack
@@ -126,21 +127,27 @@ async def test_a_league_imposes_its_pace_on_its_tables(stack: Stack) -> None:
     assert (await stack.scheduler.timing(opened.table_id)).period == 3 * DAY
 
 
-async def test_a_follow_up_that_fails_never_undoes_the_move(stack: Stack) -> None:
+async def test_a_plan_that_fails_never_undoes_the_move(stack: Stack) -> None:
     store = stack.store
     table = await store.create_table(
         guild_id=None, channel_id=46, game_id="pebbles", creator_id=1, creator_name="A",
         options={}, max_players=None, seat_order="join", seed="s", seed_hash="h")
     await store.start(table.id, 0, [0], {"n": 0})
+    good = NewTurn(0, 1, 2, 100, 200, None)
+    bad = NewTurn(1, 2, 2, None, 200, None)  # type: ignore[arg-type]  # refused: NOT NULL
 
-    def broken(db: sqlite3.Connection) -> int:
-        db.execute("INSERT INTO table_timing (table_id, timing) VALUES (?, '{}')", (table.id,))
-        raise RuntimeError("a planning bug")
+    def broken(inputs: PlanInputs) -> PlanRows:
+        return PlanRows([], [good, bad], [])
+
+    def fine(inputs: PlanInputs) -> PlanRows:
+        return PlanRows([], [replace(good, since_version=3)], [])
 
     step = Step({"n": 1}, NewAction("act", 0, 1, {"type": "x"}), Status.PLAYING)
-    version, after = await store.record_steps_then(table.id, 1, [step], broken)
+    version, after = await store.record_steps_planned(
+        table.id, 1, [step], PlanRequest(table.id, (1,), 100, broken))
     assert (version, after) == (2, None)
     assert (await store.get_table(table.id)).version == 2  # type: ignore[union-attr]
-    assert await store.table_clock(table.id) is None  # the follow-up's own write is undone
-    _, made = await store.record_steps_then(table.id, 2, [step], lambda db: 7)
-    assert made == 7
+    assert await store.open_turns(table.id) == {}  # the plan's own first write is undone
+    _, made = await store.record_steps_planned(
+        table.id, 2, [step], PlanRequest(table.id, (1,), 100, fine))
+    assert made is not None and list(made) == [0] and made[0].since_version == 3
