@@ -16,9 +16,9 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -101,26 +101,15 @@ class _Queued:
     after: list[Any] = field(default_factory=list)  # what ``then`` returned
 
 
-class _Statements:
-    """Statements run one hand-off each inside a transaction that spans several awaits."""
-
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-
-    async def execute(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Cursor:
-        args = tuple(params)
-        return await self._store._call(lambda db: db.execute(sql, args))
-
-    async def execute_fetchall(self, sql: str, params: Iterable[Any] = ()
-                               ) -> list[sqlite3.Row]:
-        args = tuple(params)
-        return await self._store._call(lambda db: db.execute(sql, args).fetchall())
-
-
 class SqliteStore(TimingRows, SeatRows):
-    def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor,
+                 reader: sqlite3.Connection, read_thread: ThreadPoolExecutor) -> None:
         self._conn = conn
         self._thread = thread
+        # Reads go to a connection of their own: in WAL mode a reader never waits for a
+        # writer, so autocomplete and lookups do not queue behind a group commit's fsync.
+        self._reader = reader
+        self._read_thread = read_thread
         # Held for each hand-off, and across a multi-await transaction, so one coroutine's
         # statements never land inside another's transaction.
         self._lock = asyncio.Lock()
@@ -135,19 +124,26 @@ class SqliteStore(TimingRows, SeatRows):
     async def open(cls, path: str | Path) -> SqliteStore:
         """Connect, set the pragmas, check integrity, and apply pending migrations."""
         thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabula-db")
+        read_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabula-db-read")
         loop = asyncio.get_running_loop()
         try:
             conn = await loop.run_in_executor(thread, _connect, str(path))
+            reader = await loop.run_in_executor(read_thread, _connect_reader, str(path), conn)
         except BaseException:
             thread.shutdown(wait=False)
+            read_thread.shutdown(wait=False)
             raise
-        return cls(conn, str(path), thread)
+        return cls(conn, str(path), thread, reader, read_thread)
 
     async def close(self) -> None:
         if self._committer is not None:
             await asyncio.gather(self._committer, return_exceptions=True)
+        loop = asyncio.get_running_loop()
+        if self._reader is not self._conn:
+            await loop.run_in_executor(self._read_thread, self._reader.close)
+        self._read_thread.shutdown(wait=True)
         async with self._lock:
-            await asyncio.get_running_loop().run_in_executor(self._thread, self._conn.close)
+            await loop.run_in_executor(self._thread, self._conn.close)
         self._thread.shutdown(wait=True)
 
     async def check_integrity(self) -> None:
@@ -176,22 +172,14 @@ class SqliteStore(TimingRows, SeatRows):
 
         return await self._run(run)
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[_Statements]:
-        """A write transaction over several awaits (for rarely used writes; hot paths use
-        ``_transact``, one hand-off)."""
-        async with self._lock:
-            await self._call(lambda db: db.execute("BEGIN IMMEDIATE"))
-            try:
-                yield _Statements(self)
-            except BaseException:
-                await self._call(lambda db: db.execute("ROLLBACK"))
-                raise
-            await self._call(lambda db: db.execute("COMMIT"))
-
     async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """Rows of a read, on the reading connection (committed data only)."""
         args = tuple(params)
-        return await self._run(lambda db: db.execute(sql, args).fetchall())
+        if self._reader is self._conn:
+            return await self._run(lambda db: db.execute(sql, args).fetchall())
+        return await asyncio.get_running_loop().run_in_executor(
+            self._read_thread, lambda: self._reader.execute(sql, args).fetchall()
+        )
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -809,6 +797,17 @@ def _connect(path: str) -> sqlite3.Connection:
     except BaseException:
         db.close()
         raise
+    return db
+
+
+def _connect_reader(path: str, writer: sqlite3.Connection) -> sqlite3.Connection:
+    """A read-only connection beside the writer (an in-memory database has only the one)."""
+    if path == ":memory:":
+        return writer
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    db.execute("PRAGMA query_only = ON")
     return db
 
 
