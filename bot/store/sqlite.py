@@ -172,14 +172,19 @@ class SqliteStore(TimingRows, SeatRows):
 
         return await self._run(run)
 
-    async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        """Rows of a read, on the reading connection (committed data only)."""
-        args = tuple(params)
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the reading connection: committed data, never waiting for a
+        write under way."""
         if self._reader is self._conn:
-            return await self._run(lambda db: db.execute(sql, args).fetchall())
+            return await self._run(fn)
         return await asyncio.get_running_loop().run_in_executor(
-            self._read_thread, lambda: self._reader.execute(sql, args).fetchall()
+            self._read_thread, fn, self._reader
         )
+
+    async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """Rows of a read, on the reading connection."""
+        args = tuple(params)
+        return await self._read(lambda db: db.execute(sql, args).fetchall())
 
     # -- tables ----------------------------------------------------------------------------
 
