@@ -261,8 +261,11 @@ class SqliteStore(TimingRows, SeatRows):
 
     async def mark_announced(self, table_id: int, version: int,
                              message_id: int | None = None) -> None:
-        """The channel heard of ``version``; ``message_id`` is its board (kept when newer)."""
-        await self._transact(lambda db: db.execute(
+        """The channel heard of ``version``; ``message_id`` is its board (kept when newer).
+
+        Queued with the moves (a change with no steps), so it shares their group commit
+        instead of costing a transaction and an fsync of its own."""
+        await self.record_steps_then(table_id, version, (), lambda db: db.execute(
             "UPDATE game_tables SET message_id = CASE WHEN ? > announced"
             " THEN COALESCE(?, message_id) ELSE message_id END,"
             " announced = MAX(announced, ?) WHERE id = ?",
