@@ -121,6 +121,7 @@ async def main() -> None:
                 await watcher
                 # The last DMs follow the last boards: let them finish before closing.
                 quiet = time.perf_counter()
+                bot.stop_scheduling()  # the deadline loop would otherwise never finish
                 await finish_in_flight(bot, 60)
                 drained = time.perf_counter() - quiet
             dms = sum(len(standin.dms(m)) for t in tables for m in t.members.values())

@@ -201,6 +201,10 @@ class TabulaBot(commands.Bot):
 
         await self.scheduler.run(send, TICK_SECONDS, self._stopping)
 
+    def stop_scheduling(self) -> None:
+        """End the deadline loop after its tick under way (shutdown does this first)."""
+        self._stopping.set()
+
     async def tick(self) -> None:
         """One scheduler tick, delivered (tests call it after moving a fake clock)."""
         await deliver(self.delivery, await self.scheduler.tick())
@@ -228,7 +232,7 @@ class TabulaBot(commands.Bot):
 
     async def _shut_down(self) -> None:
         self.draining = True
-        self._stopping.set()
+        self.stop_scheduling()
         # No gateway, no new interactions; REST stays open for the replies under way.
         await self.close_gateway()
         if self._resuming is not None and not self.is_ready():

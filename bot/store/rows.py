@@ -19,10 +19,13 @@ MARK_DASHBOARDS = ("UPDATE dashboards SET dirty = 1 WHERE dirty = 0 AND member_i
 
 
 class Handoffs:
-    """The two hand-offs to the connection's thread that ``SqliteStore`` provides to the
-    row groups mixed into it."""
+    """The hand-offs to the connections' threads that ``SqliteStore`` provides to the row
+    groups mixed into it: writes (``_run``, ``_transact``) and reads (``_read``)."""
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         raise NotImplementedError
 
     async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:

@@ -23,7 +23,7 @@ class SeatRows(Handoffs):
     async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Stored settings of these members (members without any are left out)."""
         ids = list(dict.fromkeys(member_ids))
-        return await self._run(lambda db: _settings(db, ids))
+        return await self._read(lambda db: _settings(db, ids))
 
     async def save_member_settings(self, values: dict[str, Any], at: int) -> None:
         """Save a member's settings; a dashboard turned on is due for its first message."""
@@ -113,7 +113,7 @@ class SeatRows(Handoffs):
         return version
 
     async def seat_changes(self, table_id: int) -> list[SeatChange]:
-        rows = await self._run(lambda db: db.execute(
+        rows = await self._read(lambda db: db.execute(
             "SELECT * FROM seat_changes WHERE table_id = ? ORDER BY id", (table_id,)).fetchall())
         return [SeatChange(int(r["table_id"]), int(r["seat"]), r["old_member_id"],
                            int(r["new_member_id"]), str(r["old_name"]), str(r["new_name"]),
@@ -158,4 +158,4 @@ class SeatRows(Handoffs):
                              " ORDER BY version", (table_id, after)).fetchall()
             return last, [action_record(r) for r in log]
 
-        return await self._run(read) if wanted else ({}, [])
+        return await self._read(read) if wanted else ({}, [])

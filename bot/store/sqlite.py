@@ -16,9 +16,9 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -98,30 +98,20 @@ class _Queued:
     expected_version: int
     steps: Sequence[Step]
     done: asyncio.Future[int]
-    plan: PlanRequest | None = None
-    planned: list[dict[int, TurnRecord]] = field(default_factory=list)  # the plan's result
-
-
-class _Statements:
-    """Statements run one hand-off each inside a transaction that spans several awaits."""
-
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-
-    async def execute(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Cursor:
-        args = tuple(params)
-        return await self._store._call(lambda db: db.execute(sql, args))
-
-    async def execute_fetchall(self, sql: str, params: Iterable[Any] = ()
-                               ) -> list[sqlite3.Row]:
-        args = tuple(params)
-        return await self._store._call(lambda db: db.execute(sql, args).fetchall())
+    # The store's own follow-up in the same transaction (planning turns, the announced mark).
+    then: Callable[[sqlite3.Connection], Any] | None = None
+    after: list[Any] = field(default_factory=list)  # what ``then`` returned
 
 
 class SqliteStore(TimingRows, SeatRows):
-    def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor,
+                 reader: sqlite3.Connection, read_thread: ThreadPoolExecutor) -> None:
         self._conn = conn
         self._thread = thread
+        # Reads go to a connection of their own: in WAL mode a reader never waits for a
+        # writer, so autocomplete and lookups do not queue behind a group commit's fsync.
+        self._reader = reader
+        self._read_thread = read_thread
         # Held for each hand-off, and across a multi-await transaction, so one coroutine's
         # statements never land inside another's transaction.
         self._lock = asyncio.Lock()
@@ -137,19 +127,26 @@ class SqliteStore(TimingRows, SeatRows):
     async def open(cls, path: str | Path) -> SqliteStore:
         """Connect, set the pragmas, check integrity, and apply pending migrations."""
         thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabula-db")
+        read_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabula-db-read")
         loop = asyncio.get_running_loop()
         try:
             conn = await loop.run_in_executor(thread, _connect, str(path))
+            reader = await loop.run_in_executor(read_thread, _connect_reader, str(path), conn)
         except BaseException:
             thread.shutdown(wait=False)
+            read_thread.shutdown(wait=False)
             raise
-        return cls(conn, str(path), thread)
+        return cls(conn, str(path), thread, reader, read_thread)
 
     async def close(self) -> None:
         if self._committer is not None:
             await asyncio.gather(self._committer, return_exceptions=True)
+        loop = asyncio.get_running_loop()
+        if self._reader is not self._conn:
+            await loop.run_in_executor(self._read_thread, self._reader.close)
+        self._read_thread.shutdown(wait=True)
         async with self._lock:
-            await asyncio.get_running_loop().run_in_executor(self._thread, self._conn.close)
+            await loop.run_in_executor(self._thread, self._conn.close)
         self._thread.shutdown(wait=True)
 
     async def check_integrity(self) -> None:
@@ -178,22 +175,19 @@ class SqliteStore(TimingRows, SeatRows):
 
         return await self._run(run)
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[_Statements]:
-        """A write transaction over several awaits (for rarely used writes; hot paths use
-        ``_transact``, one hand-off)."""
-        async with self._lock:
-            await self._call(lambda db: db.execute("BEGIN IMMEDIATE"))
-            try:
-                yield _Statements(self)
-            except BaseException:
-                await self._call(lambda db: db.execute("ROLLBACK"))
-                raise
-            await self._call(lambda db: db.execute("COMMIT"))
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the reading connection: committed data, never waiting for a
+        write under way."""
+        if self._reader is self._conn:
+            return await self._run(fn)
+        return await asyncio.get_running_loop().run_in_executor(
+            self._read_thread, fn, self._reader
+        )
 
     async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """Rows of a read, on the reading connection."""
         args = tuple(params)
-        return await self._run(lambda db: db.execute(sql, args).fetchall())
+        return await self._read(lambda db: db.execute(sql, args).fetchall())
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -274,8 +268,11 @@ class SqliteStore(TimingRows, SeatRows):
 
     async def mark_announced(self, table_id: int, version: int,
                              message_id: int | None = None) -> None:
-        """The channel heard of ``version``; ``message_id`` is its board (kept when newer)."""
-        await self._transact(lambda db: db.execute(
+        """The channel heard of ``version``; ``message_id`` is its board (kept when newer).
+
+        Queued with the moves (a change with no steps), so it shares their group commit
+        instead of costing a transaction and an fsync of its own."""
+        await self._queue_change(table_id, version, (), lambda db: db.execute(
             "UPDATE game_tables SET message_id = CASE WHEN ? > announced"
             " THEN COALESCE(?, message_id) ELSE message_id END,"
             " announced = MAX(announced, ?) WHERE id = ?",
@@ -414,13 +411,22 @@ class SqliteStore(TimingRows, SeatRows):
         """``record_steps``, then the table's turns planned (``plan``) in the same
         transaction. A failure of the plan undoes only its own writes, never the moves; the
         open turns it returns are None then."""
+        then = None if plan is None else partial(write_plan, plan=plan)
+        return await self._queue_change(table_id, expected_version, steps, then)
+
+    async def _queue_change(
+        self, table_id: int, expected_version: int, steps: Sequence[Step],
+        then: Callable[[sqlite3.Connection], T] | None,
+    ) -> tuple[int, T | None]:
+        """Queue a change for the next group commit; ``then`` runs after its steps in a
+        savepoint of its own (None as its result when it failed)."""
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        item = _Queued(table_id, expected_version, steps, done, plan)
+        item = _Queued(table_id, expected_version, steps, done, then)
         self._queue.append(item)
         if self._committer is None or self._committer.done():
             self._committer = asyncio.create_task(self._commit_queued())
         version = await done
-        return version, (item.planned[0] if item.planned else None)
+        return version, (item.after[0] if item.after else None)
 
     async def _commit_queued(self) -> None:
         while self._queue:
@@ -818,6 +824,17 @@ def _connect(path: str) -> sqlite3.Connection:
     return db
 
 
+def _connect_reader(path: str, writer: sqlite3.Connection) -> sqlite3.Connection:
+    """A read-only connection beside the writer (an in-memory database has only the one)."""
+    if path == ":memory:":
+        return writer
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    db.execute("PRAGMA query_only = ON")
+    return db
+
+
 def _check_integrity(db: sqlite3.Connection) -> None:
     answers = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
     if answers != ["ok"]:
@@ -883,20 +900,20 @@ def _write_batch(db: sqlite3.Connection, *, batch: Sequence[_Queued]) -> list[in
                 results.append(_refusal(exc))
             else:
                 results.append(version)
-                if item.plan is not None:
+                if item.then is not None:
                     _then(db, item)
             db.execute("RELEASE move")
     return results
 
 
 def _then(db: sqlite3.Connection, item: _Queued) -> None:
-    """Plan a queued change's turns in a savepoint of its own: the plan may fail alone."""
+    """Run a queued change's follow-up in a savepoint of its own: it may fail alone."""
     db.execute("SAVEPOINT follow_up")
     try:
-        assert item.plan is not None
-        item.planned.append(write_plan(db, item.plan))
+        assert item.then is not None
+        item.after.append(item.then(db))
     except Exception:
-        log.exception("planning the turns after a move of table %s failed", item.table_id)
+        log.exception("the follow-up of a change of table %s failed", item.table_id)
         db.execute("ROLLBACK TO follow_up")
     db.execute("RELEASE follow_up")
 

@@ -4,7 +4,7 @@ are in ``bot.store.seat_rows``).
 
 Times are epoch seconds. Firing a deadline or a reminder is an atomic claim
 (``UPDATE ... WHERE fired_at IS NULL``), so each fires at most once whatever restarts. Each
-method is one hand-off to the connection's thread (``_run`` / ``_transact``).
+method is one hand-off to a connection's thread (``_read`` / ``_transact``).
 """
 
 from __future__ import annotations
@@ -51,15 +51,15 @@ class TimingRows(Handoffs):
 
     async def timing_in_force(self, table_id: int) -> tuple[dict[str, Any] | None, bool]:
         """The timing a table plays at (None: no limit), and whether its league imposes it."""
-        return await self._run(lambda db: _timing_in_force(db, table_id))
+        return await self._read(lambda db: _timing_in_force(db, table_id))
 
     async def table_clock(self, table_id: int) -> TableClock | None:
-        row = await self._run(lambda db: db.execute(
+        row = await self._read(lambda db: db.execute(
             "SELECT * FROM table_timing WHERE table_id = ?", (table_id,)).fetchone())
         return None if row is None else _clock(row)
 
     async def seat_clocks(self, table_id: int) -> dict[int, SeatClock]:
-        return await self._run(lambda db: _seat_clocks(db, table_id))
+        return await self._read(lambda db: _seat_clocks(db, table_id))
 
     async def pause_table(self, table_id: int, at: int, by: int, reason: str,
                           timing: dict[str, Any]) -> bool:
@@ -112,16 +112,16 @@ class TimingRows(Handoffs):
         return await self._transact(lambda db: write_plan(db, plan))
 
     async def open_turns(self, table_id: int) -> dict[int, TurnRecord]:
-        return await self._run(lambda db: _open_turns(db, table_id))
+        return await self._read(lambda db: _open_turns(db, table_id))
 
     async def get_turn(self, turn_id: int) -> TurnRecord | None:
-        row = await self._run(lambda db: db.execute(
+        row = await self._read(lambda db: db.execute(
             "SELECT * FROM turns WHERE id = ?", (turn_id,)).fetchone())
         return None if row is None else _turn(row)
 
     async def due_turns(self, now: int, limit: int = 100) -> list[TurnRecord]:
         """Open turns past their deadline, not yet fired, at tables that are not paused."""
-        rows = await self._run(lambda db: db.execute(
+        rows = await self._read(lambda db: db.execute(
             "SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
             " WHERE t.due_at <= ? AND t.fired_at IS NULL AND t.ended_at IS NULL"
             " AND c.paused_at IS NULL ORDER BY t.due_at, t.id LIMIT ?",
@@ -141,7 +141,7 @@ class TimingRows(Handoffs):
 
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
-        rows = await self._run(lambda db: db.execute(
+        rows = await self._read(lambda db: db.execute(
             "SELECT t.*, g.guild_id, g.channel_id, g.game_id, g.message_id, c.paused_at"
             " FROM turns t JOIN game_tables g ON g.id = t.table_id"
             " LEFT JOIN table_timing c ON c.table_id = t.table_id"
@@ -163,7 +163,7 @@ class TimingRows(Handoffs):
     async def due_reminders(self, now: int, limit: int = 200) -> list[ReminderRecord]:
         """Unsent reminders that are due, of turns still open and not fired, at tables that
         are not paused."""
-        rows = await self._run(lambda db: db.execute(
+        rows = await self._read(lambda db: db.execute(
             "SELECT r.* FROM reminders r JOIN turns t ON t.id = r.turn_id"
             " LEFT JOIN table_timing c ON c.table_id = r.table_id"
             " WHERE r.due_at <= ? AND r.fired_at IS NULL AND t.ended_at IS NULL"

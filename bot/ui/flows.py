@@ -82,8 +82,8 @@ async def play(interaction: discord.Interaction[Any], table_id: int, text: str, 
                confirm: bool = False) -> None:
     """A chosen move: previewed first, unless asked to play it at once (``confirm``) or the
     member turned previews off in ``/settings``."""
-    settings = await bot_of(interaction).scheduler.settings(interaction.user.id)
-    if confirm or not settings.preview:
+    await defer(interaction)  # the first answer comes before any reading or work
+    if confirm or not (await bot_of(interaction).scheduler.settings(interaction.user.id)).preview:
         await commit(interaction, table_id, text)
     else:
         await show_preview(interaction, table_id, text)

@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from bot.pace.clock import epoch
+from bot.pace.member import MemberSettings
 from bot.pace.model import make_timing
 from bot.pace.notices import MoveNotice, Reminder
 from rules.random_player import UniformRandomPlayer
@@ -32,9 +33,10 @@ async def open_table(stack: Stack, game: str, channel: int, pace: str = "daily",
     return opened.table_id
 
 
-async def play_out(stack: Stack, table_id: int, restart_at: int | None = None) -> list[object]:
+async def play_out(stack: Stack, table_id: int, restart_at: int | None = None,
+                   when: list[int] | None = None) -> list[object]:
     """Alice plays at once whenever she owes a move; Bob and Carol never move. Time jumps to
-    the next deadline whenever only they are awaited."""
+    the next deadline whenever only they are awaited. ``when`` gets each delivery's time."""
     delivered: list[object] = []
     alice = UniformRandomPlayer("alice")
     for step in range(MAX_STEPS):
@@ -59,14 +61,21 @@ async def play_out(stack: Stack, table_id: int, restart_at: int | None = None) -
         now = epoch(stack.clock)
         if min(due) > now:
             stack.clock.advance(min(due) - now)
-        delivered.extend(await stack.scheduler.tick())
+        ticked = await stack.scheduler.tick()
+        delivered.extend(ticked)
+        if when is not None:
+            when.extend(epoch(stack.clock) for _ in ticked)
     raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize("game", ["palatinus", "palermo", "hadrians-wall", "minerva"])
 async def test_a_game_with_silent_seats_ends_by_its_policy(stack: Stack, game: str) -> None:
+    # Bob sleeps in Paris from 22:00 to 07:00: no reminder reaches him then.
+    night = MemberSettings(BOB.id, tz="Europe/Paris", quiet_start="22:00", quiet_end="07:00")
+    await stack.scheduler.save_settings(night)
     table_id = await open_table(stack, game, 7000)
-    delivered = await play_out(stack, table_id, restart_at=25)
+    when: list[int] = []
+    delivered = await play_out(stack, table_id, restart_at=25, when=when)
     assert (await stack.tables.table_for(table_id)).status == "over"
     fired = await stack.rows("SELECT id FROM turns WHERE table_id = ? AND fired_at IS NOT NULL",
                  table_id)
@@ -91,6 +100,9 @@ async def test_a_game_with_silent_seats_ends_by_its_policy(stack: Stack, game: s
     assert per_turn == []
     reminders = [d for d in delivered if isinstance(d, Reminder)]
     assert {r.member_id for r in reminders} == {BOB.id, CAROL.id}
+    for at, item in zip(when, delivered, strict=True):
+        if isinstance(item, Reminder) and item.member_id == BOB.id:
+            assert not night.quiet(at), "a reminder in Bob's quiet hours"
     # Bob and Carol are reminded of their first deadlines only: after three moves in a row by
     # the computer their seats count as absent, and absent seats get no reminders.
     assert 1 <= len(reminders) <= 2 * 3
