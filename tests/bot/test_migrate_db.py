@@ -14,6 +14,10 @@ import pytest
 
 from bot.__main__ import main as bot_main
 from bot.leagues import Leagues
+from bot.pace.clock import FakeClock
+from bot.pace.member import MemberSettings
+from bot.pace.model import make_timing
+from bot.pace.scheduler import Scheduler
 from bot.store import LeagueSettings, SqliteStore, Store, open_store
 from bot.tables import Tables
 from tests.conftest import ADMIN, ALICE, BOB, CAROL
@@ -52,6 +56,13 @@ async def everything(store: Store) -> dict[str, object]:
         "awaiting": await store.tables_awaiting_result(),
         "ratings": await store.all_ratings(),
         "finishes": sorted(await store.member_finishes(GUILD, [ALICE.id, BOB.id, CAROL.id])),
+        # Asynchronous play: paces, clocks, turns with their deadlines, member settings.
+        "timing": {t.id: await store.timing_in_force(t.id) for t in tables},
+        "table clocks": {t.id: await store.table_clock(t.id) for t in tables},
+        "seat clocks": {t.id: await store.seat_clocks(t.id) for t in tables},
+        "turns": {t.id: await store.open_turns(t.id) for t in tables},
+        "settings": await store.member_settings([ALICE.id, BOB.id, CAROL.id]),
+        "waiting": {m.id: await store.waiting_turns(m.id) for m in (ALICE, BOB, CAROL)},
     }
 
 
@@ -61,6 +72,8 @@ async def a_busy_sqlite_file(path: Path) -> tuple[dict[str, object], int, int]:
     Returns what the store holds, the live table and the preview's id."""
     store = await SqliteStore.open(path)
     tables = Tables(store)
+    scheduler = Scheduler(tables, FakeClock())  # every change plans the table's turns
+    await scheduler.save_settings(MemberSettings(ALICE.id, tz="Europe/Paris", dashboard=True))
     leagues = Leagues(store, tables.games)
     await leagues.create(GUILD, ADMIN, "Spring", "pebbles",
                          settings=LeagueSettings(channel_id=9, computers=True, carry=0.5))
@@ -87,6 +100,7 @@ async def a_busy_sqlite_file(path: Path) -> tuple[dict[str, object], int, int]:
     opened = await tables.open("pebbles", 2, ALICE, options={"first": 0, "turns": 50},
                                seat_order="join")
     live = opened.table_id
+    await scheduler.set_timing(live, make_timing("daily"), ALICE)
     await tables.join(live, BOB)
     await tables.add_computer(live, ALICE, "easy")
     await tables.start(live, ALICE)
@@ -97,6 +111,7 @@ async def a_busy_sqlite_file(path: Path) -> tuple[dict[str, object], int, int]:
     await tables.mark_dm_closed(live, BOB.id)
     await tables.mark_announced(live, 3)  # the later versions were never announced
     preview = await tables.propose(live, ALICE, "hold")
+    assert await store.open_turns(live) and await store.seat_clocks(live)
     # A real game with computer seats, a lobby, an abandoned league table awaiting its result.
     opened = await tables.open("palatinus", 3, CAROL, seat_order="join")
     await tables.add_computer(opened.table_id, CAROL)
