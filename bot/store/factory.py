@@ -7,23 +7,9 @@ from pathlib import Path
 from bot.store.errors import StoreError
 from bot.store.interface import Store
 from bot.store.sqlite import SqliteStore
+from bot.store.targets import is_postgres, redacted
 
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-
-
-def is_postgres(target: str | Path) -> bool:
-    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
-
-
-def redacted(target: str | Path) -> str:
-    """``target`` without a URL's password, for messages and logs."""
-    url = str(target)
-    head, at, tail = url.rpartition("@")
-    if not at or "://" not in head:
-        return url
-    scheme, _, user = head.partition("://")
-    return f"{scheme}://{user.split(':', 1)[0]}@{tail}"
-
+__all__ = ["is_postgres", "open_store", "redacted"]
 
 async def open_store(target: str | Path) -> Store:
     """Open (and migrate) the store ``target`` names: a ``postgresql://`` URL, else a file."""
