@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from bot.store.records import ActionRecord
+from bot.store.records import ActionRecord, Status, TableRecord
 
 T = TypeVar("T")
 
@@ -26,6 +26,9 @@ class Handoffs:
         raise NotImplementedError
 
     async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         raise NotImplementedError
 
     async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -62,3 +65,26 @@ def member_settings(db: sqlite3.Connection, ids: list[int]) -> dict[int, dict[st
             values[flag] = bool(r[flag])
         out[int(r["member_id"])] = values
     return out
+
+
+def table_record(row: sqlite3.Row) -> TableRecord:
+    return TableRecord(
+        id=int(row["id"]),
+        guild_id=row["guild_id"],
+        channel_id=int(row["channel_id"]),
+        game_id=str(row["game_id"]),
+        status=Status(row["status"]),
+        creator_id=int(row["creator_id"]),
+        options=json.loads(row["options"]),
+        max_players=row["max_players"],
+        seat_order=str(row["seat_order"]),
+        seed=str(row["seed"]),
+        seed_hash=str(row["seed_hash"]),
+        snapshot=None if row["snapshot"] is None else json.loads(row["snapshot"]),
+        version=int(row["version"]),
+        message_id=row["message_id"],
+        created_at=str(row["created_at"]),
+        updated_at=str(row["updated_at"]),
+        league_id=row["league_id"],
+        announced=int(row["announced"]),
+    )

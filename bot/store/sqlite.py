@@ -27,32 +27,24 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.errors import (
-    AlreadyExists,
     AlreadySeated,
     ChannelBusy,
     DuplicateKey,
     IntegrityFailure,
     StaleVersion,
 )
+from bot.store.league_rows import LeagueRows
 from bot.store.records import (
     ActionRecord,
-    ForfeitRecord,
-    LeagueMemberRecord,
-    LeaguePlace,
-    LeagueRating,
-    LeagueRecord,
-    LeagueResult,
-    LeagueSettings,
     NewAction,
     PendingMove,
-    RoundRecord,
-    SeasonRecord,
     SeatRecord,
     Status,
     Step,
     TableRecord,
 )
 from bot.store.rows import action_record as _action
+from bot.store.rows import table_record as _table
 from bot.store.seat_rows import SeatRows
 from bot.store.timing import TimingRows, write_plan
 from bot.store.timing_records import PlanRequest, TurnRecord
@@ -103,7 +95,7 @@ class _Queued:
     after: list[Any] = field(default_factory=list)  # what ``then`` returned
 
 
-class SqliteStore(TimingRows, SeatRows):
+class SqliteStore(LeagueRows, TimingRows, SeatRows):
     def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor,
                  reader: sqlite3.Connection, read_thread: ThreadPoolExecutor) -> None:
         self._conn = conn
@@ -470,49 +462,6 @@ class SqliteStore(TimingRows, SeatRows):
         )
         return [_action(r) for r in rows]
 
-    # -- leagues ---------------------------------------------------------------------------
-
-    async def create_league(self, guild_id: int, name: str, game_id: str, created_by: int,
-                            settings: LeagueSettings | None = None) -> int:
-        """A new league; ``AlreadyExists`` when the server has one of that name."""
-        o = settings or LeagueSettings()
-        try:
-            return await self._transact(lambda db: int(db.execute(
-                "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at,"
-                " channel_id, min_seats, max_seats, computers, min_reliability, carry)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (guild_id, name, game_id, created_by, _now(), o.channel_id, o.min_seats,
-                 o.max_seats, int(o.computers), o.min_reliability, o.carry),
-            ).fetchone()[0]))
-        except sqlite3.IntegrityError as exc:
-            raise AlreadyExists("This server already has a league of that name.") from exc
-
-    async def leagues(self, guild_id: int) -> list[LeagueRecord]:
-        rows = await self._fetch(
-            "SELECT * FROM leagues WHERE guild_id = ? ORDER BY closed, name", (guild_id,)
-        )
-        return [_league(r) for r in rows]
-
-    async def league_named(self, guild_id: int, name: str) -> LeagueRecord | None:
-        rows = await self._fetch(
-            "SELECT * FROM leagues WHERE guild_id = ? AND name = ? COLLATE NOCASE",
-            (guild_id, name),
-        )
-        return _league(rows[0]) if rows else None
-
-    async def close_league(self, league_id: int) -> None:
-        await self._transact(lambda db: db.execute(
-            "UPDATE leagues SET closed = 1 WHERE id = ?", (league_id,)
-        ))
-
-    async def league_tables(self, league_id: int, status: str = Status.OVER
-                            ) -> list[TableRecord]:
-        rows = await self._fetch(
-            "SELECT * FROM game_tables WHERE league_id = ? AND status = ? ORDER BY updated_at",
-            (league_id, status),
-        )
-        return [_table(r) for r in rows]
-
     # -- previews awaiting Confirm ----------------------------------------------------------
 
     async def add_pending(
@@ -556,239 +505,6 @@ class SqliteStore(TimingRows, SeatRows):
             version=int(row["version"]), action=json.loads(row["action"]), text=str(row["text"]),
             fingerprint=row["fingerprint"],
         )
-
-    # == leagues: settings, seasons, sign-ups, rounds, forfeits, results, ratings ==========
-    # Portable SQL only (ON CONFLICT, RETURNING); each method is one hand-off, one
-    # transaction when it writes. A PostgreSQL store mirrors these methods.
-
-    async def set_league_admin_role(self, guild_id: int, role_id: int | None) -> None:
-        await self._transact(lambda db: db.execute(
-            "INSERT INTO league_guilds (guild_id, admin_role_id) VALUES (?, ?)"
-            " ON CONFLICT (guild_id) DO UPDATE SET admin_role_id = excluded.admin_role_id",
-            (guild_id, role_id),
-        ))
-
-    async def league_admin_role(self, guild_id: int) -> int | None:
-        rows = await self._fetch(
-            "SELECT admin_role_id FROM league_guilds WHERE guild_id = ?", (guild_id,)
-        )
-        return rows[0][0] if rows else None
-
-    async def get_league(self, league_id: int) -> LeagueRecord | None:
-        rows = await self._fetch("SELECT * FROM leagues WHERE id = ?", (league_id,))
-        return _league(rows[0]) if rows else None
-
-    async def join_league(self, league_id: int, member_id: int, name: str) -> None:
-        """Sign a member up (again); keeps their first join date."""
-        await self._transact(lambda db: db.execute(
-            "INSERT INTO league_members (league_id, member_id, name, joined_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (league_id, member_id)"
-            " DO UPDATE SET name = excluded.name, left_at = NULL",
-            (league_id, member_id, name, _now()),
-        ))
-
-    async def leave_league(self, league_id: int, member_id: int) -> bool:
-        """False when the member was not signed up."""
-        return await self._transact(lambda db: db.execute(
-            "UPDATE league_members SET left_at = ? WHERE league_id = ? AND member_id = ?"
-            " AND left_at IS NULL",
-            (_now(), league_id, member_id),
-        ).rowcount > 0)
-
-    async def league_members(self, league_id: int, *, signed_up: bool = True
-                             ) -> list[LeagueMemberRecord]:
-        rows = await self._fetch(
-            "SELECT * FROM league_members WHERE league_id = ?"
-            + (" AND left_at IS NULL" if signed_up else "") + " ORDER BY joined_at, member_id",
-            (league_id,),
-        )
-        return [LeagueMemberRecord(int(r["member_id"]), str(r["name"]), str(r["joined_at"]),
-                                   r["left_at"] is None) for r in rows]
-
-    async def start_season(self, league_id: int, ends_on: str | None, carry: float
-                           ) -> SeasonRecord:
-        """End the running season (if any) and start the next one, in one transaction."""
-        now = _now()
-
-        def write(db: sqlite3.Connection) -> sqlite3.Row:
-            db.execute(
-                "UPDATE league_seasons SET ended_at = ? WHERE league_id = ? AND ended_at IS NULL",
-                (now, league_id),
-            )
-            row: sqlite3.Row = db.execute(
-                "INSERT INTO league_seasons (league_id, number, started_at, ends_on, carry)"
-                " VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_seasons"
-                " WHERE league_id = ?), ?, ?, ?) RETURNING *",
-                (league_id, league_id, now, ends_on, carry),
-            ).fetchone()
-            return row
-
-        return _season(await self._transact(write))
-
-    async def end_season(self, league_id: int) -> SeasonRecord | None:
-        row = await self._transact(lambda db: db.execute(
-            "UPDATE league_seasons SET ended_at = ? WHERE league_id = ? AND ended_at IS NULL"
-            " RETURNING *",
-            (_now(), league_id),
-        ).fetchone())
-        return _season(row) if row else None
-
-    async def seasons(self, league_id: int) -> list[SeasonRecord]:
-        rows = await self._fetch(
-            "SELECT * FROM league_seasons WHERE league_id = ? ORDER BY number", (league_id,)
-        )
-        return [_season(r) for r in rows]
-
-    async def season_carries(self) -> dict[int, float]:
-        rows = await self._fetch("SELECT id, carry FROM league_seasons")
-        return {int(r["id"]): float(r["carry"]) for r in rows}
-
-    async def add_round(self, league_id: int, season_id: int | None,
-                        marks: dict[int, float]) -> RoundRecord:
-        """A new round, with each member's shown rating at this moment."""
-
-        def write(db: sqlite3.Connection) -> sqlite3.Row:
-            row: sqlite3.Row = db.execute(
-                "INSERT INTO league_rounds (league_id, season_id, number, created_at)"
-                " VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_rounds"
-                " WHERE league_id = ?), ?) RETURNING *",
-                (league_id, season_id, league_id, _now()),
-            ).fetchone()
-            db.executemany(
-                "INSERT INTO league_round_marks (round_id, member_id, rating) VALUES (?, ?, ?)",
-                [(row["id"], m, r) for m, r in marks.items()],
-            )
-            return row
-
-        return _round(await self._transact(write))
-
-    async def add_round_table(self, round_id: int, table_id: int) -> None:
-        await self._transact(lambda db: db.execute(
-            "INSERT INTO league_round_tables (round_id, table_id) VALUES (?, ?)",
-            (round_id, table_id),
-        ))
-
-    async def rounds(self, league_id: int) -> list[RoundRecord]:
-        rows = await self._fetch(
-            "SELECT * FROM league_rounds WHERE league_id = ? ORDER BY number", (league_id,)
-        )
-        return [_round(r) for r in rows]
-
-    async def round_of_table(self, table_id: int) -> RoundRecord | None:
-        rows = await self._fetch(
-            "SELECT r.* FROM league_rounds r JOIN league_round_tables t ON t.round_id = r.id"
-            " WHERE t.table_id = ?",
-            (table_id,),
-        )
-        return _round(rows[0]) if rows else None
-
-    async def round_marks(self, round_id: int) -> dict[int, float]:
-        rows = await self._fetch(
-            "SELECT member_id, rating FROM league_round_marks WHERE round_id = ?", (round_id,)
-        )
-        return {int(r["member_id"]): float(r["rating"]) for r in rows}
-
-    async def league_seatings(self, league_id: int, since: str = "") -> list[tuple[int, int]]:
-        """(table, member) for every member seated at the league's tables opened since."""
-        rows = await self._fetch(
-            "SELECT s.table_id, s.member_id FROM seats s JOIN game_tables t"
-            " ON t.id = s.table_id WHERE t.league_id = ? AND t.created_at >= ?"
-            " AND s.member_id IS NOT NULL",
-            (league_id, since),
-        )
-        return [(int(r[0]), int(r[1])) for r in rows]
-
-    async def add_forfeit(self, table_id: int, seat: int, member_id: int, name: str,
-                          reason: str) -> bool:
-        """Record that a seat forfeited; False when it already had."""
-        return await self._transact(lambda db: db.execute(
-            "INSERT INTO league_forfeits (table_id, seat, member_id, name, reason, at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO NOTHING"
-            " RETURNING seat",
-            (table_id, seat, member_id, name, reason, _now()),
-        ).fetchone() is not None)
-
-    async def forfeits(self, table_id: int) -> list[ForfeitRecord]:
-        rows = await self._fetch(
-            "SELECT * FROM league_forfeits WHERE table_id = ? ORDER BY seat", (table_id,)
-        )
-        return [ForfeitRecord(int(r["table_id"]), int(r["seat"]), int(r["member_id"]),
-                              str(r["name"]), str(r["reason"]), str(r["at"])) for r in rows]
-
-    async def tables_awaiting_result(self) -> list[int]:
-        """Finished or abandoned league tables whose result is not stored yet."""
-        rows = await self._fetch(
-            "SELECT t.id FROM game_tables t LEFT JOIN league_results r ON r.table_id = t.id"
-            " WHERE t.league_id IS NOT NULL AND t.status IN ('over', 'abandoned')"
-            " AND r.id IS NULL ORDER BY t.updated_at, t.id"
-        )
-        return [int(r[0]) for r in rows]
-
-    async def save_result(self, result: LeagueResult,
-                          ratings: dict[tuple[str, int], LeagueRating]) -> int | None:
-        """Store a result and the ratings it moved, in one transaction. None (and nothing
-        written) when the table's result was stored before: recording is idempotent."""
-
-        def write(db: sqlite3.Connection) -> int | None:
-            row = db.execute(
-                "INSERT INTO league_results (league_id, guild_id, game_id, season_id, round_id,"
-                " table_id, finished_at, abandoned) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (table_id) DO NOTHING RETURNING id",
-                (result.league_id, result.guild_id, result.game_id, result.season_id,
-                 result.round_id, result.table_id, result.finished_at, int(result.abandoned)),
-            ).fetchone()
-            if row is None:
-                return None
-            db.executemany(
-                "INSERT INTO league_places (result_id, seat, member_id, name, place, forfeited)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(row[0], p.seat, p.member_id, p.name, p.place, int(p.forfeited))
-                 for p in result.places],
-            )
-            _put_ratings(db, ratings)
-            return int(row[0])
-
-        return await self._transact(write)
-
-    async def league_results(self, league_id: int | None = None) -> list[LeagueResult]:
-        """Results in the order they were recorded: one league's, or every one (rebuilds)."""
-        where = "" if league_id is None else " WHERE r.league_id = ?"
-        params = () if league_id is None else (league_id,)
-        rows = await self._fetch(
-            "SELECT r.*, p.seat, p.member_id, p.name, p.place, p.forfeited FROM league_results r"
-            " JOIN league_places p ON p.result_id = r.id" + where + " ORDER BY r.id, p.seat",
-            params,
-        )
-        return _results(rows)
-
-    async def member_finishes(self, guild_id: int, member_ids: list[int]
-                              ) -> list[tuple[int, str, bool]]:
-        """(member, finished at, forfeited) for the members' league games in the server."""
-        marks = ", ".join("?" for _ in member_ids) or "NULL"
-        rows = await self._fetch(
-            "SELECT p.member_id, r.finished_at, p.forfeited FROM league_places p"
-            " JOIN league_results r ON r.id = p.result_id"
-            f" WHERE r.guild_id = ? AND p.member_id IN ({marks})",
-            (guild_id, *member_ids),
-        )
-        return [(int(r[0]), str(r[1]), bool(r[2])) for r in rows]
-
-    async def ratings(self, scope: str) -> dict[int, LeagueRating]:
-        rows = await self._fetch("SELECT * FROM league_ratings WHERE scope = ?", (scope,))
-        return {int(r["member_id"]): _rating(r) for r in rows}
-
-    async def all_ratings(self) -> dict[tuple[str, int], LeagueRating]:
-        rows = await self._fetch("SELECT * FROM league_ratings")
-        return {(str(r["scope"]), int(r["member_id"])): _rating(r) for r in rows}
-
-    async def replace_ratings(self, ratings: dict[tuple[str, int], LeagueRating]) -> None:
-        """Every stored rating replaced by ``ratings`` (a rebuild), in one transaction."""
-
-        def write(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM league_ratings")
-            _put_ratings(db, ratings)
-
-        await self._transact(write)
 
     # -- maintenance -----------------------------------------------------------------------
 
@@ -943,29 +659,6 @@ def _refusal(exc: Exception) -> Exception:
 # -- rows to records ---------------------------------------------------------------------------
 
 
-def _table(row: sqlite3.Row) -> TableRecord:
-    return TableRecord(
-        id=int(row["id"]),
-        guild_id=row["guild_id"],
-        channel_id=int(row["channel_id"]),
-        game_id=str(row["game_id"]),
-        status=Status(row["status"]),
-        creator_id=int(row["creator_id"]),
-        options=json.loads(row["options"]),
-        max_players=row["max_players"],
-        seat_order=str(row["seat_order"]),
-        seed=str(row["seed"]),
-        seed_hash=str(row["seed_hash"]),
-        snapshot=None if row["snapshot"] is None else json.loads(row["snapshot"]),
-        version=int(row["version"]),
-        message_id=row["message_id"],
-        created_at=str(row["created_at"]),
-        updated_at=str(row["updated_at"]),
-        league_id=row["league_id"],
-        announced=int(row["announced"]),
-    )
-
-
 def _seat(row: sqlite3.Row) -> SeatRecord:
     return SeatRecord(
         position=int(row["position"]),
@@ -975,71 +668,3 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
         dm_closed=bool(row["dm_closed"]),
         level=row["level"],
     )
-
-
-def _league(row: sqlite3.Row) -> LeagueRecord:
-    return LeagueRecord(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        name=str(row["name"]),
-        game_id=str(row["game_id"]),
-        created_by=int(row["created_by"]),
-        created_at=str(row["created_at"]),
-        closed=bool(row["closed"]),
-        channel_id=row["channel_id"],
-        min_seats=row["min_seats"],
-        max_seats=row["max_seats"],
-        computers=bool(row["computers"]),
-        min_reliability=float(row["min_reliability"]),
-        carry=float(row["carry"]),
-    )
-
-
-# -- leagues, on the connection's thread -------------------------------------------------------
-
-
-def _put_ratings(db: sqlite3.Connection,
-                 ratings: dict[tuple[str, int], LeagueRating]) -> None:
-    db.executemany(
-        "INSERT INTO league_ratings (scope, member_id, mu, sigma, games, wins, forfeits)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, member_id) DO UPDATE SET"
-        " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
-        " wins = excluded.wins, forfeits = excluded.forfeits",
-        [(scope, member, r.mu, r.sigma, r.games, r.wins, r.forfeits)
-         for (scope, member), r in ratings.items()],
-    )
-
-
-def _season(row: sqlite3.Row) -> SeasonRecord:
-    return SeasonRecord(int(row["id"]), int(row["league_id"]), int(row["number"]),
-                        str(row["started_at"]), row["ends_on"], row["ended_at"],
-                        float(row["carry"]))
-
-
-def _round(row: sqlite3.Row) -> RoundRecord:
-    return RoundRecord(int(row["id"]), int(row["league_id"]), row["season_id"],
-                       int(row["number"]), str(row["created_at"]))
-
-
-def _rating(row: sqlite3.Row) -> LeagueRating:
-    return LeagueRating(float(row["mu"]), float(row["sigma"]), int(row["games"]),
-                        int(row["wins"]), int(row["forfeits"]))
-
-
-def _results(rows: list[sqlite3.Row]) -> list[LeagueResult]:
-    """Results from rows of results joined with their places (ordered by result)."""
-    out: list[LeagueResult] = []
-    places: list[LeaguePlace] = []
-    for i, row in enumerate(rows):
-        places.append(LeaguePlace(int(row["seat"]), row["member_id"], str(row["name"]),
-                                  int(row["place"]), bool(row["forfeited"])))
-        if i + 1 == len(rows) or rows[i + 1]["id"] != row["id"]:
-            out.append(LeagueResult(
-                league_id=int(row["league_id"]), guild_id=int(row["guild_id"]),
-                game_id=str(row["game_id"]), table_id=int(row["table_id"]),
-                finished_at=str(row["finished_at"]), places=tuple(places),
-                season_id=row["season_id"], round_id=row["round_id"],
-                abandoned=bool(row["abandoned"]), id=int(row["id"]),
-            ))
-            places = []
-    return out
