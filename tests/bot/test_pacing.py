@@ -14,7 +14,7 @@ async def test_sends_stay_under_the_rate_and_boards_go_first() -> None:
     async def sleep(seconds: float) -> None:
         await asyncio.sleep(0)  # time moves only with the ticks below
 
-    pacer = Pacer(limit=5, window=1.0, clock=lambda: now[0], sleep=sleep)
+    pacer = Pacer(limit=5, window=1.0, reserve=0, clock=lambda: now[0], sleep=sleep)
     sent: list[tuple[float, str]] = []
 
     async def send(kind: str) -> None:
@@ -36,3 +36,23 @@ async def test_sends_stay_under_the_rate_and_boards_go_first() -> None:
     # The first 5 go at once (to the first to ask: DMs here); then every waiting board before
     # any DM.
     assert [k for _, k in sent] == ["dm"] * 5 + ["board"] * 10 + ["dm"] * 5
+
+
+async def test_dms_leave_room_for_boards() -> None:
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:
+        await asyncio.sleep(0)
+
+    pacer = Pacer(limit=5, window=1.0, reserve=2, clock=lambda: now[0], sleep=sleep)
+    for _ in range(3):
+        await pacer.wait(urgent=False)
+    late_dm = asyncio.ensure_future(pacer.wait(urgent=False))
+    await asyncio.sleep(0)
+    assert not late_dm.done()  # the last two places of the window stay free for boards
+    await pacer.wait()
+    await pacer.wait()  # two boards go at once
+    now[0] += 1.0
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert late_dm.done()
