@@ -74,6 +74,11 @@ def _ranked(state: PalatinusState, seat: int, actions: list[Action]) -> list[Act
     return [actions[i] for _, i in keyed[:KEEP]]
 
 
+def searchable(state: PalatinusState) -> bool:
+    """While tiles are laid the projection is zero for everyone: nothing to search."""
+    return state.phase == PLACING
+
+
 def candidates(state: PalatinusState, seat: int, actions: list[Action]) -> list[Action]:
     if len(actions) <= 1:
         return actions

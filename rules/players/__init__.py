@@ -80,8 +80,8 @@ def choose(game: Game, state: Any, seat: int, level: str, seed: str) -> Action:
     if level == "random" or len(legal) == 1:
         return legal[0] if len(legal) == 1 else UniformRandomPlayer(seed).choose(game, state, seat)
     heur = heuristic_for(game.id)
-    if level == "easy":
-        world = game.determinize(state, seat, derive_seed("easy", seed))
+    world = game.determinize(state, seat, derive_seed("easy", seed))
+    if level == "easy" or not heur.searchable(world):
         return greedy(game, heur, world, seat, legal)
     b = budget(game.id, level)
     return search(game, heur, state, seat, seed, b.iterations, b.rollout_depth, b.cap_seconds)

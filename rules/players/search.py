@@ -20,11 +20,12 @@ from typing import Any
 
 from rules.core import Action, Game, Rng, derive_seed
 from rules.players.registry import Heuristic
-from rules.players.values import projected, rewards
+from rules.players.values import greedy, projected, rewards
 
 EXPLORATION = 0.7
 MAX_CHILDREN = 12  # widest node: the heuristic's best guesses first
-ROLLOUT_RANDOM = 0.1  # share of rollout moves picked at random among the candidates
+ROLLOUT_RANDOM = 0.0  # share of rollout moves picked at random among the candidates
+PRIOR = 0.3  # progressive bias toward the heuristic's ranking, fading with visits
 
 
 @dataclass
@@ -58,11 +59,12 @@ def _select(node: Node, keys: list[str]) -> str:
         if node.children[k].visits == 0:
             return k
 
-    def ucb(k: str) -> float:
-        c = node.children[k]
-        return c.total / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
+    def ucb(rank: int) -> float:
+        c = node.children[keys[rank]]
+        return (c.total / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
+                + PRIOR / ((rank + 1) * (c.visits + 1)))
 
-    return max(keys, key=ucb)
+    return keys[max(range(len(keys)), key=ucb)]
 
 
 def _rollout(game: Game, heur: Heuristic, world: Any, seat: int, depth: int,
@@ -90,6 +92,9 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
     root_cands = heur.candidates(root_world, seat, legal)[:MAX_CHILDREN] or legal[:1]
     if len(root_cands) == 1:
         return root_cands[0]
+    # The easy level's choice leads: the progressive bias favours it until the search disagrees.
+    first = greedy(game, heur, root_world, seat, root_cands)
+    root_cands = [first] + [a for a in root_cands if a != first]
     base = projected(game, heur, root_world)[seat]
     order = {_key(a): i for i, a in enumerate(root_cands)}
     root = Node()
@@ -124,7 +129,8 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
             if child.visits == 0:
                 break
         world = _rollout(game, heur, world, seat, depth, rng)
-        values = rewards(projected(game, heur, world), heur.scale, base)
+        over = game.outcome(world) is not None
+        values = rewards(projected(game, heur, world), heur.scale, base, final=over)
         for n in path[1:]:
             n.visits += 1
             n.total += values[n.mover]
