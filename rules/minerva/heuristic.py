@@ -19,7 +19,7 @@ from rules.minerva.scoring import breakdown
 from rules.minerva.state import MinervaState, PlayerState
 
 SCALE = 6.0
-BUDGETS = {"normal": (20, 2), "hard": (60, 2)}
+BUDGETS = {"normal": (12, 2), "hard": (30, 2)}
 KEEP = 8
 PLACES = 2  # places tried per tile on offer
 ROUNDS = 6
