@@ -15,7 +15,7 @@ from rules.hadrians_wall.scoring import breakdown
 from rules.hadrians_wall.state import State
 
 SCALE = 10.0
-BUDGETS = {"normal": (20, 2), "hard": (60, 2)}
+BUDGETS = {"normal": (10, 1), "hard": (24, 1)}
 KEEP = 8
 
 
