@@ -17,7 +17,8 @@ from rules.palatinus import scoring
 from rules.palatinus.state import PLACING, PalatinusState
 
 SCALE = 6.0
-BUDGETS = {"normal": (30, 0), "hard": (90, 0)}
+BUDGETS = {"normal": (50, 0), "hard": (150, 0)}
+STABLE_CANDIDATES = True  # only wolf pieces and draw orders are hidden: rank a node once
 KEEP = 8  # placements kept for the search, best first
 
 

@@ -36,6 +36,7 @@ class Node:
     total: float = 0.0
     avail: int = 0
     children: dict[str, Node] = field(default_factory=dict)
+    ranked: list[tuple[str, Action]] | None = None  # kept when the heuristic says it is stable
 
 
 def _key(action: Action) -> str:
@@ -52,6 +53,22 @@ def _mover(game: Game, world: Any, seat: int) -> int | None:
 
 def _options(game: Game, heur: Heuristic, world: Any, mover: int) -> list[Action]:
     return heur.candidates(world, mover, game.legal_actions(world, mover))[:MAX_CHILDREN]
+
+
+def _node_options(game: Game, heur: Heuristic, node: Node, world: Any,
+                  mover: int) -> list[tuple[str, Action]]:
+    """The candidates at a node in this sampled world. Where the heuristic's ranking hardly
+    depends on the hidden part (``stable``), the first ranking is kept and only filtered by
+    what is legal in each later sample, which saves most of the cost of a visit."""
+    if node.ranked is not None:
+        legal = {_key(a) for a in game.legal_actions(world, mover)}
+        kept = [(k, a) for k, a in node.ranked if k in legal]
+        if kept:
+            return kept
+    fresh = [(_key(a), a) for a in _options(game, heur, world, mover)]
+    if heur.stable and node.ranked is None:
+        node.ranked = fresh
+    return fresh
 
 
 def _select(node: Node, keys: list[str]) -> str:
@@ -96,7 +113,8 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
     first = greedy(game, heur, root_world, seat, root_cands)
     root_cands = [first] + [a for a in root_cands if a != first]
     base = projected(game, heur, root_world)[seat]
-    order = {_key(a): i for i, a in enumerate(root_cands)}
+    root_keyed = [(_key(a), a) for a in root_cands]
+    order = {k: i for i, (k, _) in enumerate(root_keyed)}
     root = Node()
     for k, a in zip(order, root_cands, strict=True):
         root.children[k] = Node(action=a, mover=seat)
@@ -111,10 +129,9 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
             mover = _mover(game, world, seat)
             if mover is None:
                 break
-            acts = root_cands if node is root else _options(game, heur, world, mover)
+            acts = root_keyed if node is root else _node_options(game, heur, node, world, mover)
             keys = []
-            for a in acts:
-                k = _key(a)
+            for k, a in acts:
                 child = node.children.get(k)
                 if child is None:
                     child = node.children[k] = Node(action=a, mover=mover)
