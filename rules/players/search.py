@@ -4,9 +4,12 @@ Every iteration samples a world the deciding seat cannot tell from the real one
 (``game.determinize(state, seat, ...)``), walks one tree shared by all samples (a child is
 available in a sample when its action is legal there; UCB counts availabilities, not parent
 visits), adds one node, plays a short rollout with the heuristic's first candidate (its best
-guess) and scores the result with the heuristic's projection. Only the sampled worlds are ever
-read: the real state gives nothing but its determinization and the seat's own legal actions,
-which the seat sees.
+guess) and scores the result with the heuristic's projection: the margin over the best other
+seat mid-game, the win itself only when the game is over. The heuristic's ranking is a
+progressive bias that fades with visits, and the easy level's choice is ranked first at the
+root, so with a small budget the search departs from the easy move only when the samples
+agree on a better one. Only the sampled worlds are ever read: the real state gives nothing but
+its determinization and the seat's own legal actions, which the seat sees.
 """
 
 from __future__ import annotations
