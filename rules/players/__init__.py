@@ -7,7 +7,8 @@
 * ``easy``: greedy on the game's own scoring plus its rules of thumb
   (``rules/<game>/heuristic.py``);
 * ``normal`` and ``hard``: single-observer information-set search (``search.py``) with the
-  heuristic as prior and rollout policy; normal has the smaller budget.
+  heuristic as prior and rollout policy; normal has the smaller budget. Where the heuristic
+  says its projection cannot tell the moves apart (``searchable``), they play the easy choice.
 
 Every level first replaces the state by ``game.determinize(state, seat, ...)``, so nothing the
 seat cannot see takes part in the decision, which depends only on what the seat sees, the seat,
