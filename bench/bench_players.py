@@ -37,6 +37,7 @@ def _duel(game: str, first: str, second: str, games: int, workers: int) -> dict[
     row = {"game": game, "duel": f"{first} vs {second}", "games": games,
            "ahead": s["beats"][f"{first}>{second}"],
            "win_rate": s["levels"][first]["win_rate"],
+           "mean_scores": {lv: round(s["levels"][lv]["mean_score"], 2) for lv in (first, second)},
            "p95_time": s["levels"][first]["p95_time"],
            "max_time": s["levels"][first]["max_time"],
            "wall_seconds": round(time.perf_counter() - began, 1)}

@@ -15,7 +15,7 @@ from rules.hadrians_wall.scoring import breakdown
 from rules.hadrians_wall.state import State
 
 SCALE = 10.0
-BUDGETS = {"normal": (20, 2), "hard": (60, 2)}
+BUDGETS = {"normal": (10, 1), "hard": (24, 1)}
 KEEP = 8
 
 
@@ -31,11 +31,13 @@ def _progress(sheet: dict[str, Any]) -> float:
     return float(0.4 * boxes + 0.6 * cohorts + 0.15 * hand + 0.5 * int(sheet["favours"]))
 
 
+def _worth(state: State, sheet: dict[str, Any]) -> float:
+    weight = 0.5 if state.year >= 6 else 1.0  # credit for unfinished work fades late
+    return float(breakdown(sheet, state.options)["total"]) + weight * _progress(sheet)
+
+
 def evaluate(state: State) -> tuple[float, ...]:
-    late = state.year >= 6  # credit for unfinished work fades as the game runs out
-    weight = 0.5 if late else 1.0
-    return tuple(breakdown(s, state.options)["total"] + weight * _progress(s)
-                 for s in state.sheets)
+    return tuple(_worth(state, s) for s in state.sheets)
 
 
 def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
@@ -45,7 +47,8 @@ def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
 
     def key(action: Action) -> float:
         try:
-            return evaluate(GAME.apply(state, seat, action).state)[seat]
+            after = GAME.apply(state, seat, action).state
+            return _worth(after, after.sheets[seat])  # only the seat's own sheet changes much
         except ValueError:
             return -1e9
 

@@ -10,34 +10,130 @@ who goes broke pays fees it cannot meet, so the credit for money never drops to 
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.core import Action
+from rules.minerva.city import DIRECTIONS, line
+from rules.minerva.components import CULTURE
 from rules.minerva.scoring import breakdown
-from rules.minerva.state import MinervaState
+from rules.minerva.state import MinervaState, PlayerState
 
 SCALE = 6.0
-BUDGETS = {"normal": (20, 2), "hard": (60, 2)}
+BUDGETS = {"normal": (12, 2), "hard": (30, 2)}
 KEEP = 8
+PLACES = 2  # places tried per tile on offer
 ROUNDS = 6
+FACILITY = 1.0  # an activated facility, plus its cost again in part
+FACILITY_COST = 0.5
+CULTURE_FACILITY = 2.0  # culture points win culture tiles, the main source of points
+HOUSE = 0.8  # a residence still in the stack: a line to activate later
+RESIDENCE = 0.3
+ASSISTANT = 3.0
+GLORY = 0.6  # a token until the round's glory tiles are given out
+LINE = 1.0  # each activated tile of a line about to resolve
+ORDER_FIRST = 0.3  # order tile 1 before the last round: first seat next round
+
+
+def _city_credit(state: MinervaState, p: PlayerState) -> float:
+    """What the buildings will still earn: an activated facility pays again every time a line
+    reaches it (worth more the more it cost); a residence anchors lines and an assistant."""
+    from rules.minerva import GAME
+
+    credit = 0.0
+    for code in p.city.values():
+        if code in ("R", "A"):
+            credit += RESIDENCE
+        elif code == "F" or code in GAME.cat.temples:
+            continue
+        else:
+            ttype = GAME.cat.code_type(code)
+            if ttype is not None and ttype.timing == "activated":
+                credit += (CULTURE_FACILITY if ttype.category == "culture" else FACILITY)
+                credit += FACILITY_COST * sum(ttype.cost or ())
+    return credit
+
+
+def _activated(city: dict[tuple[int, int], str], cells: Any) -> int:
+    from rules.minerva import GAME
+
+    n = 0
+    for cell in cells:
+        ttype = GAME.cat.code_type(city.get(tuple(cell), ""))
+        n += ttype is not None and ttype.timing == "activated"
+    return n
+
+
+def _pending(state: MinervaState) -> float:
+    """An activation still to resolve is worth its line: the gains are about to come."""
+    if not state.stack or state.phase != "main":
+        return 0.0
+    city = state.players[state.current].city
+    top = state.stack[0]
+    if top.get("k") == "dir":
+        at = tuple(top["at"])
+        return LINE * max(_activated(city, line(city, at, d)) for d in DIRECTIONS)
+    return sum(LINE * _activated(city, f["cells"]) for f in state.stack if f.get("k") == "line")
+
+
+def _culture_due(state: MinervaState) -> float:
+    """Culture points of the turn so far win the top tile of a stack at the turn's end."""
+    due = 0.0
+    for stack, points in zip(CULTURE, state.points, strict=True):
+        tiles = state.culture.get(stack)
+        if points and tiles and points >= tiles[0][0]:
+            due += tiles[0][1]
+    return due
 
 
 def evaluate(state: MinervaState) -> tuple[float, ...]:
     from rules.minerva import GAME
 
     later = max(0, ROUNDS - state.round) / ROUNDS  # credit for the future fades with the rounds
+    ahead = (ROUNDS + 1 - state.round) / ROUNDS  # rounds still to play, this one included
+    last = state.round >= ROUNDS
+    divisor = float(GAME.cat.const("end_money_divisor"))
     out = []
     for p in state.players:
-        value = float(sum(breakdown(GAME.cat, state, p).values()))
-        tiles = sum(1 for code in p.city.values() if code != "A")
-        value += later * (0.8 * tiles + 0.4 * p.glory + 0.5 * p.reserve)
-        value += (0.1 + 0.2 * later) * (p.money + sum(p.res))
+        parts = breakdown(GAME.cat, state, p)
+        # Money counts at its exact rate (no floor, so a coin is never worth nothing), and an
+        # order tile only in the last round: earlier ones are returned unscored.
+        value = float(parts["culture"] + parts["glory"] + parts["temples"])
+        value += (p.money + sum(p.res)) / divisor
+        value += parts["order"] if last else (ORDER_FIRST if p.order == 1 else 0.0)
+        value += ahead * (_city_credit(state, p) + HOUSE * p.houses)
+        value += later * ASSISTANT * p.reserve
+        value += GLORY * p.glory + (0.1 + 0.2 * later) * (p.money + sum(p.res))
         out.append(value)
+    if state.phase == "main":
+        out[state.current] += _pending(state) + _culture_due(state)
     return tuple(out)
+
+
+def _thin(state: MinervaState, seat: int, actions: list[Action]) -> list[Action]:
+    """Builds of the same tile differ only in where it goes: keep the two places with the most
+    neighbours (more lines reach it, more tiles count for a temple)."""
+    city = state.players[seat].city
+    groups: dict[tuple[str, str], list[tuple[int, int, Action]]] = {}
+    out: list[Action] = []
+    for i, a in enumerate(actions):
+        if a.get("type") != "build" or "x" not in a:
+            out.append(a)
+            continue
+        x, y = int(a["x"]), int(a["y"])
+        near = sum((x + dx, y + dy) in city for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        groups.setdefault((str(a["tile"]), str(a.get("drop"))), []).append((-near, i, a))
+    for group in groups.values():
+        out.extend(a for _, _, a in sorted(group, key=lambda t: t[:2])[:PLACES])
+    return out
 
 
 def candidates(state: MinervaState, seat: int, actions: list[Action]) -> list[Action]:
     if len(actions) <= 1:
         return actions
     from rules.minerva import GAME
+
+    if len(actions) > 2 * KEEP:
+        actions = _thin(state, seat, actions)
 
     def key(action: Action) -> float:
         values = evaluate(GAME.apply(state, seat, action).state)

@@ -17,7 +17,8 @@ from rules.palatinus import scoring
 from rules.palatinus.state import PLACING, PalatinusState
 
 SCALE = 6.0
-BUDGETS = {"normal": (30, 0), "hard": (90, 0)}
+BUDGETS = {"normal": (50, 0), "hard": (150, 0)}
+STABLE_CANDIDATES = True  # only wolf pieces and draw orders are hidden: rank a node once
 KEEP = 8  # placements kept for the search, best first
 
 
@@ -72,6 +73,11 @@ def _ranked(state: PalatinusState, seat: int, actions: list[Action]) -> list[Act
 
     keyed = sorted(((key(a), i) for i, a in enumerate(actions)), key=lambda p: (-p[0], p[1]))
     return [actions[i] for _, i in keyed[:KEEP]]
+
+
+def searchable(state: PalatinusState) -> bool:
+    """While tiles are laid the projection is zero for everyone: nothing to search."""
+    return state.phase == PLACING
 
 
 def candidates(state: PalatinusState, seat: int, actions: list[Action]) -> list[Action]:

@@ -79,6 +79,11 @@ def evaluate(state: PalermoState) -> tuple[float, ...]:
     return tuple(out)
 
 
+def searchable(state: PalermoState) -> bool:
+    """While the city is built every score is still zero: nothing for a search to compare."""
+    return state.phase == COLLECT
+
+
 def rounds(state: PalermoState) -> int:
     return -(-state.turns // state.players)
 

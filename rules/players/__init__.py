@@ -7,7 +7,8 @@
 * ``easy``: greedy on the game's own scoring plus its rules of thumb
   (``rules/<game>/heuristic.py``);
 * ``normal`` and ``hard``: single-observer information-set search (``search.py``) with the
-  heuristic as prior and rollout policy; normal has the smaller budget.
+  heuristic as prior and rollout policy; normal has the smaller budget. Where the heuristic
+  says its projection cannot tell the moves apart (``searchable``), they play the easy choice.
 
 Every level first replaces the state by ``game.determinize(state, seat, ...)``, so nothing the
 seat cannot see takes part in the decision, which depends only on what the seat sees, the seat,
@@ -80,8 +81,8 @@ def choose(game: Game, state: Any, seat: int, level: str, seed: str) -> Action:
     if level == "random" or len(legal) == 1:
         return legal[0] if len(legal) == 1 else UniformRandomPlayer(seed).choose(game, state, seat)
     heur = heuristic_for(game.id)
-    if level == "easy":
-        world = game.determinize(state, seat, derive_seed("easy", seed))
+    world = game.determinize(state, seat, derive_seed("easy", seed))
+    if level == "easy" or not heur.searchable(world):
         return greedy(game, heur, world, seat, legal)
     b = budget(game.id, level)
     return search(game, heur, state, seat, seed, b.iterations, b.rollout_depth, b.cap_seconds)

@@ -7,7 +7,11 @@ Each game package may hold a ``heuristic`` module with the same shape:
 * ``candidates(state, seat, actions) -> list[Action]``: the actions worth considering, best
   guess first (the game's rules of thumb); it may drop actions but never returns an empty list;
 * ``SCALE``: a typical score gap, to turn projected margins into rewards between 0 and 1;
-* optionally ``BUDGETS``: level -> ``(iterations, rollout_depth)``, and ``rounds(state)``.
+* optionally ``BUDGETS``: level -> ``(iterations, rollout_depth)``, ``rounds(state)``, and
+  ``searchable(state) -> bool``: False where the projection cannot tell the candidates apart
+  (a search would spend its budget on ties), so the searching levels play the easy choice;
+  ``STABLE_CANDIDATES = True`` when the ranking hardly depends on what the seat cannot see, so
+  the search ranks a node's candidates once instead of at every visit.
 """
 
 from __future__ import annotations
@@ -30,10 +34,16 @@ class Heuristic:
     scale: float
     budgets: Mapping[str, tuple[int, int]]
     rounds: Callable[[Any], int | None]
+    searchable: Callable[[Any], bool]
+    stable: bool
 
 
 def _no_rounds(state: Any) -> int | None:
     return None
+
+
+def _always(state: Any) -> bool:
+    return True
 
 
 def _from_module(module: ModuleType) -> Heuristic:
@@ -43,6 +53,8 @@ def _from_module(module: ModuleType) -> Heuristic:
         scale=float(module.SCALE),
         budgets=dict(getattr(module, "BUDGETS", {})),
         rounds=getattr(module, "rounds", _no_rounds),
+        searchable=getattr(module, "searchable", _always),
+        stable=bool(getattr(module, "STABLE_CANDIDATES", False)),
     )
 
 

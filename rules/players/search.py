@@ -4,9 +4,12 @@ Every iteration samples a world the deciding seat cannot tell from the real one
 (``game.determinize(state, seat, ...)``), walks one tree shared by all samples (a child is
 available in a sample when its action is legal there; UCB counts availabilities, not parent
 visits), adds one node, plays a short rollout with the heuristic's first candidate (its best
-guess) and scores the result with the heuristic's projection. Only the sampled worlds are ever
-read: the real state gives nothing but its determinization and the seat's own legal actions,
-which the seat sees.
+guess) and scores the result with the heuristic's projection: the margin over the best other
+seat mid-game, the win itself only when the game is over. The heuristic's ranking is a
+progressive bias that fades with visits, and the easy level's choice is ranked first at the
+root, so with a small budget the search departs from the easy move only when the samples
+agree on a better one. Only the sampled worlds are ever read: the real state gives nothing but
+its determinization and the seat's own legal actions, which the seat sees.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ from typing import Any
 
 from rules.core import Action, Game, Rng, derive_seed
 from rules.players.registry import Heuristic
-from rules.players.values import projected, rewards
+from rules.players.values import greedy, projected, rewards
 
 EXPLORATION = 0.7
 MAX_CHILDREN = 12  # widest node: the heuristic's best guesses first
-ROLLOUT_RANDOM = 0.1  # share of rollout moves picked at random among the candidates
+ROLLOUT_RANDOM = 0.0  # share of rollout moves picked at random among the candidates
+PRIOR = 0.3  # progressive bias toward the heuristic's ranking, fading with visits
 
 
 @dataclass
@@ -35,6 +39,7 @@ class Node:
     total: float = 0.0
     avail: int = 0
     children: dict[str, Node] = field(default_factory=dict)
+    ranked: list[tuple[str, Action]] | None = None  # kept when the heuristic says it is stable
 
 
 def _key(action: Action) -> str:
@@ -53,16 +58,33 @@ def _options(game: Game, heur: Heuristic, world: Any, mover: int) -> list[Action
     return heur.candidates(world, mover, game.legal_actions(world, mover))[:MAX_CHILDREN]
 
 
+def _node_options(game: Game, heur: Heuristic, node: Node, world: Any,
+                  mover: int) -> list[tuple[str, Action]]:
+    """The candidates at a node in this sampled world. Where the heuristic's ranking hardly
+    depends on the hidden part (``stable``), the first ranking is kept and only filtered by
+    what is legal in each later sample, which saves most of the cost of a visit."""
+    if node.ranked is not None:
+        legal = {_key(a) for a in game.legal_actions(world, mover)}
+        kept = [(k, a) for k, a in node.ranked if k in legal]
+        if kept:
+            return kept
+    fresh = [(_key(a), a) for a in _options(game, heur, world, mover)]
+    if heur.stable and node.ranked is None:
+        node.ranked = fresh
+    return fresh
+
+
 def _select(node: Node, keys: list[str]) -> str:
     for k in keys:
         if node.children[k].visits == 0:
             return k
 
-    def ucb(k: str) -> float:
-        c = node.children[k]
-        return c.total / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
+    def ucb(rank: int) -> float:
+        c = node.children[keys[rank]]
+        return (c.total / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits)
+                + PRIOR / ((rank + 1) * (c.visits + 1)))
 
-    return max(keys, key=ucb)
+    return keys[max(range(len(keys)), key=ucb)]
 
 
 def _rollout(game: Game, heur: Heuristic, world: Any, seat: int, depth: int,
@@ -90,8 +112,12 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
     root_cands = heur.candidates(root_world, seat, legal)[:MAX_CHILDREN] or legal[:1]
     if len(root_cands) == 1:
         return root_cands[0]
+    # The easy level's choice leads: the progressive bias favours it until the search disagrees.
+    first = greedy(game, heur, root_world, seat, root_cands)
+    root_cands = [first] + [a for a in root_cands if a != first]
     base = projected(game, heur, root_world)[seat]
-    order = {_key(a): i for i, a in enumerate(root_cands)}
+    root_keyed = [(_key(a), a) for a in root_cands]
+    order = {k: i for i, (k, _) in enumerate(root_keyed)}
     root = Node()
     for k, a in zip(order, root_cands, strict=True):
         root.children[k] = Node(action=a, mover=seat)
@@ -106,10 +132,9 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
             mover = _mover(game, world, seat)
             if mover is None:
                 break
-            acts = root_cands if node is root else _options(game, heur, world, mover)
+            acts = root_keyed if node is root else _node_options(game, heur, node, world, mover)
             keys = []
-            for a in acts:
-                k = _key(a)
+            for k, a in acts:
                 child = node.children.get(k)
                 if child is None:
                     child = node.children[k] = Node(action=a, mover=mover)
@@ -124,7 +149,8 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
             if child.visits == 0:
                 break
         world = _rollout(game, heur, world, seat, depth, rng)
-        values = rewards(projected(game, heur, world), heur.scale, base)
+        over = game.outcome(world) is not None
+        values = rewards(projected(game, heur, world), heur.scale, base, final=over)
         for n in path[1:]:
             n.visits += 1
             n.total += values[n.mover]

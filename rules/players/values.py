@@ -18,11 +18,14 @@ def projected(game: Game, heur: Heuristic, state: Any) -> tuple[float, ...]:
     return heur.evaluate(state)
 
 
-def rewards(values: Sequence[float], scale: float, base: float = 0.0) -> list[float]:
+def rewards(values: Sequence[float], scale: float, base: float = 0.0,
+            final: bool = True) -> list[float]:
     """A reward in [0, 1] per seat.
 
-    With several players: half for winning on these values (ties shared), half for the margin
-    over the best other seat, squashed by ``scale``. Solo: the score against ``base`` (the
+    With several players: the margin over the best other seat, squashed by ``scale``; when the
+    game is over (``final``) half of it is for winning (ties shared). A projection mid-game
+    gets no step for being ahead: who leads a few moves on hardly depends on the move searched,
+    and the step would drown the margin, which does. Solo: the score against ``base`` (the
     projection where the search started), squashed the same way.
     """
     n = len(values)
@@ -33,8 +36,12 @@ def rewards(values: Sequence[float], scale: float, base: float = 0.0) -> list[fl
     out = []
     for i, v in enumerate(values):
         rival = max(values[j] for j in range(n) if j != i)
-        win = (1.0 / winners) if v == top else 0.0
-        out.append(0.5 * win + 0.25 + 0.25 * math.tanh((v - rival) / scale))
+        margin = math.tanh((v - rival) / scale)
+        if final:
+            win = (1.0 / winners) if v == top else 0.0
+            out.append(0.5 * win + 0.25 + 0.25 * margin)
+        else:
+            out.append(0.5 + 0.5 * margin)
     return out
 
 

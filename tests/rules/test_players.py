@@ -108,3 +108,30 @@ def test_an_unknown_level_is_refused_before_any_work() -> None:
     state = game.setup(3, "x")
     with pytest.raises(RulesError):
         choose(game, state, min(game.active_seats(state)), "grandmaster", "s")
+
+
+def test_a_projection_mid_game_rewards_the_margin_only() -> None:
+    from rules.players.values import rewards
+
+    ahead, behind = rewards([10.0, 9.0], scale=5.0, final=False)
+    assert ahead + behind == pytest.approx(1.0)
+    assert 0.5 < ahead < 0.6  # a small lead is a small reward, no step for leading
+    won, lost = rewards([10.0, 9.0], scale=5.0, final=True)
+    assert won > 0.75 and lost < 0.25
+
+
+def test_searching_levels_play_the_easy_choice_where_the_projection_is_flat() -> None:
+    game = GAMES["palermo"]
+    state = game.setup(3, "build")
+    for step in range(6):  # still building the city: every score is zero
+        seat = min(game.active_seats(state))
+        for level in ("normal", "hard"):
+            assert choose(game, state, seat, level, "s") == choose(game, state, seat, "easy", "s")
+        state = game.apply(state, seat, choose(game, state, seat, "easy", str(step))).state
+
+
+def test_minerva_easy_builds_its_city_instead_of_passing() -> None:
+    game = GAMES["minerva"]
+    state = game.setup(2, "engine")
+    seat = min(game.active_seats(state))
+    assert choose(game, state, seat, "easy", "s")["type"] != "pass"
