@@ -15,7 +15,7 @@ from bot.ui import flows
 from bot.ui.components import board_view
 from bot.ui.delivery import image_files
 from bot.ui.ids import Mark
-from bot.ui.respond import bot_of, defer, member_of, table_here
+from bot.ui.respond import bot_of, defer, member_of, reply, table_here
 from rules.core import RulesError
 
 log = logging.getLogger(__name__)
@@ -38,15 +38,23 @@ class Play(commands.Cog):
     @app_commands.describe(
         action="Your move in the game's notation; start typing to see the legal ones",
         confirm="Play it at once, without the preview",
+        always="Answer this way whenever it is asked again (false, without a move: stop)",
     )
     async def move(
         self,
         interaction: discord.Interaction[Any],
         action: app_commands.Range[str, 0, 200] | None = None,
         confirm: bool = False,
+        always: bool | None = None,
     ) -> None:
         table = await table_here(interaction)
-        if not action:
+        if always is not None and not action:
+            was = await bot_of(interaction).tables.drop_standing(table.id, member_of(interaction))
+            await reply(interaction, "You will be asked again." if was else
+                        "You had no standing answer here.")
+        elif always and action:
+            await flows.commit(interaction, table.id, action, always=True)
+        elif not action:
             await flows.offer_moves(interaction, table.id)
         else:
             await flows.play(interaction, table.id, action, confirm=confirm)

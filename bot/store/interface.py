@@ -107,6 +107,8 @@ class Store(TimingStore, Protocol):
 
     async def set_dm_closed(self, table_id: int, member_id: int, closed: bool) -> None: ...
 
+    async def set_standing(self, table_id: int, position: int, text: str | None) -> None: ...
+
     # -- actions ---------------------------------------------------------------------------
 
     async def record(

@@ -62,6 +62,7 @@ def seat_record(row: Row) -> SeatRecord:
         is_computer=row["is_computer"],
         dm_closed=row["dm_closed"],
         level=row["level"],
+        standing=row["standing"],
     )
 
 

@@ -255,6 +255,12 @@ class PostgresTables:
             table_id, member_id, closed,
         )
 
+    async def set_standing(self, table_id: int, position: int, text: str | None) -> None:
+        await self._pool.execute(
+            "UPDATE seats SET standing = $3 WHERE table_id = $1 AND position = $2",
+            table_id, position, text,
+        )
+
     # -- actions ---------------------------------------------------------------------------
 
     async def record(

@@ -57,6 +57,7 @@ class SeatRecord:
     is_computer: bool
     dm_closed: bool
     level: str | None = None  # a computer seat's level
+    standing: str | None = None  # a move played for the member whenever it is legal
 
 
 @dataclass(frozen=True)

@@ -372,6 +372,12 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
             (int(closed), table_id, member_id),
         ))
 
+    async def set_standing(self, table_id: int, position: int, text: str | None) -> None:
+        await self._transact(lambda db: db.execute(
+            "UPDATE seats SET standing = ? WHERE table_id = ? AND position = ?",
+            (text, table_id, position),
+        ))
+
     # -- actions ---------------------------------------------------------------------------
 
     async def record(
@@ -667,4 +673,5 @@ def _seat(row: sqlite3.Row) -> SeatRecord:
         is_computer=bool(row["is_computer"]),
         dm_closed=bool(row["dm_closed"]),
         level=row["level"],
+        standing=row["standing"],
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import Executor
 
+from bot.store import SeatRecord
 from bot.tables import offload
 from bot.values import TableError
 from rules import players
@@ -23,6 +24,16 @@ LEVELS = {
 }
 DEFAULT_LEVEL = players.DEFAULT_LEVEL
 SEARCHING = ("normal", "hard")
+
+
+def standing_move(game: Game, state: State, seat: SeatRecord) -> Action | None:
+    """The member's standing answer, when it is among their legal moves now."""
+    if seat.is_computer or not seat.standing:
+        return None
+    for action in game.legal_actions(state, seat.position):
+        if game.format_action(state, action) == seat.standing:
+            return action
+    return None
 
 
 def check_level(level: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from bot.notices import Notice, SeatNotice
 from bot.store import ActionRecord, NewAction, StaleVersion, Status, Step
 from bot.tables import gamelog, offload
-from bot.tables.computers import decide
+from bot.tables.computers import decide, standing_move
 from bot.tables.live import Live, Loaded, Timed, Views
 from bot.tables.narration import narrate, play_notice, private_notices
 from bot.values import OutOfDate
@@ -104,14 +104,23 @@ async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
     for _ in range(MAX_COMPUTER_STEPS):
         if game.outcome(state) is not None:
             break
-        due = sorted(seats & game.active_seats(state))
-        if not due:
-            break
-        seat = due[0]
-        action = await decide(game, state, seat, levels.get(seat), table.seed, version,
-                              live.thinker)
+        active = game.active_seats(state)
+        due = sorted(seats & active)
+        member_id: int | None = None
+        if due:
+            seat = due[0]
+            action = await decide(game, state, seat, levels.get(seat), table.seed, version,
+                                  live.thinker)
+        else:
+            # A member's standing answer, played for them whenever it is legal.
+            standing = [(s, a) for s in loaded.seats if s.position in active
+                        and (a := standing_move(game, state, s)) is not None]
+            if not standing:
+                break
+            (rec, action), seat = standing[0], standing[0][0].position
+            member_id = rec.member_id
         transition = await offload.run(f"{game.id}:apply", game.apply, state, seat, action)
-        moves.append((seat, None, action, transition, None))
+        moves.append((seat, member_id, action, transition, None))
         state, version = transition.state, version + 1
     if moves:
         await commit(live, loaded, moves, chain)

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.notices import Notice, SeatNotice
 from bot.store import SeatRecord, TableRecord
+from bot.tables.computers import standing_move
 from bot.tables.live import Loaded, Views
 from bot.text import escape, fill
 from rules.core import Event, Game, State
@@ -156,8 +157,12 @@ def play_notice(
 def due_computers(loaded: Loaded) -> list[int]:
     if loaded.state is None or loaded.table.status != "playing":
         return []
-    active = loaded.game.active_seats(loaded.state)
-    return sorted(s.position for s in loaded.seats if s.is_computer and s.position in active)
+    game, state = loaded.game, loaded.state
+    active = game.active_seats(state)
+    return sorted(
+        s.position for s in loaded.seats
+        if s.position in active and (s.is_computer or standing_move(game, state, s) is not None)
+    )
 
 
 def narrate(events: Iterable[Event], seat: int | None) -> str:

@@ -50,6 +50,7 @@ class PlayCases:
         expected_version: int | None = None,
         expected_fingerprint: str | None = None,
         then_computers: bool = True,
+        always: bool = False,
     ) -> Notice:
         """Apply one action of the member's seat (text in the game's notation, or its JSON).
 
@@ -57,7 +58,8 @@ class PlayCases:
         The move must be made on the position the member saw: ``expected_fingerprint`` (the
         seat's own view and moves) or else ``expected_version``; otherwise ``OutOfDate``.
         With ``then_computers`` false, computer seats due next are left to ``run_computers``
-        so the member hears of their own move first."""
+        so the member hears of their own move first. With ``always`` the move becomes the
+        member's standing answer: it is played for them whenever it is legal again."""
         async with self.live.locked(table_id) as loaded:
             table = loaded.table
             if idem_key is not None and await self.live.store.find_action_by_key(
@@ -80,9 +82,26 @@ class PlayCases:
                                    chain)
             except DuplicateKey:
                 return _duplicate(loaded)
+            if always:
+                standing = game.format_action(state, parsed)
+                await self.live.store.set_standing(table_id, seat, standing)
+                loaded.seats[seat] = replace(loaded.seats[seat], standing=standing)
+                chain.lines.append(f"{{p{seat}}} will answer `{standing}` from now on.")
             if then_computers:
                 await computers(self.live, loaded, chain)
             return await told(self.live, loaded, chain)
+
+    async def drop_standing(self, table_id: int, member: Member) -> str | None:
+        """Forget the member's standing answer; the answer it was, if any."""
+        async with self.live.locked(table_id) as loaded:
+            seat = loaded.seat_of(member.id)
+            if seat is None:
+                raise TableError("You do not have a seat in this game.")
+            was = loaded.seats[seat].standing
+            if was is not None:
+                await self.live.store.set_standing(table_id, seat, None)
+                loaded.seats[seat] = replace(loaded.seats[seat], standing=None)
+            return was
 
     async def propose(self, table_id: int, member: Member, text: str) -> Proposal:
         """Check a move and show its mover the result, without committing it.

@@ -37,12 +37,14 @@ async def show_preview(interaction: discord.Interaction[Any], table_id: int, tex
     )
 
 
-async def commit(interaction: discord.Interaction[Any], table_id: int, text: str) -> None:
-    """Commit a typed move (``/move confirm:true``), tell the mover, then post the board."""
+async def commit(interaction: discord.Interaction[Any], table_id: int, text: str, *,
+                 always: bool = False) -> None:
+    """Commit a typed move (``/move confirm:true``), tell the mover, then post the board;
+    ``always`` makes it the member's standing answer."""
     await defer(interaction)
     notice = await bot_of(interaction).tables.act(
         table_id, member_of(interaction), text, idem_key=str(interaction.id),
-        then_computers=False,
+        then_computers=False, always=always,
     )
     await announce(interaction, notice)
 
