@@ -46,6 +46,7 @@ def _backup(argv: list[str]) -> int:
 
 def _backup_postgres(url: str, target: Path) -> int:
     """A PostgreSQL database written as a SQLite file (one consistent snapshot)."""
+    # Imported here so that `local` never loads the store's drivers.
     from bot.store import open_store, redacted
 
     async def run() -> None:

@@ -289,9 +289,9 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
                 name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)
             notice = await bot.rounds.open_table(plan, i, thread.id, interaction.guild_id)
+            who = ", ".join(f"<@{m.id}>" for m in members)
             await thread.send(
-                "Round {} table {}: {}. Good luck!".format(
-                    plan.round.number, i + 1, ", ".join(f"<@{m.id}>" for m in members)),
+                f"Round {plan.round.number} table {i + 1}: {who}. Good luck!",
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(m.id) for m in members]))
             await delivery.post_move(notice)
