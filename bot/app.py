@@ -137,6 +137,7 @@ class TabulaBot(commands.Bot):
         self._leagues = Leagues(self._store)
         self._rounds = Rounds(self._leagues, self._tables)
         self._scheduler = Scheduler(self._tables, self.clock)
+        self._scheduler.on_absent = self._absent_for_time
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in EXTENSIONS:
@@ -200,6 +201,10 @@ class TabulaBot(commands.Bot):
             await deliver(self.delivery, items)
 
         await self.scheduler.run(send, TICK_SECONDS, self._stopping)
+
+    async def _absent_for_time(self, table_id: int, seat: int) -> None:
+        """A seat out of time too often is absent: in a league, that is its forfeit."""
+        await self.leagues.recorder.forfeit(table_id, seat, "time")
 
     def stop_scheduling(self) -> None:
         """End the deadline loop after its tick under way (shutdown does this first)."""

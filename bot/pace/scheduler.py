@@ -51,6 +51,9 @@ class Scheduler:
         self.tables = tables
         self.store = tables.store
         self.clock = clock
+        # Told when the computer's moves for a seat out of time make it absent (a league
+        # records that as the member's forfeit); the front end sets it.
+        self.on_absent: Callable[[int, int], Awaitable[object]] | None = None
         tables.live.timing = self
 
     def now(self) -> int:
@@ -175,6 +178,10 @@ class Scheduler:
         if policy in (Policy.AUTOPILOT, Policy.SKIP):
             notice = await move_for(self.tables.live, turn, timing.level,
                                     policy is Policy.SKIP)
+            if not absent and self.on_absent is not None:
+                after = (await self.store.seat_clocks(table.id)).get(turn.seat)
+                if after is not None and after.absent:
+                    await self.on_absent(table.id, turn.seat)
             return [MoveNotice(notice)] if notice is not None else []
         seats = await self.tables.seats(table.id)
         name = seats[turn.seat].name

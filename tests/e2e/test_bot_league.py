@@ -1,7 +1,7 @@
 """A league season through Discord: a manager creates a league, seven members sign up, a round
 opens tables in threads, the games are played to the end (moves go through the table use cases
-for speed), one member walks out of their game (a forfeit), and the standings image and the
-CSV show the order the stored ratings give."""
+for speed), one member never moves and forfeits by timeout under the league's one-minute pace,
+and the standings image and the CSV show the order the stored ratings give."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.leagues.results import all_time
+from bot.pace.clock import FakeClock
 from bot.values import Member
 from rules import GAMES
 from rules.core import Rng
@@ -23,30 +24,30 @@ pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinu
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus")
 
 
-async def play_to_the_end(t: Table, table_id: int, thread_id: int, rng: Rng,
-                          quitter: str | None = None) -> None:
-    """Random legal moves for every seat until the game ends; ``quitter`` walks out with
-    ``/game abandon`` in the thread after a few moves."""
+async def play_to_the_end(t: Table, table_id: int, rng: Rng, clock: FakeClock,
+                          silent: int | None = None) -> None:
+    """Random legal moves for every seat until the game ends; the ``silent`` member never
+    moves: their minute runs out (the league's pace) until their seat is absent."""
     bot = t.bot
     seats = await bot.tables.seats(table_id)
-    members = {s.member_id: Member(s.member_id, s.name) for s in seats if s.member_id}
-    for step in range(3_000):
+    members = {s.member_id: Member(s.member_id, s.name) for s in seats
+               if s.member_id and s.member_id != silent}
+    for _ in range(3_000):
         record = await bot.tables.table_for(table_id)
         if record.status != "playing":
             return
-        if quitter is not None and step == 6:
-            who = t.members[quitter]
-            thread = next(c for c in t.guild.threads if c.id == thread_id)
-            r = await t.standin.slash(who, thread, "game abandon")
-            assert "abandoned the game" in (await t.reply(r)).content
-            continue
+        moved = False
         for member in members.values():
             moves = await bot.tables.legal_moves(table_id, member)
             if moves:
                 notice = await bot.tables.act(table_id, member, rng.choice(moves))
                 if notice.over:
                     await bot.delivery.post_move(notice)
+                moved = True
                 break
+        if not moved:
+            clock.advance(60)
+            await bot.tick()
     raise AssertionError("the game did not end")
 
 
@@ -64,6 +65,12 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
         r = await s.slash(t.members["admin"], t.channel, "league-admin season start",
                           {"name": "Autumn", "ends": "2099-12-31"})
         assert "Season 1" in (await t.reply(r)).content
+        clock = FakeClock()
+        t.bot.scheduler.clock = clock
+        r = await s.slash(t.members["admin"], t.channel, "league-admin pace",
+                          {"name": "Autumn", "pace": "custom", "duration": "1m",
+                           "level": "random"})
+        await t.reply(r)
         for name in NAMES:
             r = await s.slash(t.members[name], t.channel, "league join", {"name": "Autumn"})
             assert "signed up" in (await t.reply(r)).content
@@ -91,17 +98,20 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
         rng = Rng("season")
         small = next(x for x in tables if len(x[2]) == 3)
         quitter = next(n for n in NAMES if t.members[n].user.id == small[2][0].member_id)
-        for table_id, thread_id, _ in tables:
-            await play_to_the_end(t, table_id, thread_id, rng,
-                                  quitter if table_id == small[0] else None)
+        for table_id, _, _ in tables:
+            await play_to_the_end(t, table_id, rng, clock,
+                                  t.members[quitter].user.id if table_id == small[0] else None)
 
         league = await t.bot.leagues.named(t.guild.id, "Autumn")
         results = await t.bot.tables.store.league_results(league.id)
         assert len(results) == 2
-        walked_out = next(r for r in results if r.abandoned)
-        assert [(p.place, p.forfeited) for p in sorted(walked_out.places,
-                                                      key=lambda p: p.place)] == [
-            (1, False), (1, False), (3, True)]
+        walked_out = next(r for r in results if r.table_id == small[0])
+        assert not walked_out.abandoned
+        ranked = sorted(walked_out.places, key=lambda p: p.place)
+        assert ranked[-1].forfeited and not any(p.forfeited for p in ranked[:-1])
+        assert ranked[-1].member_id == t.members[quitter].user.id
+        forfeits = await t.bot.tables.store.forfeits(small[0])
+        assert [f.reason for f in forfeits] == ["time"]
 
         # The expected order, straight from the stored season ratings.
         season = (await t.bot.tables.store.seasons(league.id))[0]

@@ -236,3 +236,26 @@ async def test_a_dashboard_is_one_message_redrawn_when_the_waiting_tables_change
     assert [d for d in await stack.scheduler.tick() if isinstance(d, Dashboard)] == []
     await stack.scheduler.dashboard_posted(BOB.id, None, None)
     assert not (await stack.scheduler.settings(BOB.id)).dashboard
+
+
+async def test_a_seat_that_turns_absent_is_reported_once(stack: Stack) -> None:
+    """The computer's moves for a silent member make the seat absent after ``absent_after``
+    of them in a row; that moment is reported once (a league records it as a forfeit)."""
+    reported: list[tuple[int, int]] = []
+
+    async def absent(table_id: int, seat: int) -> None:
+        reported.append((table_id, seat))
+
+    stack.scheduler.on_absent = absent
+    table_id = await pebbles(stack, 1, pace="custom", duration="1m", absent_after=2)
+    for _ in range(200):
+        if (await stack.tables.table_for(table_id)).status == "over":
+            break
+        loaded = await stack.tables.live.load(table_id)
+        assert loaded.state is not None
+        if 0 in loaded.game.active_seats(loaded.state):
+            await stack.tables.act(table_id, ALICE, "hold")
+        stack.clock.advance(60)
+        await stack.scheduler.tick()
+    assert (await stack.tables.table_for(table_id)).status == "over"
+    assert reported == [(table_id, 1)]
