@@ -44,10 +44,6 @@ def player_shape(seat: int) -> str:
     return PLAYER_SHAPES[seat % len(PLAYER_SHAPES)]
 
 
-def colour_name(seat: int) -> str:
-    return PLAYER_COLOUR_NAMES[seat % len(PLAYER_COLOUR_NAMES)]
-
-
 def ink_on(colour: Sequence[int]) -> Colour:
     """Black or white lettering, whichever reads better on ``colour``."""
     r, g, b = colour[0], colour[1], colour[2]

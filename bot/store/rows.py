@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from bot.store.records import ActionRecord, Status, TableRecord
+from bot.store.records import ActionRecord, SeatRecord, Status, TableRecord
 
 T = TypeVar("T")
 
@@ -87,4 +87,16 @@ def table_record(row: sqlite3.Row) -> TableRecord:
         updated_at=str(row["updated_at"]),
         league_id=row["league_id"],
         announced=int(row["announced"]),
+    )
+
+
+def seat_record(row: sqlite3.Row) -> SeatRecord:
+    return SeatRecord(
+        position=int(row["position"]),
+        member_id=row["member_id"],
+        name=str(row["name"]),
+        is_computer=bool(row["is_computer"]),
+        dm_closed=bool(row["dm_closed"]),
+        level=row["level"],
+        standing=row["standing"],
     )

@@ -22,15 +22,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.store import sqlite_setup as setup
 from bot.store.errors import (
     AlreadySeated,
     ChannelBusy,
     DuplicateKey,
-    IntegrityFailure,
     StaleVersion,
 )
 from bot.store.league_rows import LeagueRows
@@ -44,14 +43,17 @@ from bot.store.records import (
     TableRecord,
 )
 from bot.store.rows import action_record as _action
+from bot.store.rows import seat_record as _seat
 from bot.store.rows import table_record as _table
 from bot.store.seat_rows import SeatRows
+from bot.store.sqlite_setup import migrations
 from bot.store.timing import TimingRows, write_plan
 from bot.store.timing_records import PlanRequest, TurnRecord
 
+__all__ = ["SqliteStore", "migrations"]  # migrations: the tests read the shipped list
+
 log = logging.getLogger(__name__)
 
-BUSY_TIMEOUT_MS = 5_000
 T = TypeVar("T")
 
 
@@ -61,16 +63,6 @@ def _now() -> str:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-def migrations() -> list[tuple[int, str]]:
-    """The numbered SQL files shipped in ``bot/store/migrations``, in order."""
-    found = []
-    for entry in resources.files("bot.store.migrations").iterdir():
-        name = entry.name
-        if name.endswith(".sql") and name[:4].isdigit():
-            found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
-    return sorted(found)
 
 
 @contextmanager
@@ -122,8 +114,9 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
         read_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabula-db-read")
         loop = asyncio.get_running_loop()
         try:
-            conn = await loop.run_in_executor(thread, _connect, str(path))
-            reader = await loop.run_in_executor(read_thread, _connect_reader, str(path), conn)
+            conn = await loop.run_in_executor(thread, setup.connect, str(path))
+            reader = await loop.run_in_executor(read_thread, setup.connect_reader, str(path),
+                                                conn)
         except BaseException:
             thread.shutdown(wait=False)
             read_thread.shutdown(wait=False)
@@ -142,10 +135,10 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
         self._thread.shutdown(wait=True)
 
     async def check_integrity(self) -> None:
-        await self._call(_check_integrity)
+        await self._call(setup.check_integrity)
 
     async def schema_version(self) -> int:
-        return await self._call(_user_version)
+        return await self._call(setup.user_version)
 
     # -- hand-offs to the connection's thread ----------------------------------------------
 
@@ -530,60 +523,6 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
 # -- on the connection's thread ----------------------------------------------------------------
 
 
-def _connect(path: str) -> sqlite3.Connection:
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    db.row_factory = sqlite3.Row
-    try:
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = FULL")
-        db.execute("PRAGMA foreign_keys = ON")
-        _check_integrity(db)
-        _migrate(db)
-    except BaseException:
-        db.close()
-        raise
-    return db
-
-
-def _connect_reader(path: str, writer: sqlite3.Connection) -> sqlite3.Connection:
-    """A read-only connection beside the writer (an in-memory database has only the one)."""
-    if path == ":memory:":
-        return writer
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    db.row_factory = sqlite3.Row
-    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    db.execute("PRAGMA query_only = ON")
-    return db
-
-
-def _check_integrity(db: sqlite3.Connection) -> None:
-    answers = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
-    if answers != ["ok"]:
-        raise IntegrityFailure("; ".join(str(a) for a in answers[:5]))
-
-
-def _user_version(db: sqlite3.Connection) -> int:
-    return int(db.execute("PRAGMA user_version").fetchone()[0])
-
-
-def _migrate(db: sqlite3.Connection) -> None:
-    current = _user_version(db)
-    for number, sql in migrations():
-        if number <= current:
-            continue
-        # One transaction per migration, the version bump inside it: all or nothing.
-        try:
-            db.executescript(
-                f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
-            )
-        except sqlite3.Error:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
-        log.info("applied migration %04d", number)
-
-
 def _bump(db: sqlite3.Connection, table_id: int, expected: int, sets: str = "",
           params: tuple[Any, ...] = ()) -> None:
     """Advance the table's version by one, refusing with ``StaleVersion`` if it moved on."""
@@ -663,15 +602,3 @@ def _refusal(exc: Exception) -> Exception:
 
 
 # -- rows to records ---------------------------------------------------------------------------
-
-
-def _seat(row: sqlite3.Row) -> SeatRecord:
-    return SeatRecord(
-        position=int(row["position"]),
-        member_id=row["member_id"],
-        name=str(row["name"]),
-        is_computer=bool(row["is_computer"]),
-        dm_closed=bool(row["dm_closed"]),
-        level=row["level"],
-        standing=row["standing"],
-    )

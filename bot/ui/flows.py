@@ -12,6 +12,7 @@ from discord.utils import MISSING
 
 from bot.notices import Notice
 from bot.pace.notices import next_line
+from bot.text import clip
 from bot.ui.components import confirm_view, moves_view
 from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
@@ -32,7 +33,7 @@ async def show_preview(interaction: discord.Interaction[Any], table_id: int, tex
     files = image_files(await bot.renderer.render(table.game_id, proposal.view), "preview")
     content = f"Preview of **{proposal.text}** (only you see this).\n{proposal.description}"
     await interaction.followup.send(
-        content[:2000], ephemeral=True, files=files or MISSING,
+        clip(content), ephemeral=True, files=files or MISSING,
         view=confirm_view(proposal.pending_id)
     )
 
