@@ -24,11 +24,16 @@ _average: dict[str, float] = {}
 
 async def run(kind: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """``fn(*args)``, inline or in a thread as ``kind``'s calls have been taking."""
-    started = time.perf_counter()
     if _average.get(kind, 0.0) > SLOW_SECONDS:
-        result = await asyncio.to_thread(fn, *args, **kwargs)
-    else:
-        result = fn(*args, **kwargs)
+        return await asyncio.to_thread(_timed, kind, fn, *args, **kwargs)
+    return _timed(kind, fn, *args, **kwargs)
+
+
+def _timed(kind: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    # Only the call itself is timed: the wait for a thread grows with load, and counting it
+    # would keep a quick call in threads for good once the loop is busy.
+    started = time.perf_counter()
+    result = fn(*args, **kwargs)
     took = time.perf_counter() - started
     _average[kind] = (1 - WEIGHT) * _average.get(kind, took) + WEIGHT * took
     return result

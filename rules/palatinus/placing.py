@@ -42,20 +42,22 @@ def allowed_kinds(state: PalatinusState, seat: int) -> list[str]:
 
 def empty_fields(state: PalatinusState) -> list[str]:
     taken = {p.field for p in state.pieces}
+    tile_fields = state.board.tile_fields
     return [
         name
-        for letter in sorted(state.board.tile_fields)
-        for name in state.board.tile_fields[letter]
+        for letter in sorted(tile_fields)
+        for name in tile_fields[letter]
         if name not in taken
     ]
 
 
 def legal_places(state: PalatinusState, seat: int) -> list[Action]:
     kinds = allowed_kinds(state, seat)
+    empty = empty_fields(state)
     return [
         {"type": "place", "field": field, "piece": kind}
         for kind in kinds
-        for field in empty_fields(state)
+        for field in empty
     ]
 
 

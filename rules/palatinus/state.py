@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from rules.palatinus import components as comp
@@ -55,8 +56,9 @@ class PalatinusState:
     scoring: dict[str, Any] | None = None
     """The scoring record, once every piece is down (never mutated)."""
 
-    @property
+    @cached_property
     def board(self) -> Board:
+        # Kept on the (frozen) state: a move asks for it dozens of times.
         return board_of(self)
 
     def laurel_of(self, letter: str) -> int | None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from rules.palatinus import components as comp
 from rules.palatinus import scoring
-from rules.palatinus.geometry import RING_BY_NUMBER, Board, field_hexes, hill_of
+from rules.palatinus.geometry import RING_BY_NUMBER, Board, Hex, field_hexes, hill_of
 from rules.palatinus.laying import free_positions
 from rules.palatinus.placing import allowed_kinds, soldier_free_turns
 from rules.palatinus.state import LAYING, OVER, PLACING, PalatinusState
@@ -39,25 +40,26 @@ def _named(text: str, view: Mapping[str, Any]) -> str:
 
 
 def _tile_entry(state: PalatinusState, letter: str, position: int, rotation: int) -> dict[str, Any]:
-    springs = state.config.springs_of(letter)
-    arrow = state.config.arrow_of(letter)
-    hexes = field_hexes(hill_of(position), rotation)
+    fields = _tile_fields(letter, position, rotation, state.config.springs_of(letter),
+                          state.config.arrow_of(letter))
     return {
         "letter": letter,
         "position": position,
         "rotation": rotation,
         "hill": list(hill_of(position)),
         "laurel": state.laurel_of(letter),
-        "fields": [
-            {
-                "name": f"{letter}{i + 1}",
-                "hex": list(h),
-                "spring": i in springs,
-                "arrow": i == arrow,
-            }
-            for i, h in enumerate(hexes)
-        ],
+        "fields": [{"name": name, "hex": list(h), "spring": spring, "arrow": arrow}
+                   for name, h, spring, arrow in fields],
     }
+
+
+@lru_cache(maxsize=1024)
+def _tile_fields(letter: str, position: int, rotation: int, springs: tuple[int, ...],
+                 arrow: int) -> tuple[tuple[str, Hex, bool, bool], ...]:
+    """A laid tile's fields never change: worked out once, fresh dicts made from them per view
+    (a view must not share anything with another one)."""
+    hexes = field_hexes(hill_of(position), rotation)
+    return tuple((f"{letter}{i + 1}", h, i in springs, i == arrow) for i, h in enumerate(hexes))
 
 
 def _piece_entry(
