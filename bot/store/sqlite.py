@@ -85,6 +85,9 @@ class _Queued:
     # The store's own follow-up in the same transaction (planning turns, the announced mark).
     then: Callable[[sqlite3.Connection], Any] | None = None
     after: list[Any] = field(default_factory=list)  # what ``then`` returned
+    # Each step's snapshot and action as JSON, encoded before queueing: the writing thread
+    # holds the GIL while it encodes, and every table waiting on the commit waits for that.
+    encoded: list[tuple[str, str | None]] = field(default_factory=list)
 
 
 class SqliteStore(LeagueRows, TimingRows, SeatRows):
@@ -412,7 +415,10 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
         """Queue a change for the next group commit; ``then`` runs after its steps in a
         savepoint of its own (None as its result when it failed)."""
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        item = _Queued(table_id, expected_version, steps, done, then)
+        encoded = [(_dumps(step.snapshot),
+                    None if step.entry.action is None else _dumps(step.entry.action))
+                   for step in steps]
+        item = _Queued(table_id, expected_version, steps, done, then, encoded=encoded)
         self._queue.append(item)
         if self._committer is None or self._committer.done():
             self._committer = asyncio.create_task(self._commit_queued())
@@ -551,11 +557,11 @@ def _write_batch(db: sqlite3.Connection, *, batch: Sequence[_Queued]) -> list[in
             db.execute("SAVEPOINT move")
             try:
                 version = item.expected_version
-                for step in item.steps:
+                for step, (snapshot, action) in zip(item.steps, item.encoded, strict=True):
                     _bump(db, item.table_id, version, "snapshot = ?, status = ?, ",
-                          (_dumps(step.snapshot), str(step.status)))
+                          (snapshot, str(step.status)))
                     version += 1
-                    _insert_action(db, item.table_id, version, step.entry, now)
+                    _insert_action(db, item.table_id, version, step.entry, now, action)
             except (StaleVersion, sqlite3.IntegrityError) as exc:
                 db.execute("ROLLBACK TO move")
                 results.append(_refusal(exc))
@@ -580,14 +586,14 @@ def _then(db: sqlite3.Connection, item: _Queued) -> None:
 
 
 def _insert_action(db: sqlite3.Connection, table_id: int, version: int, entry: NewAction,
-                   now: str) -> None:
+                   now: str, action: str | None) -> None:
     db.execute(
         "INSERT INTO actions (table_id, version, kind, seat, member_id, action, text,"
         " irreversible, undoes, idem_key, created_at, notation)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             table_id, version, entry.kind, entry.seat, entry.member_id,
-            None if entry.action is None else _dumps(entry.action), entry.text,
+            action, entry.text,
             int(entry.irreversible), entry.undoes, entry.idem_key, now, entry.notation,
         ),
     )

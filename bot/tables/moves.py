@@ -8,6 +8,7 @@ each change the table's deadlines are planned (``Live.timing``), under the table
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -126,17 +127,33 @@ async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
         await commit(live, loaded, moves, chain)
 
 
-async def told(live: Live, loaded: Loaded, chain: Chain, *, every_human: bool = False
-               ) -> Notice:
-    recaps = {} if every_human else await recaps_for(live, loaded, chain)
-    private: list[SeatNotice] = await offload.run(
-        f"{loaded.game.id}:tell", private_notices, loaded, loaded.views(), chain.before,
-        chain.events, every_human=every_human, recaps=recaps,
-    )
-    notice = play_notice(loaded, chain.lines, private, since=chain.since)
+async def told(live: Live, loaded: Loaded, chain: Chain, *, every_human: bool = False,
+               defer: tuple[int, ...] = ()) -> Notice:
+    """The notice of a chain of moves. With ``defer`` (the seats that may have private news),
+    no private view is built: the computers' replies that follow continue the chain, and
+    their notice tells those seats of the whole of it from the latest state."""
+    every_human = every_human or chain.before is None  # a chain from the start tells all
+    if defer:
+        private: list[SeatNotice] = []
+    else:
+        recaps = {} if every_human else await recaps_for(live, loaded, chain)
+        private = await offload.run(
+            f"{loaded.game.id}:tell", private_notices, loaded, loaded.views(), chain.before,
+            chain.events, every_human=every_human, recaps=recaps,
+        )
+    notice = play_notice(loaded, chain.lines, private, since=chain.since, deferred=defer)
     if chain.timed.deadlines:
         notice.data["deadlines"] = dict(chain.timed.deadlines)
     return notice
+
+
+def news_seats(loaded: Loaded, chain: Chain, movers: Iterable[int]) -> tuple[int, ...]:
+    """The human seats a chain may have private news for, found without building a view: the
+    movers and the seats its events are addressed to. Only used when the chain's own notice
+    could not be told with the replies that followed it, a rare race."""
+    humans = {s.position for s in loaded.seats if not s.is_computer}
+    seats = set(movers) | {t for e in chain.events if e.to is not None for t in e.to}
+    return tuple(sorted(seats & humans))
 
 
 async def recaps_for(live: Live, loaded: Loaded, chain: Chain) -> dict[int, str]:

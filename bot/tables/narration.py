@@ -117,7 +117,8 @@ def describe(loaded: Loaded, view: Mapping[str, Any]) -> str:
 
 
 def play_notice(
-    loaded: Loaded, lines: list[str], private: list[SeatNotice], since: int | None = None
+    loaded: Loaded, lines: list[str], private: list[SeatNotice], since: int | None = None,
+    deferred: tuple[int, ...] = (),
 ) -> Notice:
     table, game, state = loaded.table, loaded.game, loaded.state
     names = text_names(loaded.seats)
@@ -151,6 +152,7 @@ def play_notice(
         channel_id=table.channel_id,
         since=since,
         computers_due=bool(due_computers(loaded)),
+        deferred=deferred,
     )
 
 

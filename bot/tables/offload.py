@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -24,16 +25,17 @@ _average: dict[str, float] = {}
 
 async def run(kind: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """``fn(*args)``, inline or in a thread as ``kind``'s calls have been taking."""
+    call = partial(_timed, kind, partial(fn, *args, **kwargs))
     if _average.get(kind, 0.0) > SLOW_SECONDS:
-        return await asyncio.to_thread(_timed, kind, fn, *args, **kwargs)
-    return _timed(kind, fn, *args, **kwargs)
+        return await asyncio.to_thread(call)
+    return call()
 
 
-def _timed(kind: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+def _timed(kind: str, call: Callable[[], R]) -> R:
     # Only the call itself is timed: the wait for a thread grows with load, and counting it
     # would keep a quick call in threads for good once the loop is busy.
     started = time.perf_counter()
-    result = fn(*args, **kwargs)
+    result = call()
     took = time.perf_counter() - started
     _average[kind] = (1 - WEIGHT) * _average.get(kind, took) + WEIGHT * took
     return result

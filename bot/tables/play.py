@@ -15,7 +15,7 @@ from bot.notices import Notice
 from bot.store import DuplicateKey, NewAction, StaleVersion, Status
 from bot.tables import gamelog, offload
 from bot.tables.live import Live, Loaded
-from bot.tables.moves import Chain, commit, computers, timed, told
+from bot.tables.moves import Chain, commit, computers, news_seats, timed, told
 from bot.tables.narration import (
     describe,
     due_computers,
@@ -89,7 +89,11 @@ class PlayCases:
                 chain.lines.append(f"{{p{seat}}} will answer `{standing}` from now on.")
             if then_computers:
                 await computers(self.live, loaded, chain)
-            return await told(self.live, loaded, chain)
+                return await told(self.live, loaded, chain)
+            # Computer replies follow (``run_computers``): private news waits for them, so
+            # nobody's views are built twice.
+            defer = news_seats(loaded, chain, [seat]) if due_computers(loaded) else ()
+            return await told(self.live, loaded, chain, defer=defer)
 
     async def drop_standing(self, table_id: int, member: Member) -> str | None:
         """Forget the member's standing answer; the answer it was, if any."""
@@ -204,16 +208,36 @@ class PlayCases:
         between, the result tells of both moves in one notice (its ``since`` is that notice's).
         """
         async with self.live.locked(table_id) as loaded:
-            if not due_computers(loaded):
-                return None
             chain = loaded.chain
-            if not (
+            continues = (
                 continuing is not None and isinstance(chain, Chain)
                 and continuing.version == loaded.table.version and chain.since == continuing.since
-            ):
+            )
+            if not due_computers(loaded):
+                # The move's private news was left for replies that are no longer due.
+                if continues and continuing is not None and continuing.deferred:
+                    assert isinstance(chain, Chain)
+                    return await told(self.live, loaded, chain)
+                return None
+            if not continues:
                 chain = Chain(loaded.table.version, loaded.views())
+            assert isinstance(chain, Chain)
             await computers(self.live, loaded, chain)
             return await told(self.live, loaded, chain)
+
+    async def with_private(self, notice: Notice) -> Notice:
+        """``notice`` with the private news it left for the computers' replies, when it is
+        told on its own after all: each deferred seat gets its view of the latest state."""
+        if not notice.deferred:
+            return notice
+        async with self.live.locked(notice.table_id) as loaded:
+            if loaded.state is None:
+                return replace(notice, deferred=())
+            private = await offload.run(
+                f"{loaded.game.id}:tell", private_notices, loaded, loaded.views(), None, (),
+                only_seats=set(notice.deferred),
+            )
+        return replace(notice, private=tuple(private), deferred=())
 
 
 def _duplicate(loaded: Loaded) -> Notice:

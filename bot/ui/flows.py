@@ -96,8 +96,12 @@ async def tell_channel(interaction: discord.Interaction[Any], notice: Notice) ->
     """Post a committed move; computer seats due next answer first, so one message tells of
     the member's move and their replies (unless something came in between)."""
     delivery = delivery_of(interaction)
+    tables = bot_of(interaction).tables
     if notice.computers_due:
-        later = await bot_of(interaction).tables.run_computers(notice.table_id, notice)
+        later = await tables.run_computers(notice.table_id, notice)
+        if later is None or later.since != notice.since:
+            # Told on its own after all: with the private news it left for the replies.
+            notice = await tables.with_private(notice)
         if later is not None and later.since != notice.since:
             await delivery.post_move(notice)
         notice = later or notice
