@@ -33,7 +33,10 @@ from bot.store.records import (
 
 
 class Store(TimingStore, Protocol):
-    commits: int  # transactions that wrote moves (the bench reads it)
+    @property
+    def commits(self) -> int:
+        """Transactions that wrote moves (the benches read it)."""
+        ...
     # True when other processes may write the same tables (PostgreSQL): the table use cases
     # then check a cached table's version before trusting it.
     shared: bool

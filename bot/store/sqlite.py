@@ -16,11 +16,8 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -29,8 +26,6 @@ from bot.store import sqlite_setup as setup
 from bot.store.errors import (
     AlreadySeated,
     ChannelBusy,
-    DuplicateKey,
-    StaleVersion,
 )
 from bot.store.league_rows import LeagueRows
 from bot.store.records import (
@@ -46,6 +41,10 @@ from bot.store.rows import action_record as _action
 from bot.store.rows import seat_record as _seat
 from bot.store.rows import table_record as _table
 from bot.store.seat_rows import SeatRows
+from bot.store.sqlite_commits import GroupCommitter, Queued, steps_change
+from bot.store.sqlite_commits import bump as _bump
+from bot.store.sqlite_commits import dumps as _dumps
+from bot.store.sqlite_commits import now_text as _now
 from bot.store.sqlite_setup import migrations
 from bot.store.timing import TimingRows, write_plan
 from bot.store.timing_records import PlanRequest, TurnRecord
@@ -55,39 +54,6 @@ __all__ = ["SqliteStore", "migrations"]  # migrations: the tests read the shippe
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-@contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-
-
-@dataclass
-class _Queued:
-    table_id: int
-    expected_version: int
-    steps: Sequence[Step]
-    done: asyncio.Future[int]
-    # The store's own follow-up in the same transaction (planning turns, the announced mark).
-    then: Callable[[sqlite3.Connection], Any] | None = None
-    after: list[Any] = field(default_factory=list)  # what ``then`` returned
-    # Each step's snapshot and action as JSON, encoded before queueing: the writing thread
-    # holds the GIL while it encodes, and every table waiting on the commit waits for that.
-    encoded: list[tuple[str, str | None]] = field(default_factory=list)
 
 
 class SqliteStore(LeagueRows, TimingRows, SeatRows):
@@ -102,10 +68,8 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
         # Held for each hand-off, and across a multi-await transaction, so one coroutine's
         # statements never land inside another's transaction.
         self._lock = asyncio.Lock()
-        self._queue: list[_Queued] = []
-        self._committer: asyncio.Task[None] | None = None
+        self._commits = GroupCommitter(conn, thread)
         self.path = path
-        self.commits = 0  # transactions that wrote moves (the group-commit bench reads it)
         self.shared = False  # one process owns the file: in-memory copies stay current
 
     # -- opening ---------------------------------------------------------------------------
@@ -127,8 +91,7 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
         return cls(conn, str(path), thread, reader, read_thread)
 
     async def close(self) -> None:
-        if self._committer is not None:
-            await asyncio.gather(self._committer, return_exceptions=True)
+        await self._commits.flush()
         loop = asyncio.get_running_loop()
         if self._reader is not self._conn:
             await loop.run_in_executor(self._read_thread, self._reader.close)
@@ -155,13 +118,11 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
             return await self._call(fn)
 
     async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """One write transaction in one hand-off."""
-
-        def run(db: sqlite3.Connection) -> T:
-            with _transaction(db):
-                return fn(db)
-
-        return await self._run(run)
+        """``fn(connection)`` as one all-or-nothing write, group-committed (in a savepoint of
+        its own) with whatever else waits: a lobby or a deadline costs no fsync of its own."""
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._commits.submit(Queued(0, 0, (), done, write=fn))
+        return await done
 
     async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(connection)`` on the reading connection: committed data, never waiting for a
@@ -415,36 +376,15 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
         """Queue a change for the next group commit; ``then`` runs after its steps in a
         savepoint of its own (None as its result when it failed)."""
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        encoded = [(_dumps(step.snapshot),
-                    None if step.entry.action is None else _dumps(step.entry.action))
-                   for step in steps]
-        item = _Queued(table_id, expected_version, steps, done, then, encoded=encoded)
-        self._queue.append(item)
-        if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_queued())
+        item = steps_change(table_id, expected_version, steps, done, then)
+        self._commits.submit(item)
         version = await done
         return version, (item.after[0] if item.after else None)
 
-    async def _commit_queued(self) -> None:
-        while self._queue:
-            batch, self._queue = self._queue, []
-            try:
-                results = await self._run(partial(_write_batch, batch=batch))
-            except BaseException as exc:
-                for item in batch:
-                    if not item.done.done():
-                        item.done.set_exception(exc)
-                if not isinstance(exc, Exception):
-                    raise
-                continue
-            self.commits += 1
-            for item, result in zip(batch, results, strict=True):
-                if item.done.done():
-                    continue
-                if isinstance(result, Exception):
-                    item.done.set_exception(result)
-                else:
-                    item.done.set_result(result)
+    @property
+    def commits(self) -> int:
+        """Transactions that wrote moves (the benches report them)."""
+        return self._commits.commits
 
     async def find_action_by_key(self, table_id: int, idem_key: str) -> ActionRecord | None:
         rows = await self._fetch(
@@ -529,82 +469,11 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
 # -- on the connection's thread ----------------------------------------------------------------
 
 
-def _bump(db: sqlite3.Connection, table_id: int, expected: int, sets: str = "",
-          params: tuple[Any, ...] = ()) -> None:
-    """Advance the table's version by one, refusing with ``StaleVersion`` if it moved on."""
-    cursor = db.execute(
-        f"UPDATE game_tables SET {sets}version = version + 1, updated_at = ?"
-        " WHERE id = ? AND version = ?",
-        (*params, _now(), table_id, expected),
-    )
-    if cursor.rowcount != 1:
-        raise StaleVersion("This table changed meanwhile; look at the latest board.")
-
-
 def _seats_of(db: sqlite3.Connection, table_id: int) -> list[SeatRecord]:
     rows = db.execute(
         "SELECT * FROM seats WHERE table_id = ? ORDER BY position", (table_id,)
     ).fetchall()
     return [_seat(r) for r in rows]
-
-
-def _write_batch(db: sqlite3.Connection, *, batch: Sequence[_Queued]) -> list[int | Exception]:
-    """Every queued change in one transaction, each inside its own savepoint."""
-    results: list[int | Exception] = []
-    now = _now()
-    with _transaction(db):
-        for item in batch:
-            db.execute("SAVEPOINT move")
-            try:
-                version = item.expected_version
-                for step, (snapshot, action) in zip(item.steps, item.encoded, strict=True):
-                    _bump(db, item.table_id, version, "snapshot = ?, status = ?, ",
-                          (snapshot, str(step.status)))
-                    version += 1
-                    _insert_action(db, item.table_id, version, step.entry, now, action)
-            except (StaleVersion, sqlite3.IntegrityError) as exc:
-                db.execute("ROLLBACK TO move")
-                results.append(_refusal(exc))
-            else:
-                results.append(version)
-                if item.then is not None:
-                    _then(db, item)
-            db.execute("RELEASE move")
-    return results
-
-
-def _then(db: sqlite3.Connection, item: _Queued) -> None:
-    """Run a queued change's follow-up in a savepoint of its own: it may fail alone."""
-    db.execute("SAVEPOINT follow_up")
-    try:
-        assert item.then is not None
-        item.after.append(item.then(db))
-    except Exception:
-        log.exception("the follow-up of a change of table %s failed", item.table_id)
-        db.execute("ROLLBACK TO follow_up")
-    db.execute("RELEASE follow_up")
-
-
-def _insert_action(db: sqlite3.Connection, table_id: int, version: int, entry: NewAction,
-                   now: str, action: str | None) -> None:
-    db.execute(
-        "INSERT INTO actions (table_id, version, kind, seat, member_id, action, text,"
-        " irreversible, undoes, idem_key, created_at, notation)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            table_id, version, entry.kind, entry.seat, entry.member_id,
-            action, entry.text,
-            int(entry.irreversible), entry.undoes, entry.idem_key, now, entry.notation,
-        ),
-    )
-
-
-def _refusal(exc: Exception) -> Exception:
-    if isinstance(exc, sqlite3.IntegrityError) and (
-        "idem_key" in str(exc) or "one_action_per_key" in str(exc)
-    ):
-        return DuplicateKey("That action was already received.")
-    return exc
 
 
 # -- rows to records ---------------------------------------------------------------------------
