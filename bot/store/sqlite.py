@@ -2,12 +2,12 @@
 
 WAL journal, ``synchronous=FULL``, foreign keys on, a busy timeout, and every write inside
 ``BEGIN IMMEDIATE`` (a deferred transaction that reads first fails at once with "database is
-locked" in WAL mode). One thread owns the connection and each store call is one hand-off to it,
-however many statements it runs: the hand-offs, not SQLite, are what a move costs.
+locked" in WAL mode). Reads go to a second, read-only connection on a thread of its own.
 
-Moves are group-committed: ``record`` calls of different tables that arrive while a commit is in
-flight are written together in the next transaction, a savepoint each, so one refused move
-leaves the others intact, and every caller hears back only once the transaction is durable.
+Every write is group-committed (``bot.store.sqlite_commits``): writes of different tables that
+arrive while a commit is in flight go together into the next transaction, a savepoint each, so
+one refused move leaves the others intact, and every caller hears back only once the
+transaction is durable.
 """
 
 from __future__ import annotations
@@ -60,15 +60,14 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
     def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor,
                  reader: sqlite3.Connection, read_thread: ThreadPoolExecutor) -> None:
         self._conn = conn
-        self._thread = thread
+        self._thread = thread  # the writing connection's other uses (checks, a backup)
         # Reads go to a connection of their own: in WAL mode a reader never waits for a
         # writer, so autocomplete and lookups do not queue behind a group commit's fsync.
         self._reader = reader
         self._read_thread = read_thread
-        # Held for each hand-off, and across a multi-await transaction, so one coroutine's
-        # statements never land inside another's transaction.
-        self._lock = asyncio.Lock()
-        self._commits = GroupCommitter(conn, thread)
+        self._commit_thread = ThreadPoolExecutor(max_workers=1,
+                                                 thread_name_prefix="tabula-db-commit")
+        self._commits = GroupCommitter(conn, self._commit_thread)
         self.path = path
         self.shared = False  # one process owns the file: in-memory copies stay current
 
@@ -96,9 +95,9 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
         if self._reader is not self._conn:
             await loop.run_in_executor(self._read_thread, self._reader.close)
         self._read_thread.shutdown(wait=True)
-        async with self._lock:
-            await loop.run_in_executor(self._thread, self._conn.close)
+        await self._call(lambda db: db.close())
         self._thread.shutdown(wait=True)
+        self._commit_thread.shutdown(wait=True)
 
     async def check_integrity(self) -> None:
         await self._call(setup.check_integrity)
@@ -109,13 +108,12 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
     # -- hand-offs to the connection's thread ----------------------------------------------
 
     async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(connection)`` on the connection's thread; the caller holds ``_lock``
-        when it is inside a multi-await transaction."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._conn)
+        """``fn(connection)`` on a thread, between two group commits."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._thread, self._commits.outside, fn)
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        async with self._lock:
-            return await self._call(fn)
+        return await self._call(fn)
 
     async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(connection)`` as one all-or-nothing write, group-committed (in a savepoint of

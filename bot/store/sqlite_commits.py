@@ -1,11 +1,10 @@
-"""Group commit for the SQLite store: every write waits in one queue, and the connection's
-thread writes whatever waits in one transaction, a savepoint each.
+"""Group commit for the SQLite store: every write waits in one queue, and whatever waits is
+written in one transaction, a savepoint each.
 
-The thread drains the queue itself, batch after batch, and only hands the results back to the
-event loop: the next batch never waits for the loop to get round to starting it (with twenty
-busy tables that wait was several milliseconds a commit, and every table waited on it). A
-change refused alone (a stale version, a repeated key, a write that raised) rolls back its own
-savepoint; the others commit. Nobody hears of a change before its transaction is durable.
+A change refused alone (a stale version, a repeated key, a write that raised) rolls back its
+own savepoint; the others commit. Nobody hears of a change before its transaction is durable.
+How the work is split between the event loop and the committing thread is said at
+``GroupCommitter``.
 """
 
 from __future__ import annotations
@@ -16,19 +15,18 @@ import logging
 import sqlite3
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.store.errors import DuplicateKey, StaleVersion
 from bot.store.records import NewAction, Step
 
 log = logging.getLogger(__name__)
 
-BATCHES_PER_TURN = 8  # then other work on the connection's thread gets its turn
+T = TypeVar("T")
 
 
 def now_text() -> str:
@@ -37,17 +35,6 @@ def now_text() -> str:
 
 def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-@contextmanager
-def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
 
 
 @dataclass
@@ -84,58 +71,119 @@ class Failed:
 
 
 class GroupCommitter:
-    def __init__(self, conn: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
+    """One writer for the connection. Between ``BEGIN IMMEDIATE`` and ``COMMIT`` (both on the
+    committing thread: they may wait, for a lock or for the disk) the statements of a batch run
+    on the event loop, in one go: on the thread, each statement would wait its turn for the
+    GIL while the loop is busy, and every table waiting on the commit would wait with it.
+    While one batch commits the next gathers; the committing thread opens its transaction
+    at once, so a busy loop never delays the next commit."""
+
+    def __init__(self, conn: sqlite3.Connection, committer: ThreadPoolExecutor) -> None:
         self._conn = conn
-        self._thread = thread
+        self._committer = committer
         self._waiting: deque[Queued] = deque()
-        self._guard = threading.Lock()  # the queue and ``_draining``, shared with the thread
-        self._draining = False
-        self._drains: set[asyncio.Future[None]] = set()
+        self._guard = threading.Lock()  # ``_waiting``, ``_active``, ``_outside``
+        self._active = False  # a transaction is being opened, written or committed
+        self._outside = 0  # jobs waiting to use the connection outside the group commit
+        # Held from BEGIN to COMMIT, and by any other use of the connection (``outside``).
+        self._connection = threading.Lock()
+        self._quiet = asyncio.Event()
+        self._quiet.set()
         self.commits = 0  # transactions that wrote moves (the benches report them)
 
     def submit(self, item: Queued) -> None:
         """Queue ``item`` (on the event loop); its ``done`` settles once it is durable."""
+        self._quiet.clear()
         with self._guard:
             self._waiting.append(item)
-            if self._draining:
+            if self._active:
                 return
-            self._draining = True
-        self._start(asyncio.get_running_loop())
+            self._active = True
+        self._committer.submit(self._begin, asyncio.get_running_loop())
+
+    def outside(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """On any other thread: ``fn(connection)`` between two group commits."""
+        with self._guard:
+            self._outside += 1
+        try:
+            with self._connection:
+                return fn(self._conn)
+        finally:
+            with self._guard:
+                self._outside -= 1
 
     async def flush(self) -> None:
         """Wait until nothing is queued or being written."""
-        while self._drains or self._draining:
-            if self._drains:
-                await asyncio.gather(*self._drains, return_exceptions=True)
-            else:
-                await asyncio.sleep(0)  # the next turn is about to be queued
+        await self._quiet.wait()
 
-    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
-        drain = loop.run_in_executor(self._thread, self._drain, loop)
-        self._drains.add(drain)
-        drain.add_done_callback(self._drains.discard)
+    def _begin(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the committing thread: open the transaction the waiting changes go into."""
+        self._connection.acquire()
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except BaseException as exc:
+            self._connection.release()
+            loop.call_soon_threadsafe(self._refuse_waiting, exc)
+            if not isinstance(exc, Exception):
+                raise
+            return
+        loop.call_soon_threadsafe(self._write)
 
-    def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the connection's thread: write batches while changes wait."""
-        for _ in range(BATCHES_PER_TURN):
-            with self._guard:
-                if not self._waiting:
-                    self._draining = False
-                    return
-                batch = list(self._waiting)
-                self._waiting.clear()
+    def _write(self) -> None:
+        """On the event loop, the transaction open: every waiting change, a savepoint each."""
+        with self._guard:
+            batch = list(self._waiting)
+            self._waiting.clear()
+        results: list[Any] | None = None
+        error: BaseException | None = None
+        try:
+            results = write_statements(self._conn, batch)
+        except Exception as exc:  # the database itself failed: the batch fails with it
+            error = exc
+        self._committer.submit(self._commit, asyncio.get_running_loop(), batch, results, error)
+
+    def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[Queued],
+                results: list[Any] | None, error: BaseException | None) -> None:
+        """On the committing thread: make the batch durable (or undo it), then open the next
+        transaction at once if changes wait, unless another job waits for the connection."""
+        try:
+            self._conn.execute("COMMIT" if error is None else "ROLLBACK")
+        except Exception as exc:
+            results, error = None, error or exc
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        with self._guard:
+            # Still active while changes wait: a submit now must not open a second one.
+            self._active = waiting = bool(self._waiting)
+            chained = waiting and not self._outside
+        if chained:
             try:
-                results = write_batch(self._conn, batch)
-            except BaseException as exc:
-                loop.call_soon_threadsafe(self._settle, batch, None, exc)
-                if not isinstance(exc, Exception):
-                    with self._guard:
-                        self._draining = False
-                    raise
-                continue
-            loop.call_soon_threadsafe(self._settle, batch, results, None)
-        # More waits: queue another turn behind whatever else the thread was asked to do.
-        loop.call_soon_threadsafe(self._start, loop)
+                self._conn.execute("BEGIN IMMEDIATE")
+            except Exception:
+                log.exception("could not open the next group commit; trying again")
+                chained = False
+        if not chained:
+            self._connection.release()
+        loop.call_soon_threadsafe(self._finished, batch, results, error, chained,
+                                  waiting and not chained)
+
+    def _finished(self, batch: list[Queued], results: list[Any] | None,
+                  error: BaseException | None, chained: bool, again: bool) -> None:
+        self._settle(batch, results, error)
+        if chained:
+            self._write()
+        elif again:  # changes wait behind another job (or a failed BEGIN): start over
+            self._committer.submit(self._begin, asyncio.get_running_loop())
+        elif not self._active:
+            self._quiet.set()
+
+    def _refuse_waiting(self, error: BaseException) -> None:
+        with self._guard:
+            batch = list(self._waiting)
+            self._waiting.clear()
+            self._active = False
+        self._settle(batch, None, error)
+        self._quiet.set()
 
     def _settle(self, batch: list[Queued], results: list[Any] | None,
                 error: BaseException | None) -> None:
@@ -156,21 +204,20 @@ class GroupCommitter:
                 item.done.set_result(result)
 
 
-# -- on the connection's thread ----------------------------------------------------------------
+# -- inside the open transaction --------------------------------------------------------------
 
 
-def write_batch(db: sqlite3.Connection, batch: Sequence[Queued]) -> list[Any]:
-    """Every queued change in one transaction, each inside its own savepoint."""
+def write_statements(db: sqlite3.Connection, batch: Sequence[Queued]) -> list[Any]:
+    """Every queued change inside the open transaction, each in its own savepoint."""
     results: list[Any] = []
     now = now_text()
-    with transaction(db):
-        for item in batch:
-            db.execute("SAVEPOINT move")
-            if item.write is not None:
-                results.append(_write_alone(db, item.write))
-            else:
-                results.append(_write_steps(db, item, now))
-            db.execute("RELEASE move")
+    for item in batch:
+        db.execute("SAVEPOINT move")
+        if item.write is not None:
+            results.append(_write_alone(db, item.write))
+        else:
+            results.append(_write_steps(db, item, now))
+        db.execute("RELEASE move")
     return results
 
 
