@@ -387,6 +387,57 @@ async def test_a_corrupt_database_is_refused_at_start(tmp_path: Path) -> None:
         await SqliteStore.open(path)
 
 
+async def test_a_write_that_fails_inside_a_group_commit_fails_alone(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "tabula.db")
+    try:
+        tables = [await started(store, channel=10 + n) for n in range(3)]
+
+        def failing(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE game_tables SET status = 'over' WHERE id = ?", (tables[0],))
+            raise ChannelBusy("refused")
+
+        results = await asyncio.gather(
+            store.record_steps(tables[1], 1, [step(1)]),
+            store._transact(failing),
+            store.record_steps(tables[2], 1, [step(2)]),
+            return_exceptions=True,
+        )
+        assert results[0] == 2 and results[2] == 2 and isinstance(results[1], ChannelBusy)
+        first = await store.get_table(tables[0])
+        assert first is not None and first.status == "playing"  # its own writes undone
+    finally:
+        await store.close()
+
+
+async def test_other_uses_of_the_connection_take_turns_with_group_commits(
+    tmp_path: Path,
+) -> None:
+    """Backups and checks run on the writing connection between two group commits, however
+    busy the moves keep it; everything finishes and every move is stored."""
+    store = await SqliteStore.open(tmp_path / "tabula.db")
+    try:
+        tables = [await started(store, channel=10 + n) for n in range(10)]
+
+        async def play(table_id: int) -> None:
+            for version in range(1, 21):
+                await store.record_steps(table_id, version, [step(version)])
+
+        async def maintain() -> None:
+            for n in range(5):
+                await store.backup(tmp_path / f"copy{n}.db")
+                await store.check_integrity()
+
+        await asyncio.wait_for(asyncio.gather(*(play(t) for t in tables), maintain()), 60)
+        for table_id in tables:
+            table = await store.get_table(table_id)
+            assert table is not None and table.version == 21
+        copy = sqlite3.connect(tmp_path / "copy4.db")
+        assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        copy.close()
+    finally:
+        await store.close()
+
+
 def test_a_url_names_postgresql_and_anything_else_a_file() -> None:
     assert is_postgres("postgresql://u@h/db") and is_postgres("postgres://h/db")
     assert not is_postgres("./tabula.db") and not is_postgres(Path("postgresql:"))
