@@ -45,8 +45,9 @@ class Notice:
     channel_id: int = 0
     since: int | None = None
     computers_due: bool = False  # computer seats act next (``Tables.run_computers``)
-    # Seats whose private news waits for the computers' replies, told with them in one notice
-    # (``Tables.run_computers``); ``Tables.with_private`` adds it if this notice goes alone.
+    # Seats whose private news (and the board) waits for the computers' replies, told with
+    # them in one notice (``Tables.run_computers``); ``Tables.complete`` adds both if this
+    # notice goes out alone.
     deferred: tuple[int, ...] = ()
 
     @property

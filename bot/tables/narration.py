@@ -138,7 +138,9 @@ def play_notice(
             next_names.append(names[seat])
             if rec.member_id is not None:
                 next_members.append(rec.member_id)
-    view = {**loaded.views().of(None), "names": plain_names(loaded)} if state is not None else None
+    # A deferred notice is usually told again, whole, with the computers' replies.
+    view = ({**loaded.views().of(None), "names": plain_names(loaded)}
+            if state is not None and not deferred else None)
     return Notice(
         table.id,
         table.game_id,

@@ -225,9 +225,9 @@ class PlayCases:
             await computers(self.live, loaded, chain)
             return await told(self.live, loaded, chain)
 
-    async def with_private(self, notice: Notice) -> Notice:
-        """``notice`` with the private news it left for the computers' replies, when it is
-        told on its own after all: each deferred seat gets its view of the latest state."""
+    async def complete(self, notice: Notice) -> Notice:
+        """``notice`` with what it left for the computers' replies (the board, the private
+        news), when it is told on its own after all: both of the latest state."""
         if not notice.deferred:
             return notice
         async with self.live.locked(notice.table_id) as loaded:
@@ -237,7 +237,8 @@ class PlayCases:
                 f"{loaded.game.id}:tell", private_notices, loaded, loaded.views(), None, (),
                 only_seats=set(notice.deferred),
             )
-        return replace(notice, private=tuple(private), deferred=())
+            board = named_view(loaded, loaded.state, None)
+        return replace(notice, public_view=board, private=tuple(private), deferred=())
 
 
 def _duplicate(loaded: Loaded) -> Notice:

@@ -100,8 +100,8 @@ async def tell_channel(interaction: discord.Interaction[Any], notice: Notice) ->
     if notice.computers_due:
         later = await tables.run_computers(notice.table_id, notice)
         if later is None or later.since != notice.since:
-            # Told on its own after all: with the private news it left for the replies.
-            notice = await tables.with_private(notice)
+            # Told on its own after all: with the board and news it left for the replies.
+            notice = await tables.complete(notice)
         if later is not None and later.since != notice.since:
             await delivery.post_move(notice)
         notice = later or notice

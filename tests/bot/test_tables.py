@@ -149,6 +149,40 @@ async def test_computer_seats_play_until_a_human_must_act(tables: Tables) -> Non
     assert len(await tables.history(CHANNEL)) == 2  # both computers moved
 
 
+async def test_a_move_answered_by_computers_is_told_once_with_their_replies(
+    tables: Tables,
+) -> None:
+    """The member's acknowledgement builds no private view and no board: the notice of the
+    computers' replies tells the whole chain, from the latest state."""
+    await tables.open("pebbles", CHANNEL, ALICE, options={"first": 0}, seat_order="join")
+    table_id = (await tables.table_in(CHANNEL)).id
+    await tables.add_computer(table_id, ALICE)
+    await tables.start(table_id, ALICE)
+    notice = await tables.act(table_id, ALICE, "hold", then_computers=False)
+    assert notice.computers_due and notice.deferred == (0,)
+    assert notice.private == () and notice.public_view is None
+    later = await tables.run_computers(table_id, notice)
+    assert later is not None and later.since == notice.since
+    assert later.version == notice.version + 1 and later.public_view is not None
+    assert later.public_text.startswith("Alice held.\nComputer 1") and later.deferred == ()
+
+
+async def test_a_move_told_alone_after_all_gets_its_board_and_news(tables: Tables) -> None:
+    """When something else answered first (a restart's catch-up), the member's notice goes
+    out alone: with the board and the member's view of the latest state."""
+    await tables.open("pebbles", CHANNEL, ALICE, options={"first": 0}, seat_order="join")
+    table_id = (await tables.table_in(CHANNEL)).id
+    await tables.add_computer(table_id, ALICE)
+    await tables.start(table_id, ALICE)
+    notice = await tables.act(table_id, ALICE, "hold", then_computers=False)
+    assert await tables.run_computers(table_id) is not None  # not as a continuation
+    assert await tables.run_computers(table_id, notice) is None  # nothing left to answer
+    whole = await tables.complete(notice)
+    assert whole.public_view is not None and whole.deferred == ()
+    (mine,) = whole.private
+    assert mine.member_id == ALICE.id and mine.version == notice.version + 1
+
+
 async def test_only_the_creator_or_an_admin_may_abandon(tables: Tables) -> None:
     await started(tables, ALICE, BOB)
     with pytest.raises(TableError, match="creator or a server manager"):
