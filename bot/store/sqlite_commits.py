@@ -48,19 +48,19 @@ class Queued:
     # The store's own follow-up in the same transaction (planning turns, the announced mark).
     then: Callable[[sqlite3.Connection], Any] | None = None
     after: list[Any] = field(default_factory=list)  # what ``then`` returned
-    # Each step's snapshot and action as JSON, encoded before queueing: the writing thread
-    # holds the GIL while it encodes, and every table waiting on the commit waits for that.
-    encoded: list[tuple[str, str | None]] = field(default_factory=list)
+    # The last step's snapshot (the row keeps only the latest) and each step's action, as
+    # JSON encoded before queueing, away from the open transaction.
+    snapshot: str = ""
+    actions: list[str | None] = field(default_factory=list)
     write: Callable[[sqlite3.Connection], Any] | None = None  # a write other than steps
 
 
 def steps_change(table_id: int, expected_version: int, steps: Sequence[Step],
                  done: asyncio.Future[Any], then: Callable[[sqlite3.Connection], Any] | None
                  ) -> Queued:
-    encoded = [(dumps(step.snapshot),
-                None if step.entry.action is None else dumps(step.entry.action))
-               for step in steps]
-    return Queued(table_id, expected_version, steps, done, then, encoded=encoded)
+    actions = [None if step.entry.action is None else dumps(step.entry.action) for step in steps]
+    return Queued(table_id, expected_version, steps, done, then,
+                  snapshot=dumps(steps[-1].snapshot) if steps else "", actions=actions)
 
 
 class Failed:
@@ -222,11 +222,13 @@ def write_statements(db: sqlite3.Connection, batch: Sequence[Queued]) -> list[An
 
 
 def _write_steps(db: sqlite3.Connection, item: Queued, now: str) -> Any:
+    version = item.expected_version
     try:
-        version = item.expected_version
-        for step, (snapshot, action) in zip(item.steps, item.encoded, strict=True):
+        if item.steps:
+            # One update for the chain: the table keeps the last step's snapshot and status.
             bump(db, item.table_id, version, "snapshot = ?, status = ?, ",
-                 (snapshot, str(step.status)))
+                 (item.snapshot, str(item.steps[-1].status)), by=len(item.steps))
+        for step, action in zip(item.steps, item.actions, strict=True):
             version += 1
             _insert_action(db, item.table_id, version, step.entry, now, action)
     except (StaleVersion, sqlite3.IntegrityError) as exc:
@@ -260,12 +262,13 @@ def _then(db: sqlite3.Connection, item: Queued) -> None:
 
 
 def bump(db: sqlite3.Connection, table_id: int, expected: int, sets: str = "",
-         params: tuple[Any, ...] = ()) -> None:
-    """Advance the table's version by one, refusing with ``StaleVersion`` if it moved on."""
+         params: tuple[Any, ...] = (), by: int = 1) -> None:
+    """Advance the table's version (by one, or ``by``), refusing with ``StaleVersion`` if it
+    moved on."""
     cursor = db.execute(
-        f"UPDATE game_tables SET {sets}version = version + 1, updated_at = ?"
+        f"UPDATE game_tables SET {sets}version = version + ?, updated_at = ?"
         " WHERE id = ? AND version = ?",
-        (*params, now_text(), table_id, expected),
+        (*params, by, now_text(), table_id, expected),
     )
     if cursor.rowcount != 1:
         raise StaleVersion("This table changed meanwhile; look at the latest board.")
