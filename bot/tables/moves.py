@@ -37,6 +37,7 @@ class Chain:
     lines: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     timed: Timed = field(default_factory=Timed)  # deadlines after the chain's last change
+    movers: set[int] = field(default_factory=set)  # seats whose member moved in person
 
 
 async def timed(live: Live, loaded: Loaded, movers: frozenset[int] = frozenset(),
@@ -139,7 +140,7 @@ async def told(live: Live, loaded: Loaded, chain: Chain, *, every_human: bool = 
         recaps = {} if every_human else await recaps_for(live, loaded, chain)
         private = await offload.run(
             f"{loaded.game.id}:tell", private_notices, loaded, loaded.views(), chain.before,
-            chain.events, every_human=every_human, recaps=recaps,
+            chain.events, every_human=every_human, recaps=recaps, movers=chain.movers,
         )
     notice = play_notice(loaded, chain.lines, private, since=chain.since, deferred=defer)
     if chain.timed.deadlines:

@@ -56,17 +56,21 @@ def private_notices(
     every_human: bool = False,
     only_seats: set[int] | None = None,
     recaps: Mapping[int, str] | None = None,
+    movers: Iterable[int] = (),
 ) -> list[SeatNotice]:
     """A notice for each human seat with news of its own, all built from the state of ``now``.
 
     A seat hears when an event is addressed to it, when the game starts, when its turn comes,
     or when what it keeps out of sight of the table (a screen, a sheet) changed; help shown
-    only to the seat on the move (Palermo's reachable cells) is no news by itself. A seat's
+    only to the seat on the move (Palermo's reachable cells) is no news by itself, and neither
+    is what a member's own move changed once their turn is over (they made the change; their
+    view comes with their next turn, and a seat still on the move hears at once). A seat's
     recap (what happened since its last turn, as its turn comes) rides on its notice and is
     no news by itself either: DMs stay for news. Builds several views: callers run it off
     the loop."""
     game = loaded.game
     events = tuple(events)
+    movers = set(movers)
     active_now = game.active_seats(now.state)
     active_before = game.active_seats(before.state) if before is not None else frozenset()
     positions = [s.position for s in loaded.seats]
@@ -78,6 +82,8 @@ def private_notices(
         mine = tuple(e for e in events if e.to is not None and seat in e.to)
         recap = (recaps or {}).get(seat, "")
         news = every_human or only_seats is not None or bool(mine)
+        if not news and seat in movers and seat not in active_now:
+            continue
         if not news and before is not None:
             own_now, own_then = now.own(seat), before.own(seat)
             changed = {k for k in own_now.keys() | own_then.keys()

@@ -76,7 +76,7 @@ class PlayCases:
                 raise OutOfDate("This board is out of date; use the latest one.")
             parsed = parse(loaded, seat, action) if isinstance(action, str) else dict(action)
             transition = await offload.run(f"{game.id}:apply", game.apply, state, seat, parsed)
-            chain = Chain(table.version, loaded.views())
+            chain = Chain(table.version, loaded.views(), movers={seat})
             try:
                 await commit(self.live, loaded, [(seat, member.id, parsed, transition, idem_key)],
                                    chain)

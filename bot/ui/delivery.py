@@ -72,13 +72,15 @@ class Delivery:
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def post_move(self, notice: Notice) -> None:
+    async def post_move(self, notice: Notice, via: discord.Webhook | None = None) -> None:
         """One channel message: what happened, the board, and one mention of who acts next;
-        then a DM to each seat with news of its own."""
+        then a DM to each seat with news of its own. ``via`` is the follow-up webhook of the
+        interaction that made the move: a follow-up is not counted against the bot's global
+        rate limit, so the mover's board never queues behind other tables' sends."""
         if notice.duplicate:
             return
         if notice.since is None:
-            await self._post(notice, notice.public_text)
+            await self._post(notice, notice.public_text, via)
         else:
             async with self._order.hold(notice.table_id):
                 told = await self._last_told(notice.table_id)
@@ -89,7 +91,7 @@ class Delivery:
                             notice.table_id, told, notice.since
                         )
                         text = "\n".join([*missed, text])
-                    posted = await self._post(notice, text)
+                    posted = await self._post(notice, text, via)
                     self._told.remember(notice.table_id, notice.version)
                     await self.services.tables.mark_announced(
                         notice.table_id, notice.version,
@@ -106,7 +108,8 @@ class Delivery:
             self._told.remember(table_id, table.announced)
         return self._told[table_id]
 
-    async def _post(self, notice: Notice, text: str) -> discord.Message:
+    async def _post(self, notice: Notice, text: str, via: discord.Webhook | None = None
+                    ) -> discord.Message:
         content = text
         over = notice.status in (Status.OVER, Status.ABANDONED)
         deadlines = notice.data.get("deadlines", {})
@@ -127,6 +130,16 @@ class Delivery:
             )
         playing = notice.status == Status.PLAYING
         view = board_view(notice.table_id, Mark(version=notice.version)) if playing else MISSING
+        if via is not None:
+            try:
+                return await via.send(clip(content), files=files or MISSING, view=view,
+                                      allowed_mentions=mentioned, wait=True)
+            except discord.HTTPException as exc:  # an expired token: the channel, paced
+                log.info("follow-up for table %s refused (%s); posting in the channel",
+                         notice.table_id, exc)
+                files = image_files(
+                    await self.services.renderer.render(notice.game_id, notice.public_view)
+                ) if notice.public_view is not None else []
         await self.pacer.wait()
         return await self.channel(notice.channel_id).send(
             clip(content), files=files or MISSING, view=view, allowed_mentions=mentioned
@@ -169,8 +182,10 @@ class Delivery:
         user = self.client.get_user(seat.member_id) or discord.Object(seat.member_id)
         try:
             channel = await self.client.create_dm(user)
-            files = image_files(await self.services.renderer.render(game_id, seat.view), "hand")
+            # Rendered once it may go: DMs waiting their turn must not hold up the boards'
+            # renders.
             await self.pacer.wait(urgent=False)
+            files = image_files(await self.services.renderer.render(game_id, seat.view), "hand")
             await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
                                view=buttons if buttons is not None else MISSING,
                                allowed_mentions=discord.AllowedMentions.none())

@@ -97,15 +97,18 @@ async def tell_channel(interaction: discord.Interaction[Any], notice: Notice) ->
     the member's move and their replies (unless something came in between)."""
     delivery = delivery_of(interaction)
     tables = bot_of(interaction).tables
+    # The board answers the interaction (follow-ups are not rate-limited), unless the move
+    # came from elsewhere: a button in a DM.
+    via = interaction.followup if interaction.channel_id == notice.channel_id else None
     if notice.computers_due:
         later = await tables.run_computers(notice.table_id, notice)
         if later is None or later.since != notice.since:
             # Told on its own after all: with the board and news it left for the replies.
             notice = await tables.complete(notice)
         if later is not None and later.since != notice.since:
-            await delivery.post_move(notice)
+            await delivery.post_move(notice, via)
         notice = later or notice
-    await delivery.post_move(notice)
+    await delivery.post_move(notice, via)
 
 
 def shortlist(moves: list[str], last: str | None, limit: int = SELECT_LIMIT) -> list[str]:

@@ -14,7 +14,8 @@ async def test_sends_stay_under_the_rate_and_boards_go_first() -> None:
     async def sleep(seconds: float) -> None:
         await asyncio.sleep(0)  # time moves only with the ticks below
 
-    pacer = Pacer(limit=5, window=1.0, reserve=0, clock=lambda: now[0], sleep=sleep)
+    pacer = Pacer(limit=5, window=1.0, reserve=0, clock=lambda: now[0], sleep=sleep,
+                  headroom=0)
     sent: list[tuple[float, str]] = []
 
     async def send(kind: str) -> None:
@@ -44,7 +45,8 @@ async def test_dms_leave_room_for_boards() -> None:
     async def sleep(seconds: float) -> None:
         await asyncio.sleep(0)
 
-    pacer = Pacer(limit=5, window=1.0, reserve=2, clock=lambda: now[0], sleep=sleep)
+    pacer = Pacer(limit=5, window=1.0, reserve=2, clock=lambda: now[0], sleep=sleep,
+                  headroom=0)
     for _ in range(3):
         await pacer.wait(urgent=False)
     late_dm = asyncio.ensure_future(pacer.wait(urgent=False))
@@ -56,3 +58,29 @@ async def test_dms_leave_room_for_boards() -> None:
     for _ in range(10):
         await asyncio.sleep(0)
     assert late_dm.done()
+
+
+async def test_dms_leave_the_boards_of_the_last_window_their_places_again() -> None:
+    """Boards flowing at 6 a second under a limit of 10: DMs get what the boards leave (the
+    boards of the last window plus a headroom of 2), so no board waits behind a DM."""
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:
+        await asyncio.sleep(0)
+
+    pacer = Pacer(limit=10, window=1.0, reserve=1, clock=lambda: now[0], sleep=sleep,
+                  headroom=2)
+    for _ in range(6):
+        await pacer.wait()
+    dms = [asyncio.ensure_future(pacer.wait(urgent=False)) for _ in range(5)]
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert sum(d.done() for d in dms) == 2  # 10 - (6 boards + 2 headroom)
+    boards = [asyncio.ensure_future(pacer.wait()) for _ in range(2)]
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert all(b.done() for b in boards)  # the boards' places were kept
+    now[0] += 1.0  # the window empties: the waiting DMs go
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert all(d.done() for d in dms)
