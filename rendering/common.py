@@ -110,8 +110,14 @@ def quantized(image: Image.Image) -> Image.Image:
     colours and anti-aliased text, so the palette is lossless to the eye (``bench/
     bench_render.py`` prints the mean difference) and the PNG is much smaller."""
     rgb = image if image.mode == "RGB" else image.convert("RGB")
-    return rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
-                        dither=Image.Dither.NONE)
+    # The palette is chosen from every other pixel of every other row (flat colours repeat;
+    # a quarter of the pixels finds them in a quarter of the time), then every pixel takes
+    # its nearest colour in it.
+    sample = rgb.resize((max(1, rgb.width // 2), max(1, rgb.height // 2)),
+                        Image.Resampling.NEAREST)
+    palette = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE,
+                              dither=Image.Dither.NONE)
+    return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 def encode_png(image: Image.Image) -> bytes:
