@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from rules.core import Action, InvalidAction, quote
@@ -48,7 +48,7 @@ def format_action(action: Action) -> str:
     raise InvalidAction(f"Unknown action type {quote(str(kind))}.")
 
 
-@lru_cache(maxsize=None)  # a handful of kinds, asked for each legal move on every keystroke
+@cache  # a handful of kinds, asked for each legal move on every keystroke
 def piece_text(kind: str) -> str:
     words = []
     if comp.is_extra(kind):
