@@ -93,7 +93,7 @@ SHAPE_INSET: dict[str, tuple[float, float, float, float]] = {
     "diamond": (0.27, 0.27, 0.73, 0.73),
     "hex": (0.2, 0.2, 0.8, 0.8),
     "shield": (0.2, 0.12, 0.8, 0.7),
-    "none": (0.0, 0.0, 1.0, 1.0),
+    "bare": (0.12, 0.12, 0.88, 0.88),  # no background: the caller draws its own
 }
 
 
@@ -121,7 +121,7 @@ def masks(shape: str, glyph: Painter, px: int) -> tuple[Image.Image, Image.Image
     front = Image.new("L", (n, n), 0)
     u0, v0, u1, v1 = SHAPE_INSET[shape]
     glyph(Pen(ImageDraw.Draw(front), (u0 * n, v0 * n, u1 * n, v1 * n)))
-    if shape != "none":
+    if shape != "bare":
         front = ImageChops.multiply(front, back)
     return back.reduce(SUPER), front.reduce(SUPER)
 
@@ -132,6 +132,6 @@ def stamp(draw: ImageDraw.ImageDraw, cx: float, cy: float, px: int, shape: str,
     px = max(6, px)
     back_mask, front_mask = masks(shape, glyph, px)
     xy = (round(cx - px / 2), round(cy - px / 2))
-    if shape != "none":
+    if shape != "bare":
         draw.bitmap(xy, back_mask, fill=back)
     draw.bitmap(xy, front_mask, fill=front)
