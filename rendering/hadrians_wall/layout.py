@@ -36,6 +36,25 @@ CITIZEN_TOP = 100
 CITIZEN_STEP = 38
 
 
+# Words printed on the sheets.
+SHORT = {"soldier": "Sd", "builder": "Bd", "servant": "Sv", "civilian": "Cv", "resource": "Rs"}
+BUILDING_TEXT = {
+    "granary_medium": "Medium granary", "granary_large": "Large granary",
+    "hotel_small": "Small hotel", "hotel_large": "Large hotel",
+    "workshop_small": "Small workshop", "workshop_large": "Large workshop",
+    "road_small": "Small road", "road_large": "Large road",
+    "precinct_small": "Precinct S", "precinct_medium": "Precinct M",
+    "precinct_large": "Precinct L", "market": "Market", "theatre": "Theatre",
+    "ludus": "Ludus", "temple_small": "Temple S", "temple_medium": "Temple M",
+    "temple_large": "Temple L", "gardens_small": "Gardens S", "gardens_large": "Gardens L",
+    "baths": "Baths", "courthouse": "Courthouse",
+}
+
+
+def cost_short(cost: dict[str, int]) -> str:
+    return " ".join(f"{n}{SHORT[k]}" for k, n in cost.items())
+
+
 def centre(rect: Rect) -> tuple[float, float]:
     return (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
 

@@ -11,6 +11,7 @@ from rendering.hadrians_wall.icons import KEY_ORDER, icon, icons_in, recording
 from rendering.hadrians_wall.layout import (
     ATTR_STEP,
     ATTR_TOP,
+    BUILDING_TEXT,
     CITIZEN_STEP,
     CITIZEN_TOP,
     COLUMNS,
@@ -28,26 +29,10 @@ from rendering.hadrians_wall.layout import (
     Rect,
     boxes,
     centre,
+    cost_short,
 )
 from rendering.hadrians_wall.scaled import Canvas, ScaledDraw
 from rules.hadrians_wall import components as c
-
-SHORT = {"soldier": "Sd", "builder": "Bd", "servant": "Sv", "civilian": "Cv", "resource": "Rs"}
-BUILDING_TEXT = {
-    "granary_medium": "Medium granary", "granary_large": "Large granary",
-    "hotel_small": "Small hotel", "hotel_large": "Large hotel",
-    "workshop_small": "Small workshop", "workshop_large": "Large workshop",
-    "road_small": "Small road", "road_large": "Large road",
-    "precinct_small": "Precinct S", "precinct_medium": "Precinct M",
-    "precinct_large": "Precinct L", "market": "Market", "theatre": "Theatre",
-    "ludus": "Ludus", "temple_small": "Temple S", "temple_medium": "Temple M",
-    "temple_large": "Temple L", "gardens_small": "Gardens S", "gardens_large": "Gardens L",
-    "baths": "Baths", "courthouse": "Courthouse",
-}
-
-
-def cost_short(cost: dict[str, int]) -> str:
-    return " ".join(f"{n}{SHORT[k]}" for k, n in cost.items())
 
 
 def _label(draw: Canvas, xy: tuple[float, float], text: str, size: int = 14,
