@@ -10,8 +10,10 @@ from PIL import Image, ImageDraw
 
 from rendering.common import WHITE, draw_marker, font, name_seats, player_name
 from rendering.hadrians_wall.guides import CARD, HALO, rewards_to_place
+from rendering.hadrians_wall.icons import key_row, key_rows
 from rendering.hadrians_wall.layout import RIGHT_X, SHEET_TOP, WIDTH
 from rendering.hadrians_wall.overview import render_overview
+from rendering.hadrians_wall.printed import icons_between
 from rendering.hadrians_wall.public import render_public
 from rendering.hadrians_wall.sheets import render_sheets
 from rendering.hadrians_wall.summary import render_summary
@@ -54,7 +56,8 @@ def sheet_parts(view: Mapping[str, Any]) -> list[Image.Image]:
     sheets = render_sheets(view, PART_SCALE)
     k = PART_SCALE
     top = int(SHEET_TOP * k)
-    return [_titled(view, sheets.crop((int(x0 * k), top, int(x1 * k), sheets.height)), title)
+    return [_titled(view, sheets.crop((int(x0 * k), top, int(x1 * k), sheets.height)), title,
+                    icons_between(x0, x1))
             for title, x0, x1 in PARTS]
 
 
@@ -72,17 +75,23 @@ def final_table(view: Mapping[str, Any]) -> Image.Image:
 
 
 TITLE_H = 112
+KEY_ICON, KEY_TEXT, KEY_ROW = 28, 18, 38
 
 
-def _titled(view: Mapping[str, Any], part: Image.Image, title: str) -> Image.Image:
-    """One part of a sheet under its own header (name, Year, which part, score) and the key
-    to the marks: the halo of a box that can be filled now, the last attack's cards and the
-    rewards still to place."""
+def _titled(view: Mapping[str, Any], part: Image.Image, title: str,
+            icons: tuple[str, ...]) -> Image.Image:
+    """One part of a sheet under its own header (name, Year, which part, score), the key
+    to the marks (the halo of a box that can be filled now, the last attack's cards and the
+    rewards still to place) and the key to the icons this part shows."""
     seat = int(view["seat"])
     s = view["sheets"][seat]
-    image = Image.new("RGB", (part.width, part.height + TITLE_H), (45, 35, 30))
-    image.paste(part, (0, TITLE_H))
+    rows = key_rows(icons, KEY_ICON, KEY_TEXT, part.width - 28)
+    top = TITLE_H + rows * KEY_ROW
+    image = Image.new("RGB", (part.width, part.height + top), (45, 35, 30))
+    image.paste(part, (0, top))
     draw = ImageDraw.Draw(image)
+    key_row(draw, icons, 14, TITLE_H + KEY_ROW / 2 - 8, KEY_ICON, KEY_TEXT, WHITE,
+            part.width - 14)
     draw_marker(draw, (34, 32), 22, seat, outline=WHITE)
     draw.text((66, 32), f"{player_name(seat, f'Player {seat + 1}')} · Year "
               f"{view['year']}/{view['years']} · Score {s['score']['total']}",

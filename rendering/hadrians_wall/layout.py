@@ -1,4 +1,4 @@
-"""Geometry and icons shared by the Hadrian's Wall images.
+"""Geometry shared by the Hadrian's Wall images.
 
 Every box of both sheets has one rectangle here (``boxes()``), computed once; the static layer
 and the marks drawn over it use the same rectangles, so they always line up. The printed sheet
@@ -8,9 +8,6 @@ data (rewards, requirements) comes from the game's data files, which are static,
 from __future__ import annotations
 
 from functools import cache
-
-from rendering.common import font
-from rendering.hadrians_wall.scaled import Canvas
 
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]
@@ -29,29 +26,6 @@ HEAD: Colour = (120, 58, 30)
 FAINT: Colour = (150, 150, 150)
 FLAG: Colour = (214, 110, 20)
 
-# Icon colours follow the printed sheets (spec 1); every icon also carries letters.
-ICON_STYLE: dict[str, tuple[str, Colour, Colour, str]] = {
-    # icon: (letters, background, text colour, shape)
-    "soldier": ("Sd", (20, 20, 20), (255, 255, 255), "circle"),
-    "builder": ("Bd", (0, 128, 128), (255, 255, 255), "circle"),
-    "servant": ("Sv", (120, 60, 160), (255, 255, 255), "circle"),
-    "civilian": ("Cv", (235, 190, 30), (20, 20, 20), "circle"),
-    "resource": ("Rs", (140, 140, 140), (255, 255, 255), "square"),
-    "renown": ("Re", (240, 200, 60), (20, 20, 20), "diamond"),
-    "piety": ("Pi", (150, 90, 190), (255, 255, 255), "diamond"),
-    "valour": ("Va", (30, 30, 30), (255, 255, 255), "diamond"),
-    "discipline": ("Di", (0, 140, 150), (255, 255, 255), "diamond"),
-    "cohort": ("Co", (200, 40, 40), (255, 255, 255), "shield"),
-    "production": ("Pr", (170, 100, 40), (255, 255, 255), "square"),
-    "trader": ("Tr", (40, 100, 200), (255, 255, 255), "hex"),
-    "performer": ("Pf", (230, 110, 170), (20, 20, 20), "hex"),
-    "priest": ("Pt", (130, 130, 130), (255, 255, 255), "hex"),
-    "apparitor": ("Ap", (40, 150, 70), (255, 255, 255), "hex"),
-    "patrician": ("Pa", (190, 40, 40), (255, 255, 255), "hex"),
-    "favour_any": ("F", (200, 30, 30), (255, 255, 255), "square"),
-    "remove_disdain": ("-D", (240, 200, 60), (20, 20, 20), "circle"),
-}
-GOOD_ORDER = ("soldier", "builder", "servant", "civilian", "resource")
 
 # Granary columns on the left sheet (x ranges).
 COLUMNS: tuple[tuple[int, int], ...] = ((160, 404), (404, 648), (648, 892))
@@ -62,39 +36,23 @@ CITIZEN_TOP = 100
 CITIZEN_STEP = 38
 
 
-def icon(draw: Canvas, name: str, cx: float, cy: float, size: int = 20,
-         fine: bool = False) -> None:
-    """A printed icon: a coloured shape with its letters (never colour alone); ``fine`` when a
-    word beside it says the same."""
-    letters, bg, fg, shape = ICON_STYLE[name]
-    r = size / 2
-    if shape == "circle":
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=bg)
-    elif shape == "square":
-        draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=bg)
-    elif shape == "diamond":
-        draw.polygon([(cx, cy - r - 1), (cx + r + 1, cy), (cx, cy + r + 1), (cx - r - 1, cy)],
-                     fill=bg)
-    elif shape == "shield":
-        draw.polygon([(cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r * 0.2), (cx, cy + r),
-                      (cx - r, cy + r * 0.2)], fill=bg)
-    else:
-        draw.regular_polygon((cx, cy, r + 1), 6, fill=bg)
-    draw.text((cx, cy), letters, font=font(max(9, int(size * 0.5)), bold=True, fine=fine),
-              fill=fg, anchor="mm")
+# Words printed on the sheets.
+SHORT = {"soldier": "Sd", "builder": "Bd", "servant": "Sv", "civilian": "Cv", "resource": "Rs"}
+BUILDING_TEXT = {
+    "granary_medium": "Medium granary", "granary_large": "Large granary",
+    "hotel_small": "Small hotel", "hotel_large": "Large hotel",
+    "workshop_small": "Small workshop", "workshop_large": "Large workshop",
+    "road_small": "Small road", "road_large": "Large road",
+    "precinct_small": "Precinct S", "precinct_medium": "Precinct M",
+    "precinct_large": "Precinct L", "market": "Market", "theatre": "Theatre",
+    "ludus": "Ludus", "temple_small": "Temple S", "temple_medium": "Temple M",
+    "temple_large": "Temple L", "gardens_small": "Gardens S", "gardens_large": "Gardens L",
+    "baths": "Baths", "courthouse": "Courthouse",
+}
 
 
-def icons_in(draw: Canvas, names: tuple[str, ...] | list[str], rect: Rect,
-             size: int = 0) -> None:
-    """Icons spread across a box."""
-    if not names:
-        return
-    x0, y0, x1, y1 = rect
-    n = len(names)
-    size = size or max(10, min(int(y1 - y0) - 8, int((x1 - x0 - 4) / n) - 2))
-    step = (x1 - x0) / n
-    for i, name in enumerate(names):
-        icon(draw, name, x0 + step * (i + 0.5), (y0 + y1) / 2, size)
+def cost_short(cost: dict[str, int]) -> str:
+    return " ".join(f"{n}{SHORT[k]}" for k, n in cost.items())
 
 
 def centre(rect: Rect) -> tuple[float, float]:

@@ -14,7 +14,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font, player_name
-from rendering.hadrians_wall.layout import GOOD_ORDER, HEAD, icon
+from rendering.hadrians_wall.icons import GOOD_ORDER, KEY_ORDER, icon, key_row
+from rendering.hadrians_wall.layout import HEAD
 
 WIDTH = 760
 TEXT = 16  # 16 px at 760 px reads at 11.6 px at 550 px
@@ -47,7 +48,7 @@ def _hand(draw: ImageDraw.ImageDraw, s: Mapping[str, Any], y: int) -> int:
     x = PAD
     for good in GOOD_ORDER:
         n = s["hand"][good]
-        icon(draw, good, x + 14, y + 12, 28, fine=True)  # the word follows
+        icon(draw, good, x + 14, y + 12, 28)
         label = f"{n} {PLURAL[good] if n != 1 else good}"
         draw.text((x + 34, y + 12), label, font=font(TEXT), fill=INK, anchor="lm")
         x += 146
@@ -145,12 +146,15 @@ def _score(draw: ImageDraw.ImageDraw, s: Mapping[str, Any], y: int) -> int:
 
 def render_overview(view: Mapping[str, Any]) -> Image.Image:
     s = view["sheets"][int(view["seat"])]
-    image = Image.new("RGB", (WIDTH, 1000), PAPER)
+    image = Image.new("RGB", (WIDTH, 1200), PAPER)
     draw = ImageDraw.Draw(image)
     y = _header(draw, view, s)
     y = _hand(draw, s, y)
     y = _paths(draw, view, y)
     y = _moves(draw, view, s, y)
     y = _score(draw, s, y)
+    draw.text((PAD, y), "Icons on your sheets", font=font(TEXT + 2, bold=True), fill=HEAD)
+    rewards = tuple(name for name in KEY_ORDER if name not in GOOD_ORDER)
+    y = int(key_row(draw, rewards, PAD, y + 44, 26, TEXT, INK, WIDTH - PAD)) + 24
     draw.text((PAD, y), "Your full left and right sheets follow.", font=font(TEXT), fill=MUTED)
     return image.crop((0, 0, WIDTH, y + LINE + 6))

@@ -7,9 +7,11 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, PAPER, font, font_scale, scaled
+from rendering.hadrians_wall.icons import KEY_ORDER, icon, icons_in, recording
 from rendering.hadrians_wall.layout import (
     ATTR_STEP,
     ATTR_TOP,
+    BUILDING_TEXT,
     CITIZEN_STEP,
     CITIZEN_TOP,
     COLUMNS,
@@ -27,28 +29,10 @@ from rendering.hadrians_wall.layout import (
     Rect,
     boxes,
     centre,
-    icon,
-    icons_in,
+    cost_short,
 )
 from rendering.hadrians_wall.scaled import Canvas, ScaledDraw
 from rules.hadrians_wall import components as c
-
-SHORT = {"soldier": "Sd", "builder": "Bd", "servant": "Sv", "civilian": "Cv", "resource": "Rs"}
-BUILDING_TEXT = {
-    "granary_medium": "Medium granary", "granary_large": "Large granary",
-    "hotel_small": "Small hotel", "hotel_large": "Large hotel",
-    "workshop_small": "Small workshop", "workshop_large": "Large workshop",
-    "road_small": "Small road", "road_large": "Large road",
-    "precinct_small": "Precinct S", "precinct_medium": "Precinct M",
-    "precinct_large": "Precinct L", "market": "Market", "theatre": "Theatre",
-    "ludus": "Ludus", "temple_small": "Temple S", "temple_medium": "Temple M",
-    "temple_large": "Temple L", "gardens_small": "Gardens S", "gardens_large": "Gardens L",
-    "baths": "Baths", "courthouse": "Courthouse",
-}
-
-
-def cost_short(cost: dict[str, int]) -> str:
-    return " ".join(f"{n}{SHORT[k]}" for k, n in cost.items())
 
 
 def _label(draw: Canvas, xy: tuple[float, float], text: str, size: int = 14,
@@ -121,7 +105,7 @@ def _left(draw: Canvas) -> None:
     for i in range(1, 6):
         rect = g[("training", i)]
         _box(draw, rect)
-        _label(draw, (rect[0] + 14, rect[1] + 14), "Sw", 10, fill=FAINT, anchor="mm")
+        icon(draw, "sword", rect[0] + 14, rect[1] + 14, 18)
         _label(draw, (rect[2] - 12, rect[1] + 14), "#", 12, fill=FAINT, anchor="mm")
     _label(draw, (16, 426), "Buildings (need Infrastructure)", 12, fill=HEAD)
     for name in ("granary_medium", "granary_large", "hotel_small", "hotel_large",
@@ -157,10 +141,10 @@ def _left(draw: Canvas) -> None:
             # Fine print: the track's value is written in bold beside it.
             draw.text((rect[0] + 2, rect[1] + 1), str(b), font=font(8, fine=True), fill=FAINT)
             if b in c.ATTRIBUTE_WORKER_BOXES[attr]:
-                icon(draw, c.ATTRIBUTE_WORKER[attr], rect[0] + 14, rect[1] + 18, 14)
+                icon(draw, c.ATTRIBUTE_WORKER[attr], rect[0] + 14, rect[1] + 18, 16)
             cross = c.ATTRIBUTE_CROSS[attr].get(b)
             if cross:
-                icon(draw, cross, rect[0] + 14, rect[1] + 18, 14)
+                icon(draw, cross, rect[0] + 14, rect[1] + 18, 16)
             if b == 15:
                 draw.line((rect[0], rect[1], rect[2], rect[1]), fill=FLAG, width=4)
     _label(draw, (16, 754), "Disdain", 13)
@@ -251,7 +235,7 @@ def _right(draw: Canvas) -> None:
     for box in range(1, c.TEMPLE_TOTAL_BOXES + 1):
         rect = g[("temple", box)]
         _box(draw, rect)
-        icons_in(draw, c.TEMPLE_BOX_REWARD[box], rect, 13)
+        icons_in(draw, c.TEMPLE_BOX_REWARD[box], rect, 12)
         if box % 2 == 1:
             draw.text((rect[0] - 3, rect[1] + 15), str(c.TEMPLE_BOX_REQUIRES[box]),
                       font=font(9), fill=FAINT, anchor="rm")
@@ -311,3 +295,15 @@ def printed(scale: float = 1.0) -> Image.Image:
         _left(draw)
         _right(draw)
     return image
+
+
+@cache
+def icons_between(x0: float, x1: float) -> tuple[str, ...]:
+    """The printed icons whose centre lies between x0 and x1 (layout units), in key order."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
+    with recording() as seen:
+        draw = ImageDraw.Draw(image)
+        _left(draw)
+        _right(draw)
+    names = {name for name, x in seen if x0 <= x < x1}
+    return tuple(name for name in KEY_ORDER if name in names)

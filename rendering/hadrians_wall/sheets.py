@@ -9,10 +9,10 @@ from PIL import Image, ImageDraw
 
 from rendering.common import WHITE, draw_marker, font, player_name, scaled
 from rendering.hadrians_wall.guides import attack_stacks, outline_moves
+from rendering.hadrians_wall.icons import GOOD_ORDER, icon
 from rendering.hadrians_wall.layout import (
     COLUMNS,
     FILL,
-    GOOD_ORDER,
     HEAD,
     LOCKED,
     RIGHT_X,
@@ -20,7 +20,6 @@ from rendering.hadrians_wall.layout import (
     Rect,
     boxes,
     centre,
-    icon,
 )
 from rendering.hadrians_wall.printed import printed
 from rendering.hadrians_wall.scaled import Canvas, ScaledDraw

@@ -9,7 +9,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, PAPER, WHITE, draw_marker, font, player_name
-from rendering.hadrians_wall.layout import FILL, GOOD_ORDER, HEAD, LINE, icon
+from rendering.hadrians_wall.icons import GOOD_ORDER, icon
+from rendering.hadrians_wall.layout import FILL, HEAD, LINE
 
 WIDTH = 1280
 ROW = 62

@@ -25,7 +25,8 @@ from rendering.minerva.cards import (
     tile_card,
 )
 from rendering.minerva.city import city_image
-from rendering.minerva.style import LEGEND, wrap
+from rendering.minerva.icons import key as type_key
+from rendering.minerva.style import wrap
 from rendering.scoretable import score_table
 
 WIDTH = 1400
@@ -193,7 +194,8 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
     key = "free cells (x,y): where a new tile may go"
     if (view.get("private") or {}).get("build_cells"):
         key = "orange +: where a tile you buy may go now"
-    draw.text((MARGIN, height - 22), LEGEND + "  ·  " + key, font=font(12), fill=MUTED)
+    end = type_key(draw, MARGIN, height - 26, 18, 12, MUTED)
+    draw.text((end + 4, height - 17), "·  " + key, font=font(12), fill=MUTED, anchor="lm")
     return image
 
 

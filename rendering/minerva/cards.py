@@ -9,23 +9,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from rendering.common import INK, MUTED, WHITE, font
-from rendering.minerva.style import CATEGORY_LETTERS, category_colour, tint, wrap
+from rendering.common import INK, MUTED, font
+from rendering.minerva.icons import badge
+from rendering.minerva.style import category_colour, tint, wrap
 
 CARD_W, CARD_H = 160, 104
-
-
-def badge(
-    draw: ImageDraw.ImageDraw, x: int, y: int, category: str, size: int = 20
-) -> None:
-    """A square in the type's colour with the type's letter: colour is never the only cue."""
-    colour = category_colour(category)
-    draw.rectangle((x, y, x + size, y + size), fill=colour, outline=INK)
-    light = sum(colour) > 450
-    draw.text(
-        (x + size / 2 + 0.5, y + size / 2 + 0.5), CATEGORY_LETTERS.get(category, "?"),
-        font=font(max(9, size - 7), bold=True), fill=INK if light else WHITE, anchor="mm",
-    )
 
 
 @lru_cache(maxsize=512)
@@ -36,10 +24,10 @@ def tile_card(
     image = Image.new("RGB", (CARD_W, CARD_H), tint(category_colour(category), 0.7))
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, CARD_W - 1, CARD_H - 1), outline=category_colour(category), width=3)
-    badge(draw, 6, 6, category)
+    badge(draw, 6, 6, category, 22)
     y = 6
-    for text in wrap(name, 13, CARD_W - 44, bold=True, max_lines=2):
-        draw.text((31, y), text, font=font(13, bold=True), fill=INK)
+    for text in wrap(name, 13, CARD_W - 46, bold=True, max_lines=2):
+        draw.text((34, y), text, font=font(13, bold=True), fill=INK)
         y += 15
     if count > 1:
         draw.text((CARD_W - 7, 6), f"×{count}", font=font(13, bold=True), fill=INK, anchor="ra")

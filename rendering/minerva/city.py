@@ -20,8 +20,9 @@ from rendering.common import (
     player_colour,
     player_name,
 )
-from rendering.minerva.cards import badge
+from rendering.minerva.icons import GLYPHS, badge, lettered_badge
 from rendering.minerva.style import category_colour, tint, wrap
+from rendering.pictograms import stamp
 
 HEADER = 30
 AXIS = 22
@@ -35,26 +36,38 @@ def _cell(name: str, category: str, size: int, assistant: bool, seat: int) -> Im
     colour = category_colour(category)
     draw.rounded_rectangle((1, 1, size - 2, size - 2), radius=5, fill=tint(colour, 0.6),
                            outline=colour, width=2)
-    bsize = max(12, size // 4)
-    badge(draw, 4, 4, category, bsize)
+    bsize = max(14, size * 3 // 10)
     if category == "residential":
+        # The letter goes on the house: the cell's edges hold an activation's N, E, S, W.
+        badge(draw, 4, 4, category, bsize)
         # A house outline, so residences read as such without colour.
         m = size // 2
         roof = [(m - size // 4, m + 2), (m, m - size // 6), (m + size // 4, m + 2)]
         draw.polygon(roof, outline=INK, fill=(225, 225, 225))
         draw.rectangle((m - size // 5, m + 2, m + size // 5, size - 8), outline=INK,
                        fill=(225, 225, 225))
+        draw.text((m, m + 2 + (size - 10 - m) * 0.4), "R", font=font(max(9, size // 7), bold=True),
+                  fill=INK, anchor="mm")
         if assistant:
             r = max(7, size // 7)
             cx, cy = size - r - 5, r + 5
             draw_marker(draw, (cx, cy), r, seat, width=1)
         return image
+    lettered_badge(draw, 4, 4, category, bsize, max(9, bsize * 2 // 3))
     fsize = 11 if size >= 64 else 9
     lines = wrap(name, fsize, size - 8, bold=True, max_lines=3)
     y = bsize + 7
     for text in lines:
         draw.text((size / 2, y), text, font=font(fsize, bold=True), fill=INK, anchor="ma")
         y += fsize + 2
+    # The type's picture again, large, in the room the name leaves: the city reads as
+    # buildings at a glance.
+    room = size - 6 - y
+    glyph = GLYPHS.get(category)
+    if glyph and room >= 14:
+        px = min(room, size * 2 // 5)
+        dark = (colour[0] * 3 // 5, colour[1] * 3 // 5, colour[2] * 3 // 5)
+        stamp(draw, size / 2, y + room / 2 + 1, px, "bare", glyph, dark, dark)
     return image
 
 

@@ -13,7 +13,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font, player_name
-from rendering.minerva.style import CATEGORY_LETTERS, category_colour, tint, wrap
+from rendering.minerva.icons import lettered_badge
+from rendering.minerva.style import wrap
 from rendering.scoretable import fit
 
 WIDTH = 760
@@ -83,13 +84,10 @@ def _offer(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
     for i, tile in enumerate(items[:16]):
         x = PAD + (i % 2) * col_w
         cy = y + (i // 2) * (LINE + 4)
-        colour = category_colour(str(tile["category"]))
-        draw.rectangle((x, cy, x + 22, cy + 22), fill=tint(colour, 0.2), outline=INK)
-        draw.text((x + 11, cy + 11), CATEGORY_LETTERS.get(str(tile["category"]), "?"),
-                  font=font(TEXT, bold=True), fill=INK, anchor="mm")
+        end = lettered_badge(draw, x, cy, str(tile["category"]), 22, TEXT)
         text = f"{tile['name']} ({tile['cost']})"
-        draw.text((x + 30, cy + 1), fit(text, font(TEXT), col_w - 40), font=font(TEXT),
-                  fill=INK)
+        draw.text((end + 8, cy + 1), fit(text, font(TEXT), int(x + col_w - end - 18)),
+                  font=font(TEXT), fill=INK)
     return y + ((min(len(items), 16) + 1) // 2) * (LINE + 4) + 8
 
 

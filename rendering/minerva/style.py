@@ -27,7 +27,6 @@ CATEGORY_LETTERS: dict[str, str] = {
     "temple": "Π",
     "residential": "R",
 }
-LEGEND = "P production  T trade  C culture  M military  S special  Π temple  R residence"
 CULTURE_LETTERS = {"theatre": "Th", "art": "Ar", "academic": "Ac"}
 
 
