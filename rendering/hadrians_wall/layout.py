@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from rules.hadrians_wall.components import CIPPI_LINKS
+
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]
 Key = tuple[str, int] | tuple[str, int, int]
@@ -72,7 +74,6 @@ def _track_slots(key: str, counts: tuple[int, int, int], y: int, out: dict[Key, 
 @cache
 def boxes() -> dict[Key, Rect]:
     """The rectangle of every box, keyed by area and number (1-based)."""
-    from rules.hadrians_wall.components import CIPPI_LINKS
 
     out: dict[Key, Rect] = {}
     # Cohorts: three groups of 6, one per granary column width.

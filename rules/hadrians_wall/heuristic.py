@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import Action
+from rules.hadrians_wall import GAME
 from rules.hadrians_wall.scoring import breakdown
 from rules.hadrians_wall.state import State
 
@@ -43,7 +44,6 @@ def evaluate(state: State) -> tuple[float, ...]:
 def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
     if len(actions) <= 1:
         return actions
-    from rules.hadrians_wall import GAME
 
     def key(action: Action) -> float:
         try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import Action
+from rules.minerva import GAME
 from rules.minerva.city import DIRECTIONS, line
 from rules.minerva.components import CULTURE
 from rules.minerva.scoring import breakdown
@@ -37,7 +38,6 @@ ORDER_FIRST = 0.3  # order tile 1 before the last round: first seat next round
 def _city_credit(state: MinervaState, p: PlayerState) -> float:
     """What the buildings will still earn: an activated facility pays again every time a line
     reaches it (worth more the more it cost); a residence anchors lines and an assistant."""
-    from rules.minerva import GAME
 
     credit = 0.0
     for code in p.city.values():
@@ -54,7 +54,6 @@ def _city_credit(state: MinervaState, p: PlayerState) -> float:
 
 
 def _activated(city: dict[tuple[int, int], str], cells: Any) -> int:
-    from rules.minerva import GAME
 
     n = 0
     for cell in cells:
@@ -86,7 +85,6 @@ def _culture_due(state: MinervaState) -> float:
 
 
 def evaluate(state: MinervaState) -> tuple[float, ...]:
-    from rules.minerva import GAME
 
     later = max(0, ROUNDS - state.round) / ROUNDS  # credit for the future fades with the rounds
     ahead = (ROUNDS + 1 - state.round) / ROUNDS  # rounds still to play, this one included
@@ -130,7 +128,6 @@ def _thin(state: MinervaState, seat: int, actions: list[Action]) -> list[Action]
 def candidates(state: MinervaState, seat: int, actions: list[Action]) -> list[Action]:
     if len(actions) <= 1:
         return actions
-    from rules.minerva import GAME
 
     if len(actions) > 2 * KEEP:
         actions = _thin(state, seat, actions)

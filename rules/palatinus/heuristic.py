@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import Action
+from rules.palatinus import GAME, scoring
 from rules.palatinus import components as comp
-from rules.palatinus import scoring
 from rules.palatinus.state import PLACING, PalatinusState
 
 SCALE = 6.0
@@ -56,7 +56,6 @@ def _proxy(state: PalatinusState, seat: int, action: Action, kinds: dict[str, st
 
 
 def _ranked(state: PalatinusState, seat: int, actions: list[Action]) -> list[Action]:
-    from rules.palatinus import GAME
 
     if len(actions) > 2 * KEEP:
         board = state.board

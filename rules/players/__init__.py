@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rules import find_game
 from rules.core import Action, Game, RulesError, derive_seed
 from rules.players.registry import games_with_players, heuristic_for
 from rules.players.search import search
@@ -91,7 +92,6 @@ def choose(game: Game, state: Any, seat: int, level: str, seed: str) -> Action:
 def choose_from_snapshot(game_id: str, snapshot: dict[str, Any], seat: int, level: str,
                          seed: str) -> Action:
     """``choose`` on a dumped state: plain arguments, for a process pool."""
-    from rules import find_game
 
     game = find_game(game_id)
     return choose(game, game.load(snapshot), seat, level, seed)
