@@ -37,6 +37,11 @@ def named_view(loaded: Loaded, state: State, seat: int | None) -> dict[str, Any]
     return {**loaded.game.view(state, seat), "names": plain_names(loaded)}
 
 
+# Per game, the keys seen in an idle seat's own view: such a key is something a seat keeps
+# (a screen, a hand), whatever the state, so once seen it needs no idle view built again.
+_LASTING: dict[str, set[str]] = {}
+
+
 def lasting_keys(now: Views, seats: Iterable[int], active: frozenset[int]) -> set[str] | None:
     """The keys of a private view that a seat keeps when it is not its turn (a screen, a
     sheet, a hand), as opposed to help shown only to the seat on the move (reachable cells).
@@ -90,8 +95,13 @@ def private_notices(
                        if own_now.get(k) != own_then.get(k)}
             turn_comes = seat in active_now and seat not in active_before
             if changed and not turn_comes:
-                lasting = lasting_keys(now, positions, active_now)
-                news = lasting is None or bool(changed & lasting)
+                known = _LASTING.setdefault(game.id, set())
+                if changed & known:
+                    news = True
+                else:
+                    lasting = lasting_keys(now, positions, active_now)
+                    known |= lasting or set()
+                    news = lasting is None or bool(changed & lasting)
             else:
                 news = bool(changed)
         if news:

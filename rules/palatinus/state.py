@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from rules.core import copy_json
 from rules.palatinus import components as comp
 from rules.palatinus.config import Config, build_config
 from rules.palatinus.geometry import Board, build_board
@@ -92,7 +92,7 @@ def dump(state: PalatinusState) -> dict[str, Any]:
         "turn": state.turn,
         "screens": [list(s) for s in state.screens],
         "pieces": [[p.field, p.owner, p.kind] for p in state.pieces],
-        "scoring": copy.deepcopy(state.scoring),
+        "scoring": copy_json(state.scoring),
     }
 
 
@@ -112,7 +112,7 @@ def load(data: dict[str, Any]) -> PalatinusState:
             turn=int(data["turn"]),
             screens=tuple(tuple(int(n) for n in s) for s in data["screens"]),
             pieces=tuple(Piece(str(p[0]), int(p[1]), str(p[2])) for p in data["pieces"]),
-            scoring=copy.deepcopy(data.get("scoring")),
+            scoring=copy_json(data.get("scoring")),
         )
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"not a Palatinus state: {exc}") from None

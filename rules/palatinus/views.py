@@ -6,12 +6,12 @@ not drawn, the laurels not dealt, or what is behind a screen (only how many piec
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
+from rules.core import copy_json
 from rules.palatinus import components as comp
 from rules.palatinus import scoring
 from rules.palatinus.geometry import RING_BY_NUMBER, Board, Hex, field_hexes, hill_of
@@ -65,16 +65,21 @@ def _tile_fields(letter: str, position: int, rotation: int, springs: tuple[int, 
 def _piece_entry(
     state: PalatinusState, board: Board, field: str, owner: int, kind: str, seat: int | None
 ) -> dict[str, Any]:
-    wolf = comp.is_wolf(kind)
+    wolf, base, neutral = _kind_facts(kind)
     known = not wolf or state.phase == OVER or seat == owner
     return {
         "field": field,
         "hex": list(board.fields[field]),
         "owner": owner,
-        "type": comp.base_type(kind) if known else None,
+        "type": base if known else None,
         "wolf": wolf,
-        "neutral": comp.is_extra(kind),
+        "neutral": neutral,
     }
+
+
+@cache  # a handful of kinds, asked for every piece of every view
+def _kind_facts(kind: str) -> tuple[bool, str, bool]:
+    return comp.is_wolf(kind), comp.base_type(kind), comp.is_extra(kind)
 
 
 def build_view(state: PalatinusState, seat: int | None) -> dict[str, Any]:
@@ -114,7 +119,7 @@ def build_view(state: PalatinusState, seat: int | None) -> dict[str, Any]:
         if state.phase == PLACING and state.turn == seat:
             view["may_place"] = allowed_kinds(state, seat)
     if state.phase == OVER and state.scoring is not None:
-        view["scoring"] = copy.deepcopy(state.scoring)  # a view must not alias the state
+        view["scoring"] = copy_json(state.scoring)  # a view must not alias the state
         view["outcome"] = scoring.outcome(state.scoring, state.config.tie_break).to_json()
     return view
 
