@@ -97,6 +97,14 @@ SHAPE_INSET: dict[str, tuple[float, float, float, float]] = {
 }
 
 
+def sword(p: Pen) -> None:
+    """A sword, point up and to the right: Hadrian's Wall's valour, Minerva's military."""
+    s = p.turned(45)
+    s.poly([(0.5, -0.09), (0.61, 0.08), (0.61, 0.66), (0.39, 0.66), (0.39, 0.08)])
+    s.rect(0.18, 0.64, 0.82, 0.765)
+    s.rect(0.435, 0.765, 0.565, 1.0)
+
+
 def _shape(pen: Pen, shape: str) -> None:
     if shape == "circle":
         pen.ellipse(0, 0, 1, 1)

@@ -14,7 +14,7 @@ from contextvars import ContextVar
 
 from rendering.common import font
 from rendering.hadrians_wall.scaled import Canvas, ScaledDraw
-from rendering.pictograms import Colour, Painter, Pen, stamp
+from rendering.pictograms import Colour, Painter, Pen, stamp, sword
 
 Rect = tuple[int, int, int, int]
 
@@ -76,13 +76,6 @@ def _flame(p: Pen) -> None:
     p.poly([(0.5, -0.04), (0.66, 0.22), (0.8, 0.12), (0.92, 0.5), (0.86, 0.8), (0.5, 1.0),
             (0.14, 0.8), (0.08, 0.5), (0.22, 0.22), (0.34, 0.38)])
     p.poly([(0.5, 0.4), (0.66, 0.7), (0.5, 0.88), (0.34, 0.7)], on=False)
-
-
-def _sword(p: Pen) -> None:
-    s = p.turned(45)
-    s.poly([(0.5, -0.08), (0.6, 0.08), (0.6, 0.66), (0.4, 0.66), (0.4, 0.08)])
-    s.rect(0.2, 0.64, 0.8, 0.76)
-    s.rect(0.44, 0.76, 0.56, 0.98)
 
 
 def _crossed_spears(p: Pen) -> None:
@@ -157,7 +150,7 @@ ICON_STYLE: dict[str, tuple[str, Colour, Colour, str, Painter]] = {
     "resource": ("resource", (140, 140, 140), WHITE, "square", _bricks),
     "renown": ("renown", (240, 200, 60), DARK, "diamond", _star),
     "piety": ("piety", (150, 90, 190), WHITE, "diamond", _flame),
-    "valour": ("valour", (30, 30, 30), WHITE, "diamond", _sword),
+    "valour": ("valour", (30, 30, 30), WHITE, "diamond", sword),
     "discipline": ("discipline", (0, 140, 150), WHITE, "diamond", _shield),
     "cohort": ("cohort box", (200, 40, 40), WHITE, "shield", _crossed_spears),
     "production": ("production", (170, 100, 40), WHITE, "square", _pick),

@@ -7,7 +7,7 @@ from PIL import ImageDraw
 
 from rendering.common import INK, WHITE, font
 from rendering.minerva.style import CATEGORY_LETTERS, category_colour
-from rendering.pictograms import Painter, Pen, stamp
+from rendering.pictograms import Painter, Pen, stamp, sword
 
 
 def _grain(p: Pen, base: tuple[float, float], tip: tuple[float, float]) -> None:
@@ -40,13 +40,6 @@ def _column(p: Pen) -> None:
     p.rect(0.04, 0.86, 0.96, 1.0)  # base
 
 
-def _sword(p: Pen) -> None:
-    s = p.turned(45)
-    s.poly([(0.5, -0.1), (0.62, 0.08), (0.62, 0.66), (0.38, 0.66), (0.38, 0.08)])
-    s.rect(0.16, 0.64, 0.84, 0.77)
-    s.rect(0.43, 0.77, 0.57, 1.04)
-
-
 def _star(p: Pen) -> None:
     p.star(0.5, 0.55, 0.58)
 
@@ -65,7 +58,7 @@ def _house(p: Pen) -> None:
 
 
 GLYPHS: dict[str, Painter] = {
-    "production": _wheat, "trade": _coin, "culture": _column, "military": _sword,
+    "production": _wheat, "trade": _coin, "culture": _column, "military": sword,
     "special": _star, "temple": _temple, "residential": _house,
 }
 WORDS = {"production": "production", "trade": "trade", "culture": "culture",

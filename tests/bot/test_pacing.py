@@ -8,14 +8,19 @@ import asyncio
 from bot.ui.pacing import Pacer
 
 
-async def test_sends_stay_under_the_rate_and_boards_go_first() -> None:
+def fake_pacer(**settings: int) -> tuple[Pacer, list[float]]:
+    """A pacer on a fake clock (``now[0]``); its sleeps only yield, time moves when a test
+    moves it."""
     now = [0.0]
 
     async def sleep(seconds: float) -> None:
-        await asyncio.sleep(0)  # time moves only with the ticks below
+        await asyncio.sleep(0)
 
-    pacer = Pacer(limit=5, window=1.0, reserve=0, clock=lambda: now[0], sleep=sleep,
-                  headroom=0)
+    return Pacer(window=1.0, clock=lambda: now[0], sleep=sleep, **settings), now
+
+
+async def test_sends_stay_under_the_rate_and_boards_go_first() -> None:
+    pacer, now = fake_pacer(limit=5, reserve=0, headroom=0)
     sent: list[tuple[float, str]] = []
 
     async def send(kind: str) -> None:
@@ -40,13 +45,7 @@ async def test_sends_stay_under_the_rate_and_boards_go_first() -> None:
 
 
 async def test_dms_leave_room_for_boards() -> None:
-    now = [0.0]
-
-    async def sleep(seconds: float) -> None:
-        await asyncio.sleep(0)
-
-    pacer = Pacer(limit=5, window=1.0, reserve=2, clock=lambda: now[0], sleep=sleep,
-                  headroom=0)
+    pacer, now = fake_pacer(limit=5, reserve=2, headroom=0)
     for _ in range(3):
         await pacer.wait(urgent=False)
     late_dm = asyncio.ensure_future(pacer.wait(urgent=False))
@@ -63,13 +62,7 @@ async def test_dms_leave_room_for_boards() -> None:
 async def test_dms_leave_the_boards_of_the_last_window_their_places_again() -> None:
     """Boards flowing at 6 a second under a limit of 10: DMs get what the boards leave (the
     boards of the last window plus a headroom of 2), so no board waits behind a DM."""
-    now = [0.0]
-
-    async def sleep(seconds: float) -> None:
-        await asyncio.sleep(0)
-
-    pacer = Pacer(limit=10, window=1.0, reserve=1, clock=lambda: now[0], sleep=sleep,
-                  headroom=2)
+    pacer, now = fake_pacer(limit=10, reserve=1, headroom=2)
     for _ in range(6):
         await pacer.wait()
     dms = [asyncio.ensure_future(pacer.wait(urgent=False)) for _ in range(5)]
