@@ -136,6 +136,9 @@ class TabulaBot(commands.Bot):
             )
         self._tables = Tables(self._store, thinker=self._thinker)
         self._leagues = Leagues(self._store)
+        # A league game's ranking is stored as its last move commits (idempotent; a restart's
+        # ``_catch_up_results`` covers a crash in between).
+        self._tables.live.on_over = self._leagues.recorder.record
         self._rounds = Rounds(self._leagues, self._tables)
         self._scheduler = Scheduler(self._tables, self.clock)
         self._scheduler.on_absent = self._absent_for_time

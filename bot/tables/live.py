@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -143,6 +143,8 @@ class Live:
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
         self.timing: TimingHook | None = None  # set by the scheduler of asynchronous play
+        # Called with a table's id once a commit ends its game (a league stores the result).
+        self.on_over: Callable[[int], Awaitable[object]] | None = None
 
     def game(self, game_id: str) -> Game:
         try:

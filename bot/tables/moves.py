@@ -93,6 +93,19 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
         chain.timed = planning.told(turns)
     elif planning is not None:  # planning failed inside the transaction: try on its own
         chain.timed = await timed(live, loaded, movers, autopiloted)
+    if loaded.table.status == Status.OVER:
+        await game_over(live, table.id)
+
+
+async def game_over(live: Live, table_id: int) -> None:
+    """Tell ``Live.on_over`` (the league's results) that a game ended. A failure here must not
+    look like a failed move (it is committed); a restart records what was missed."""
+    if live.on_over is None:
+        return
+    try:
+        await live.on_over(table_id)
+    except Exception:
+        log.exception("could not record the end of table %s", table_id)
 
 
 async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:

@@ -97,10 +97,6 @@ class Delivery:
                         notice.table_id, notice.version,
                         posted.id if notice.public_view is not None else None)
         await self.send_private(notice)
-        if notice.status == Status.OVER:
-            # A league game's ranking is stored once it is over (idempotent; a restart's
-            # ``catch_up`` covers a crash in between).
-            await self.services.leagues.recorder.record(notice.table_id)
 
     async def _last_told(self, table_id: int) -> int:
         if table_id not in self._told:

@@ -260,3 +260,19 @@ async def test_the_rebuild_command_replays_the_stored_results(
     assert await asyncio.to_thread(main, ["rebuild"]) == 0
     assert "from 1 results" in capsys.readouterr().out
     assert await tables.store.all_ratings() == before
+
+
+async def test_a_league_game_is_recorded_as_its_last_move_commits(tables: Tables,
+                                                                  leagues: Leagues) -> None:
+    """The table use cases tell the league of a game's end themselves (``Live.on_over``):
+    nothing has to deliver the final board first."""
+    tables.live.on_over = leagues.recorder.record
+    opened = await tables.open("pebbles", 900, ALICE, guild_id=GUILD, league="Cup",
+                               options={"turns": 2}, seed="hook")
+    await tables.join(opened.table_id, BOB)
+    notice = await tables.start(opened.table_id, ALICE)
+    assert await tables.store.league_results() == []
+    await play_to_end(tables, notice, [ALICE, BOB], winner=BOB)
+    (result,) = await tables.store.league_results()
+    assert result.table_id == opened.table_id
+    assert await leagues.recorder.record(opened.table_id) is None  # already stored
