@@ -38,6 +38,9 @@ class Loaded:
     # The chain of moves last committed (``bot.tables.moves.Chain``), so computer replies can
     # be told of together with the member's move that they answer.
     chain: object | None = None
+    # Human seats whose own move changed what they keep hidden without a DM telling them:
+    # they hear as their turn comes (``narration.private_notices``).
+    untold: set[int] = field(default_factory=set)
     _views: Views | None = None
 
     def views(self) -> Views:

@@ -69,7 +69,7 @@ def private_notices(
     or when what it keeps out of sight of the table (a screen, a sheet) changed; help shown
     only to the seat on the move (Palermo's reachable cells) is no news by itself, and neither
     is what a member's own move changed once their turn is over (they made the change; their
-    view comes with their next turn, and a seat still on the move hears at once). A seat's
+    view comes as their next turn does, and a seat still on the move hears at once). A seat's
     recap (what happened since its last turn, as its turn comes) rides on its notice and is
     no news by itself either: DMs stay for news. Builds several views: callers run it off
     the loop."""
@@ -88,6 +88,8 @@ def private_notices(
         recap = (recaps or {}).get(seat, "")
         news = every_human or only_seats is not None or bool(mine)
         if not news and seat in movers and seat not in active_now:
+            if before is not None and now.own(seat) != before.own(seat):
+                loaded.untold.add(seat)
             continue
         if not news and before is not None:
             own_now, own_then = now.own(seat), before.own(seat)
@@ -103,8 +105,9 @@ def private_notices(
                     known |= lasting or set()
                     news = lasting is None or bool(changed & lasting)
             else:
-                news = bool(changed)
+                news = bool(changed) or (turn_comes and seat in loaded.untold)
         if news:
+            loaded.untold.discard(seat)
             text = "\n".join(t for t in (narrate(mine, seat), recap) if t)
             out.append(seat_notice(loaded, now, seat, text))
     return out

@@ -337,3 +337,19 @@ async def test_only_recent_tables_keep_a_decoded_state(
     # A table whose state was dropped is read back from the store and plays on.
     notice = await tables.act(ids[0], ALICE, "hold")
     assert notice.next_members == (BOB.id,)
+
+
+async def test_a_member_hears_of_their_own_move_as_their_turn_comes_again(
+    tables: Tables,
+) -> None:
+    """Playing a card with the deck empty changes the player's hidden hand and tells nobody:
+    no DM to the player who made the change, but their next turn brings their view."""
+    table_id = await started(tables, ALICE, BOB, options={"first": 0, "deck": [1, 2, 3, 4]})
+    notice = await tables.act(table_id, ALICE, "play 4")
+    assert [p.member_id for p in notice.private] == []  # Alice made the change herself
+    notice = await tables.act(table_id, BOB, "hold")
+    (mine,) = notice.private
+    assert mine.member_id == ALICE.id and 4 not in mine.view["hand"]
+    notice = await tables.act(table_id, ALICE, "hold")
+    notice = await tables.act(table_id, BOB, "hold")
+    assert [p.member_id for p in notice.private] == []  # nothing new for Alice this time
