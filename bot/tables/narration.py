@@ -39,7 +39,7 @@ def named_view(loaded: Loaded, state: State, seat: int | None) -> dict[str, Any]
 
 # Per game, the keys seen in an idle seat's own view: such a key is something a seat keeps
 # (a screen, a hand), whatever the state, so once seen it needs no idle view built again.
-_LASTING: dict[str, set[str]] = {}
+_LASTING: dict[str, frozenset[str]] = {}
 
 
 def lasting_keys(now: Views, seats: Iterable[int], active: frozenset[int]) -> set[str] | None:
@@ -97,12 +97,13 @@ def private_notices(
                        if own_now.get(k) != own_then.get(k)}
             turn_comes = seat in active_now and seat not in active_before
             if changed and not turn_comes:
-                known = _LASTING.setdefault(game.id, set())
+                known = _LASTING.get(game.id, frozenset())
                 if changed & known:
                     news = True
                 else:
                     lasting = lasting_keys(now, positions, active_now)
-                    known |= lasting or set()
+                    # Replaced, never changed in place: tables may be told in threads.
+                    _LASTING[game.id] = known | (lasting or set())
                     news = lasting is None or bool(changed & lasting)
             else:
                 news = bool(changed) or (turn_comes and seat in loaded.untold)
