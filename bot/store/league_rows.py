@@ -5,7 +5,6 @@ transaction when it writes. A PostgreSQL store mirrors these methods."""
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime
 
 from bot.store.errors import AlreadyExists
 from bot.store.records import (
@@ -23,10 +22,7 @@ from bot.store.records import (
 )
 from bot.store.rows import Handoffs
 from bot.store.rows import table_record as _table
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+from bot.store.sqlite_commits import now_text as _now
 
 
 class LeagueRows(Handoffs):

@@ -20,12 +20,11 @@ import asyncpg
 
 from bot.store import postgres_rows as rows
 from bot.store.errors import AlreadySeated, ChannelBusy, DuplicateKey, StaleVersion
+from bot.store.one_step import OneStep
 from bot.store.records import (
     ActionRecord,
-    NewAction,
     PendingMove,
     SeatRecord,
-    Status,
     Step,
     TableRecord,
 )
@@ -42,7 +41,7 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-class PostgresTables:
+class PostgresTables(OneStep):
     _pool: asyncpg.Pool
     commits: int
     shared: bool
@@ -263,27 +262,12 @@ class PostgresTables:
 
     # -- actions ---------------------------------------------------------------------------
 
-    async def record(
-        self,
-        table_id: int,
-        expected_version: int,
-        snapshot: dict[str, Any],
-        entry: NewAction,
-        status: str = Status.PLAYING,
-    ) -> int:
-        """Write the new snapshot and its log entry; returns the new version once durable.
-
-        ``StaleVersion`` if the table moved on since ``expected_version`` was read;
-        ``DuplicateKey`` if ``entry.idem_key`` was recorded before."""
-        return await self.record_steps(table_id, expected_version,
-                                       [Step(snapshot, entry, status)])
-
     async def record_steps(self, table_id: int, expected_version: int, steps: Sequence[Step]
                            ) -> int:
         """Several consecutive changes of one table (a chain of computer moves), all or none,
-        in one statement. The table keeps the last step's snapshot and status (as after the
-        SQLite store's step-by-step writes); the log gets one row per step. Concurrent
-        commits share WAL flushes: PostgreSQL's own group commit."""
+        in one statement. The table keeps the last step's snapshot and status (as in the
+        SQLite store); the log gets one row per step. Concurrent commits share WAL flushes:
+        PostgreSQL's own group commit."""
         if not steps:
             return expected_version
         async with self._pool.acquire() as conn:

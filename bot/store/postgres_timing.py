@@ -16,7 +16,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.postgres_tables import PostgresTables
+from bot.store.postgres_tables import PostgresTables, dumps
 from bot.store.records import Step
 from bot.store.rows import SETTINGS_COLUMNS
 from bot.store.timing_records import (
@@ -36,10 +36,6 @@ Row = Mapping[str, Any]
 # Marks the dashboards of a table's members for an edit (their waiting tables changed).
 MARK_DASHBOARDS = ("UPDATE dashboards SET dirty = TRUE WHERE NOT dirty AND member_id IN"
                    " (SELECT member_id FROM seats WHERE table_id = $1)")
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True)
 
 
 class PostgresTiming(PostgresTables):

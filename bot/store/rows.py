@@ -19,8 +19,9 @@ MARK_DASHBOARDS = ("UPDATE dashboards SET dirty = 1 WHERE dirty = 0 AND member_i
 
 
 class Handoffs:
-    """The hand-offs to the connections' threads that ``SqliteStore`` provides to the row
-    groups mixed into it: writes (``_run``, ``_transact``) and reads (``_read``)."""
+    """What ``SqliteStore`` provides to the row groups mixed into it: writes (``_transact``,
+    group-committed; ``_run``, the writing connection between two commits) and reads
+    (``_read``, ``_fetch``)."""
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         raise NotImplementedError

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from datetime import UTC, datetime
 from typing import Any
 
-from bot.store.errors import AlreadySeated, StaleVersion
+from bot.store.errors import AlreadySeated
 from bot.store.records import ActionRecord
 from bot.store.rows import SETTINGS_COLUMNS, Handoffs, action_record
 from bot.store.rows import member_settings as _settings
+from bot.store.sqlite_commits import bump
 from bot.store.timing_records import DashboardRecord, SeatChange
 
 
@@ -86,13 +86,7 @@ class SeatRows(Handoffs):
         version = expected_version + 1
 
         def write(db: sqlite3.Connection) -> None:
-            bumped = db.execute(
-                "UPDATE game_tables SET version = version + 1, updated_at = ?"
-                " WHERE id = ? AND version = ?",
-                (datetime.now(UTC).isoformat(timespec="milliseconds"), table_id,
-                 expected_version))
-            if bumped.rowcount != 1:
-                raise StaleVersion("This table changed meanwhile; look at the latest board.")
+            bump(db, table_id, expected_version)
             old = db.execute("SELECT member_id, name FROM seats WHERE table_id = ?"
                              " AND position = ?", (table_id, seat)).fetchone()
             db.execute("UPDATE seats SET member_id = ?, name = ?, is_computer = 0, dm_closed = 0"

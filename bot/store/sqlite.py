@@ -28,12 +28,11 @@ from bot.store.errors import (
     ChannelBusy,
 )
 from bot.store.league_rows import LeagueRows
+from bot.store.one_step import OneStep
 from bot.store.records import (
     ActionRecord,
-    NewAction,
     PendingMove,
     SeatRecord,
-    Status,
     Step,
     TableRecord,
 )
@@ -56,7 +55,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-class SqliteStore(LeagueRows, TimingRows, SeatRows):
+class SqliteStore(LeagueRows, TimingRows, SeatRows, OneStep):
     def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor,
                  reader: sqlite3.Connection, read_thread: ThreadPoolExecutor) -> None:
         self._conn = conn
@@ -334,21 +333,6 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows):
         ))
 
     # -- actions ---------------------------------------------------------------------------
-
-    async def record(
-        self,
-        table_id: int,
-        expected_version: int,
-        snapshot: dict[str, Any],
-        entry: NewAction,
-        status: str = Status.PLAYING,
-    ) -> int:
-        """Write the new snapshot and its log entry; returns the new version once durable.
-
-        ``StaleVersion`` if the table moved on since ``expected_version`` was read;
-        ``DuplicateKey`` if ``entry.idem_key`` was recorded before."""
-        return await self.record_steps(table_id, expected_version,
-                                       [Step(snapshot, entry, status)])
 
     async def record_steps(self, table_id: int, expected_version: int, steps: Sequence[Step]
                            ) -> int:

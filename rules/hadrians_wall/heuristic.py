@@ -14,6 +14,7 @@ from rules.core import Action
 from rules.hadrians_wall import GAME
 from rules.hadrians_wall.scoring import breakdown
 from rules.hadrians_wall.state import State
+from rules.players.values import best_first
 
 SCALE = 10.0
 BUDGETS = {"normal": (10, 1), "hard": (24, 1)}
@@ -52,5 +53,4 @@ def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
         except ValueError:
             return -1e9
 
-    keyed = sorted(((key(a), i) for i, a in enumerate(actions)), key=lambda p: (-p[0], p[1]))
-    return [actions[i] for _, i in keyed[:KEEP]]
+    return best_first(actions, key, KEEP)

@@ -18,6 +18,7 @@ from rules.minerva.city import DIRECTIONS, line
 from rules.minerva.components import CULTURE
 from rules.minerva.scoring import breakdown
 from rules.minerva.state import MinervaState, PlayerState
+from rules.players.values import best_first, greedy_key
 
 SCALE = 6.0
 BUDGETS = {"normal": (12, 2), "hard": (30, 2)}
@@ -133,9 +134,6 @@ def candidates(state: MinervaState, seat: int, actions: list[Action]) -> list[Ac
         actions = _thin(state, seat, actions)
 
     def key(action: Action) -> float:
-        values = evaluate(GAME.apply(state, seat, action).state)
-        others = [v for i, v in enumerate(values) if i != seat]
-        return values[seat] - 0.5 * max(others, default=0.0)
+        return greedy_key(evaluate(GAME.apply(state, seat, action).state), seat)
 
-    keyed = sorted(((key(a), i) for i, a in enumerate(actions)), key=lambda p: (-p[0], p[1]))
-    return [actions[i] for _, i in keyed[:KEEP]]
+    return best_first(actions, key, KEEP)

@@ -15,6 +15,7 @@ from rules.core import Action
 from rules.palatinus import GAME, scoring
 from rules.palatinus import components as comp
 from rules.palatinus.state import PLACING, PalatinusState
+from rules.players.values import best_first, greedy_key
 
 SCALE = 6.0
 BUDGETS = {"normal": (50, 0), "hard": (150, 0)}
@@ -66,12 +67,9 @@ def _ranked(state: PalatinusState, seat: int, actions: list[Action]) -> list[Act
         actions = [actions[i] for _, i in sorted(guesses)[: 2 * KEEP]]
 
     def key(action: Action) -> float:
-        values = evaluate(GAME.apply(state, seat, action).state)
-        others = [v for i, v in enumerate(values) if i != seat]
-        return values[seat] - 0.5 * max(others, default=0.0)
+        return greedy_key(evaluate(GAME.apply(state, seat, action).state), seat)
 
-    keyed = sorted(((key(a), i) for i, a in enumerate(actions)), key=lambda p: (-p[0], p[1]))
-    return [actions[i] for _, i in keyed[:KEEP]]
+    return best_first(actions, key, KEEP)
 
 
 def searchable(state: PalatinusState) -> bool:

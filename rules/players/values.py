@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.core import Action, Game, RulesError
@@ -49,6 +49,14 @@ def greedy_key(values: Sequence[float], seat: int) -> float:
     """Own projected score, less half the best other (the game's scoring, played to win)."""
     others = [v for i, v in enumerate(values) if i != seat]
     return values[seat] - (0.5 * max(others) if others else 0.0)
+
+
+def best_first(actions: list[Action], key: Callable[[Action], float], keep: int
+               ) -> list[Action]:
+    """The ``keep`` actions of highest ``key``, best first; equal keys keep the actions'
+    order (so a heuristic's candidates are deterministic)."""
+    keyed = sorted(((key(a), i) for i, a in enumerate(actions)), key=lambda p: (-p[0], p[1]))
+    return [actions[i] for _, i in keyed[:keep]]
 
 
 def greedy(game: Game, heur: Heuristic, world: Any, seat: int,
