@@ -14,7 +14,6 @@ from rendering.common import (
     PAPER,
     draw_marker,
     font,
-    player_name,
 )
 from rendering.minerva.cards import (
     CARD_H,
@@ -26,7 +25,7 @@ from rendering.minerva.cards import (
 )
 from rendering.minerva.city import city_image
 from rendering.minerva.icons import key as type_key
-from rendering.minerva.style import wrap
+from rendering.minerva.style import seat_name, wrap
 from rendering.scoretable import score_table
 
 WIDTH = 1400
@@ -34,10 +33,6 @@ MARGIN = 12
 GAP = 8
 SIDE_W = 140
 ROW_H = 26
-
-
-def _name(seat: int) -> str:
-    return player_name(seat, f"Player {seat + 1}")
 
 
 def _card(info: Mapping[str, Any], count: int = 1) -> Image.Image:
@@ -87,11 +82,11 @@ def _header(view: Mapping[str, Any]) -> str:
     result = view.get("outcome")
     if result:
         best = result["ranking"][0]
-        names = " and ".join(_name(int(s)) for s in best)
+        names = " and ".join(seat_name(int(s)) for s in best)
         text += f"  —  game over: {names} {'win' if len(best) > 1 else 'wins'}"
         text += f" with {result['scores'][best[0]]} VP"
     elif pending:
-        text += f"  —  {_name(int(pending['seat']))} {pending['text']}"
+        text += f"  —  {seat_name(int(pending['seat']))} {pending['text']}"
     return text
 
 
@@ -180,7 +175,7 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
         if active:
             draw.rectangle((MARGIN - 4, y - 2, WIDTH - MARGIN, y + ROW_H - 4), fill=(236, 230, 214))
         draw_marker(draw, (MARGIN + 10, y + 10), 10, s)
-        name = _name(s) + (" ▶" if active else "") + (" (passed)" if seat["passed"] else "")
+        name = seat_name(s) + (" ▶" if active else "") + (" (passed)" if seat["passed"] else "")
         draw.text((MARGIN + 28, y + 2), name, font=font(13, bold=True), fill=INK)
         draw.text((MARGIN + 190, y + 3), _seat_line(view, seat), font=font(12), fill=INK)
         y += ROW_H

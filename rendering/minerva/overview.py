@@ -12,19 +12,15 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font, player_name
+from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font
 from rendering.minerva.icons import lettered_badge
-from rendering.minerva.style import wrap
+from rendering.minerva.style import seat_name, wrap
 from rendering.scoretable import fit
 
 WIDTH = 760
 TEXT = 16
 PAD = 16
 LINE = 24
-
-
-def _name(seat: int) -> str:
-    return player_name(seat, f"Player {seat + 1}")
 
 
 def _round_track(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
@@ -50,7 +46,7 @@ def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
         if active:
             draw.rectangle((PAD - 6, y - 3, WIDTH - PAD, y + LINE + 1), fill=(236, 226, 200))
         draw_marker(draw, (PAD + 14, y + 11), 11, s)
-        label = fit(_name(s), font(TEXT, bold=True), 180) + (" (passed)" if seat["passed"]
+        label = fit(seat_name(s), font(TEXT, bold=True), 180) + (" (passed)" if seat["passed"]
                                                               else "")
         draw.text((PAD + 44, y), label, font=font(TEXT, bold=active), fill=INK)
         res = seat["resources"]
@@ -100,8 +96,8 @@ def render_overview(view: Mapping[str, Any]) -> Image.Image:
     y = 60
     pending = view.get("pending")
     if pending:
-        for line in wrap(f"{_name(int(pending['seat']))} {pending['text']}", TEXT, WIDTH - 2 * PAD,
-                         bold=True, max_lines=2):
+        asked = f"{seat_name(int(pending['seat']))} {pending['text']}"
+        for line in wrap(asked, TEXT, WIDTH - 2 * PAD, bold=True, max_lines=2):
             draw.text((PAD, y), line, font=font(TEXT, bold=True), fill=INK)
             y += LINE
         y += 6

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 from PIL import ImageFont
 
-from rendering.common import font
+from rendering.common import font, player_name
 
 # Okabe-Ito hues per building type, always shown with a letter as well.
 CATEGORY_COLOURS: dict[str, tuple[int, int, int]] = {
@@ -68,3 +68,8 @@ def wrap(
             last = last[:-1]
         lines[-1] = last + "…"
     return tuple(lines)
+
+
+def seat_name(seat: int) -> str:
+    """The player's name, or "Player N" when the front end gave none."""
+    return player_name(seat, f"Player {seat + 1}")

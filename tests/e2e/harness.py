@@ -15,6 +15,9 @@ import discord
 
 from bot.app import TabulaBot, create_bot
 from bot.config import Settings
+from bot.pace.clock import FakeClock
+from bot.values import Member as Player
+from rules.core import Rng
 from tests.e2e.standin import Channel, Guild, InteractionRecord, Member, Message, StandIn
 
 WAIT = 10.0
@@ -114,3 +117,30 @@ async def table(standin: StandIn, db: Path, names: tuple[str, ...] = ("alice", "
     members["admin"] = standin.add_member(guild, "admin", manage_guild=True)
     async with running_bot(standin, db) as bot:
         yield Table(standin, bot, guild, channel, members)
+
+
+async def play_to_the_end(t: Table, table_id: int, rng: Rng, clock: FakeClock,
+                          silent: int | None = None) -> None:
+    """Random legal moves for every seat until the game ends; the ``silent`` member never
+    moves: their minute runs out (the league's pace) until their seat is absent."""
+    bot = t.bot
+    seats = await bot.tables.seats(table_id)
+    members = {s.member_id: Player(s.member_id, s.name) for s in seats
+               if s.member_id and s.member_id != silent}
+    for _ in range(3_000):
+        record = await bot.tables.table_for(table_id)
+        if record.status != "playing":
+            return
+        moved = False
+        for member in members.values():
+            moves = await bot.tables.legal_moves(table_id, member)
+            if moves:
+                notice = await bot.tables.act(table_id, member, rng.choice(moves))
+                if notice.over:
+                    await bot.delivery.post_move(notice)
+                moved = True
+                break
+        if not moved:
+            clock.advance(60)
+            await bot.tick()
+    raise AssertionError("the game did not end")

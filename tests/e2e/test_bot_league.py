@@ -13,42 +13,14 @@ import pytest
 
 from bot.leagues.results import all_time
 from bot.pace.clock import FakeClock
-from bot.values import Member
 from rules import GAMES
 from rules.core import Rng
-from tests.e2e.harness import Table, table
+from tests.e2e.harness import play_to_the_end, table
 from tests.e2e.standin import StandIn, UsageError
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus")
-
-
-async def play_to_the_end(t: Table, table_id: int, rng: Rng, clock: FakeClock,
-                          silent: int | None = None) -> None:
-    """Random legal moves for every seat until the game ends; the ``silent`` member never
-    moves: their minute runs out (the league's pace) until their seat is absent."""
-    bot = t.bot
-    seats = await bot.tables.seats(table_id)
-    members = {s.member_id: Member(s.member_id, s.name) for s in seats
-               if s.member_id and s.member_id != silent}
-    for _ in range(3_000):
-        record = await bot.tables.table_for(table_id)
-        if record.status != "playing":
-            return
-        moved = False
-        for member in members.values():
-            moves = await bot.tables.legal_moves(table_id, member)
-            if moves:
-                notice = await bot.tables.act(table_id, member, rng.choice(moves))
-                if notice.over:
-                    await bot.delivery.post_move(notice)
-                moved = True
-                break
-        if not moved:
-            clock.advance(60)
-            await bot.tick()
-    raise AssertionError("the game did not end")
 
 
 async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,

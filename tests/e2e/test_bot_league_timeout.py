@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from bot.pace.clock import FakeClock
-from bot.values import Member
 from rules import GAMES
 from rules.core import Rng
-from tests.e2e.harness import table
+from tests.e2e.harness import play_to_the_end, table
 from tests.e2e.standin import StandIn
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
@@ -42,23 +41,8 @@ async def test_a_silent_league_member_forfeits_by_timeout(standin: StandIn,
         assert record is not None
         seats = await t.bot.tables.seats(record.id)
         silent = seats[0].member_id
-        players = [Member(x.member_id, x.name) for x in seats[1:] if x.member_id]
-        rng = Rng("timeout")
-        for _ in range(3_000):
-            if (await t.bot.tables.table_for(record.id)).status != "playing":
-                break
-            moved = False
-            for member in players:
-                moves = await t.bot.tables.legal_moves(record.id, member)
-                if moves:
-                    notice = await t.bot.tables.act(record.id, member, rng.choice(moves))
-                    if notice.over:
-                        await t.bot.delivery.post_move(notice)
-                    moved = True
-                    break
-            if not moved:
-                clock.advance(60)  # only the silent member is awaited: their minute runs out
-                await t.bot.tick()
+        # Only the silent member is awaited once the others are done: their minute runs out.
+        await play_to_the_end(t, record.id, Rng("timeout"), clock, silent=silent)
         assert (await t.bot.tables.table_for(record.id)).status == "over"
         forfeits = await t.bot.tables.store.forfeits(record.id)
         assert [(f.member_id, f.reason) for f in forfeits] == [(silent, "time")]

@@ -197,8 +197,8 @@ async def test_a_bank_pace_gives_each_seat_its_own_clock(stack: Stack) -> None:
     assert clocks[0].bank == HOUR - 20 * 60 + 10 * 60
 
 
-async def test_a_one_minute_pace_with_a_silent_member_ends_by_autopilot(stack: Stack) -> None:
-    table_id = await pebbles(stack, 1, pace="custom", duration="1m")
+async def alice_holds_bob_is_silent(stack: Stack, table_id: int) -> None:
+    """Alice holds whenever it is her turn; a minute passes after each round (bounded)."""
     for _ in range(200):
         if (await stack.tables.table_for(table_id)).status == "over":
             break
@@ -208,6 +208,11 @@ async def test_a_one_minute_pace_with_a_silent_member_ends_by_autopilot(stack: S
             await stack.tables.act(table_id, ALICE, "hold")
         stack.clock.advance(60)
         await stack.scheduler.tick()
+
+
+async def test_a_one_minute_pace_with_a_silent_member_ends_by_autopilot(stack: Stack) -> None:
+    table_id = await pebbles(stack, 1, pace="custom", duration="1m")
+    await alice_holds_bob_is_silent(stack, table_id)
     assert (await stack.tables.table_for(table_id)).status == "over"
 
 
@@ -248,14 +253,6 @@ async def test_a_seat_that_turns_absent_is_reported_once(stack: Stack) -> None:
 
     stack.scheduler.on_absent = absent
     table_id = await pebbles(stack, 1, pace="custom", duration="1m", absent_after=2)
-    for _ in range(200):
-        if (await stack.tables.table_for(table_id)).status == "over":
-            break
-        loaded = await stack.tables.live.load(table_id)
-        assert loaded.state is not None
-        if 0 in loaded.game.active_seats(loaded.state):
-            await stack.tables.act(table_id, ALICE, "hold")
-        stack.clock.advance(60)
-        await stack.scheduler.tick()
+    await alice_holds_bob_is_silent(stack, table_id)
     assert (await stack.tables.table_for(table_id)).status == "over"
     assert reported == [(table_id, 1)]
