@@ -29,9 +29,9 @@ from bot.store import (
     is_postgres,
     open_store,
 )
-from bot.store.postgres import PostgresStore
-from bot.store.postgres_schema import migrations as postgres_migrations
-from bot.store.sqlite import migrations
+from bot.store.postgres.setup import migrations as postgres_migrations
+from bot.store.postgres.store import PostgresStore
+from bot.store.sqlite.tables import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 

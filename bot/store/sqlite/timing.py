@@ -13,8 +13,8 @@ import json
 import sqlite3
 from typing import Any
 
-from bot.store.rows import MARK_DASHBOARDS, Handoffs
-from bot.store.rows import member_settings as _settings
+from bot.store.sqlite.rows import MARK_DASHBOARDS, Handoffs
+from bot.store.sqlite.rows import member_settings as _settings
 from bot.store.timing_records import (
     PlanInputs,
     PlanRequest,

@@ -15,9 +15,9 @@ from pathlib import Path
 import asyncpg
 
 from bot.store.errors import IntegrityFailure, StoreError
-from bot.store.postgres_leagues import PostgresLeagues
-from bot.store.postgres_schema import applied, migrate, migrations
-from bot.store.postgres_seats import PostgresSeats
+from bot.store.postgres.leagues import PostgresLeagues
+from bot.store.postgres.seats import PostgresSeats
+from bot.store.postgres.setup import applied, migrate, migrations
 from bot.store.targets import redacted
 from bot.store.transfer import postgres_to_sqlite
 

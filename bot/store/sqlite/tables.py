@@ -22,12 +22,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.store import sqlite_setup as setup
 from bot.store.errors import (
     AlreadySeated,
     ChannelBusy,
 )
-from bot.store.league_rows import LeagueRows
 from bot.store.one_step import OneStep
 from bot.store.records import (
     ActionRecord,
@@ -36,16 +34,18 @@ from bot.store.records import (
     Step,
     TableRecord,
 )
-from bot.store.rows import action_record as _action
-from bot.store.rows import seat_record as _seat
-from bot.store.rows import table_record as _table
-from bot.store.seat_rows import SeatRows
-from bot.store.sqlite_commits import GroupCommitter, Queued, steps_change
-from bot.store.sqlite_commits import bump as _bump
-from bot.store.sqlite_commits import dumps as _dumps
-from bot.store.sqlite_commits import now_text as _now
-from bot.store.sqlite_setup import migrations
-from bot.store.timing import TimingRows, write_plan
+from bot.store.sqlite import setup
+from bot.store.sqlite.commits import GroupCommitter, Queued, steps_change
+from bot.store.sqlite.commits import bump as _bump
+from bot.store.sqlite.commits import dumps as _dumps
+from bot.store.sqlite.commits import now_text as _now
+from bot.store.sqlite.leagues import LeagueRows
+from bot.store.sqlite.rows import action_record as _action
+from bot.store.sqlite.rows import seat_record as _seat
+from bot.store.sqlite.rows import table_record as _table
+from bot.store.sqlite.seats import SeatRows
+from bot.store.sqlite.setup import migrations
+from bot.store.sqlite.timing import TimingRows, write_plan
 from bot.store.timing_records import PlanRequest, TurnRecord
 
 __all__ = ["SqliteStore", "migrations"]  # migrations: the tests read the shipped list
