@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from importlib import resources
 
 from bot.store.errors import IntegrityFailure
+from bot.store.migrations import numbered
 
 log = logging.getLogger(__name__)
 
@@ -15,13 +15,7 @@ BUSY_TIMEOUT_MS = 5_000
 
 
 def migrations() -> list[tuple[int, str]]:
-    """The numbered SQL files shipped in ``bot/store/migrations``, in order."""
-    found = []
-    for entry in resources.files("bot.store.migrations").iterdir():
-        name = entry.name
-        if name.endswith(".sql") and name[:4].isdigit():
-            found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
-    return sorted(found)
+    return numbered("sqlite")
 
 
 def connect(path: str) -> sqlite3.Connection:
