@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bot.store.errors import StoreError
 from bot.store.interface import Store
-from bot.store.sqlite.tables import SqliteStore
+from bot.store.sqlite.store import SqliteStore
 from bot.store.targets import is_postgres, redacted
 
 __all__ = ["is_postgres", "open_store", "redacted"]

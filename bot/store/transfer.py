@@ -18,7 +18,7 @@ import asyncpg
 
 from bot.store.errors import StoreError
 from bot.store.postgres.rows import iso
-from bot.store.sqlite.tables import SqliteStore
+from bot.store.sqlite.store import SqliteStore
 
 BATCH = 2_000
 PG_ONLY = {"schema_version"}

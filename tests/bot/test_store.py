@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from bot.store import (
 )
 from bot.store.postgres.setup import migrations as postgres_migrations
 from bot.store.postgres.store import PostgresStore
-from bot.store.sqlite.tables import migrations
+from bot.store.sqlite.setup import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -436,6 +437,37 @@ async def test_other_uses_of_the_connection_take_turns_with_group_commits(
         copy.close()
     finally:
         await store.close()
+
+
+async def test_sqlite_statements_run_on_aiosqlite_threads_never_on_the_loop(
+    tmp_path: Path,
+) -> None:
+    """Every statement of a group commit, a read, a check and a backup runs on an aiosqlite
+    connection's thread: the writes on the writer's one, the reads on the reader's."""
+    store = await SqliteStore.open(tmp_path / "tabula.db")
+    seen: list[tuple[str, int, str]] = []
+    try:
+        for name, conn in (("writer", store._writer), ("reader", store._reader)):
+            assert conn is not None
+            await conn.set_trace_callback(
+                lambda sql, name=name: seen.append((name, threading.get_ident(), sql)))
+        tables = [await started(store, channel=10 + n) for n in range(3)]
+        await asyncio.gather(*(store.record_steps(t, 1, [step(1), step(2)]) for t in tables))
+        assert [a.version for a in await store.actions(tables[0])] == [2, 3]
+        assert (await store.seat_changes(tables[0])) == []  # a read of its own function
+        await store.check_integrity()
+        await store.backup(tmp_path / "copy.db")
+    finally:
+        await store.close()
+    loop_thread = threading.get_ident()
+    assert seen and all(thread != loop_thread for _, thread, _ in seen)
+    threads = {name: {thread for n, thread, _ in seen if n == name} for name in ("writer",
+                                                                                 "reader")}
+    assert len(threads["writer"]) == len(threads["reader"]) == 1
+    assert threads["writer"] != threads["reader"]
+    written = [sql for name, _, sql in seen if sql.startswith(("INSERT", "UPDATE", "COMMIT"))]
+    assert written and all(name == "writer" for name, _, sql in seen if sql in written)
+    assert any(sql.startswith("SELECT") for name, _, sql in seen if name == "reader")
 
 
 def test_a_url_names_postgresql_and_anything_else_a_file() -> None:

@@ -1,15 +1,22 @@
 """Opening a SQLite database for the store: pragmas, the integrity check, the numbered
-migrations (each in one transaction with its version bump), and the reading connection."""
+migrations (each in one transaction with its version bump), the reading connection, and the
+aiosqlite connection each of them runs on."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import aiosqlite
 
 from bot.store.errors import IntegrityFailure
 from bot.store.migrations import numbered
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 5_000
 
@@ -18,31 +25,49 @@ def migrations() -> list[tuple[int, str]]:
     return numbered("sqlite")
 
 
-def connect(path: str) -> sqlite3.Connection:
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    db.row_factory = sqlite3.Row
+async def open_connection(path: str, prepare: Callable[[sqlite3.Connection], None]
+                          ) -> tuple[aiosqlite.Connection, sqlite3.Connection]:
+    """An aiosqlite connection to ``path``, made ready by ``prepare`` on its thread, and the
+    sqlite3 connection it wraps, for the functions queued to that thread (``on_thread``)."""
+    opened: list[sqlite3.Connection] = []
+
+    def connector() -> sqlite3.Connection:
+        db = sqlite3.connect(path, isolation_level=None)  # used on this thread only
+        db.row_factory = sqlite3.Row
+        opened.append(db)
+        return db
+
+    conn = await aiosqlite.Connection(connector, iter_chunk_size=64)
     try:
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = FULL")
-        db.execute("PRAGMA foreign_keys = ON")
-        check_integrity(db)
-        migrate(db)
+        await on_thread(conn, prepare, opened[0])
     except BaseException:
-        db.close()
+        await conn.close()
         raise
-    return db
+    return conn, opened[0]
 
 
-def connect_reader(path: str, writer: sqlite3.Connection) -> sqlite3.Connection:
-    """A read-only connection beside the writer (an in-memory database has only the one)."""
-    if path == ":memory:":
-        return writer
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    db.row_factory = sqlite3.Row
+async def on_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` as one job on ``conn``'s thread, in turn with the jobs queued before it:
+    several statements for one hand-off. The store's one use of aiosqlite's private API (its
+    ``_execute``, which every public method wraps): why, in ``bot.store.sqlite.commits``."""
+    result: T = await conn._execute(fn, *args)  # type: ignore[no-untyped-call]
+    return result
+
+
+def prepare_writer(db: sqlite3.Connection) -> None:
+    """The pragmas of the writing connection, the integrity check, pending migrations."""
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("PRAGMA foreign_keys = ON")
+    check_integrity(db)
+    migrate(db)
+
+
+def prepare_reader(db: sqlite3.Connection) -> None:
+    """A read-only connection beside the writer."""
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     db.execute("PRAGMA query_only = ON")
-    return db
 
 
 def check_integrity(db: sqlite3.Connection) -> None:
