@@ -145,23 +145,31 @@ class GroupCommitter:
             self._refuse_waiting(job.exception() or RuntimeError("the writer stopped"))
 
     def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the connection's thread: commit batch after batch while changes wait."""
-        first = True
-        while True:
-            with self._guard:
-                if not self._waiting:
-                    self._active = False
-                    loop.call_soon_threadsafe(self._idle)
-                    return
-                if self._outside and not first:
-                    # Another job waits behind this one: its turn, then ours again.
-                    loop.call_soon_threadsafe(self._queue_job)
-                    return
-                batch = list(self._waiting)
-                self._waiting.clear()
-            first = False
+        """On the connection's thread: commit batch after batch while changes wait. Each
+        batch's callers hear of it in one call on the loop, with the news that nothing more
+        waits (one wake-up of the loop a batch)."""
+        batch = self._next(loop, first=True)
+        if not batch:  # taken meanwhile: the loop still hears that the committer is idle
+            loop.call_soon_threadsafe(self._settle, [], [], None)
+        while batch:
             results, error = self._transaction(batch)
-            loop.call_soon_threadsafe(self._settle, batch, results, error)
+            following = self._next(loop, first=False)
+            loop.call_soon_threadsafe(self._settle, batch, results, error, not following)
+            batch = following
+
+    def _next(self, loop: asyncio.AbstractEventLoop, *, first: bool) -> list[Queued]:
+        """The next batch for this job; none when nothing waits (the committer is idle) or when
+        another job waits for the connection (this job is queued again, behind it)."""
+        with self._guard:
+            if not self._waiting:
+                self._active = False
+                return []
+            if self._outside and not first:
+                loop.call_soon_threadsafe(self._queue_job)
+                return []
+            batch = list(self._waiting)
+            self._waiting.clear()
+            return batch
 
     def _transaction(self, batch: list[Queued]) -> tuple[list[Any] | None, BaseException | None]:
         """The batch in one transaction, durable once this returns results."""
@@ -181,22 +189,21 @@ class GroupCommitter:
             return None, exc
         return results, None
 
-    def _idle(self) -> None:
-        with self._guard:
-            if not self._active:
-                self._quiet.set()
-
     def _refuse_waiting(self, error: BaseException) -> None:
         with self._guard:
             batch = list(self._waiting)
             self._waiting.clear()
             self._active = False
         self._settle(batch, None, error)
-        self._quiet.set()
 
     def _settle(self, batch: list[Queued], results: list[Any] | None,
-                error: BaseException | None) -> None:
-        """On the event loop: tell each waiting caller how its change went."""
+                error: BaseException | None, last: bool = True) -> None:
+        """On the event loop: tell each waiting caller how its change went (``last``: the
+        job ended, so the committer may be idle now)."""
+        if last:
+            with self._guard:
+                if not self._active:
+                    self._quiet.set()
         if results is None:
             for item in batch:
                 if not item.done.done():
