@@ -1,6 +1,6 @@
 """Rows of asynchronous play about members and seats in the PostgreSQL store: member settings,
 DM dashboards, seats changing hands, votes on a seat out of time, and what each seat missed
-since its last move (``bot.store.seat_rows`` in PostgreSQL's dialect)."""
+since its last move (``bot.store.sqlite.seats`` in PostgreSQL's dialect)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 several bot processes sharing one database.
 
 Every write is one transaction on a pooled connection (most are one statement: see
-``postgres_tables`` and ``postgres_leagues``). COMMIT returns once the WAL is flushed (our
+``tables`` and ``leagues``). COMMIT returns once the WAL is flushed (our
 sessions never run with ``synchronous_commit`` off): acknowledged means durable. Concurrent
 commits from the pool, and from other processes, share WAL flushes: PostgreSQL's own group
 commit, so the store needs no queue of its own.

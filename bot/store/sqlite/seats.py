@@ -16,7 +16,7 @@ from bot.store.timing_records import DashboardRecord, SeatChange
 
 
 class SeatRows(Handoffs):
-    """Mixed into ``SqliteStore``, which provides the two hand-offs."""
+    """Mixed into ``SqliteStore``, which provides the hand-offs."""
 
     # -- member settings ---------------------------------------------------------------------
 
