@@ -470,6 +470,14 @@ async def test_sqlite_statements_run_on_aiosqlite_threads_never_on_the_loop(
     assert any(sql.startswith("SELECT") for name, _, sql in seen if name == "reader")
 
 
+async def test_a_write_after_close_is_refused_not_left_waiting(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "tabula.db")
+    table_id = await started(store)
+    await store.close()
+    with pytest.raises(ValueError, match="closed"):
+        await asyncio.wait_for(store.record_steps(table_id, 1, [step(1)]), 10)
+
+
 def test_a_url_names_postgresql_and_anything_else_a_file() -> None:
     assert is_postgres("postgresql://u@h/db") and is_postgres("postgres://h/db")
     assert not is_postgres("./tabula.db") and not is_postgres(Path("postgresql:"))
