@@ -478,6 +478,24 @@ async def test_a_write_after_close_is_refused_not_left_waiting(tmp_path: Path) -
         await asyncio.wait_for(store.record_steps(table_id, 1, [step(1)]), 10)
 
 
+def test_a_store_left_open_does_not_keep_the_process_from_exiting(tmp_path: Path) -> None:
+    """aiosqlite's threads are not daemons; the store stops those still open at exit."""
+    script = (
+        "import asyncio, sys\n"
+        "from bot.store import SqliteStore\n"
+        "async def main():\n"
+        "    global store\n"
+        "    store = await SqliteStore.open(sys.argv[1])\n"
+        "    await store.mark_announced(0, 1)\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "open.db")], cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+
+
 def test_a_url_names_postgresql_and_anything_else_a_file() -> None:
     assert is_postgres("postgresql://u@h/db") and is_postgres("postgres://h/db")
     assert not is_postgres("./tabula.db") and not is_postgres(Path("postgresql:"))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
+import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -19,6 +21,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 5_000
+
+# aiosqlite's threads are not daemons: one connection left open would keep the process from
+# ever exiting. A watcher stops those still open once the main thread is done (each finishes
+# the jobs queued before, a group commit under way included).
+_still_open: weakref.WeakSet[aiosqlite.Connection] = weakref.WeakSet()
+_watching = threading.Lock()
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -38,12 +46,26 @@ async def open_connection(path: str, prepare: Callable[[sqlite3.Connection], Non
         return db
 
     conn = await aiosqlite.Connection(connector, iter_chunk_size=64)
+    stop_at_exit(conn)
     try:
         await on_thread(conn, prepare, opened[0])
     except BaseException:
         await conn.close()
         raise
     return conn, opened[0]
+
+
+def stop_at_exit(conn: aiosqlite.Connection) -> None:
+    _still_open.add(conn)
+    if _watching.acquire(blocking=False):  # the first connection starts the one watcher
+        threading.Thread(target=_stop_when_main_ends, name="tabula-db-exit",
+                         daemon=True).start()
+
+
+def _stop_when_main_ends() -> None:
+    threading.main_thread().join()  # returns as the interpreter begins to shut down
+    for conn in list(_still_open):
+        conn.stop()
 
 
 async def on_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
