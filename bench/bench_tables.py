@@ -5,7 +5,8 @@
   synchronous_commit on);
 - durable moves/s through the table use cases with 1 and with 20 tables, each table one member
   plus computer seats (every move committed before anyone hears of it), with ``act`` p50/p99
-  (the member's acknowledgement) and the number of move transactions (SQLite's group commit puts
+  (the member's acknowledgement), the CPU time per move (the process's, and the event loop's
+  thread's alone) and the number of move transactions (SQLite's group commit puts
   several tables' moves in one; PostgreSQL commits each change on its own and shares WAL flushes
   between concurrent ones);
 - the memory a live table costs in the in-memory cache (store-independent);
@@ -123,18 +124,22 @@ async def use_cases(target: str, args: argparse.Namespace, count: int) -> None:
     scheduler = Scheduler(tables, SystemClock()) if args.paced else None
     latencies: list[float] = []
     start = time.perf_counter()
+    # CPU time, unlike the wall clock, hardly moves with what else the machine runs.
+    cpu, loop_cpu = time.process_time(), time.thread_time()
     moves = await asyncio.gather(*(
         drive(tables, args.game, args.players, 1000 + n, args.acts, latencies, scheduler)
         for n in range(count)
     ))
     elapsed = time.perf_counter() - start
+    cpu, loop_cpu = time.process_time() - cpu, time.thread_time() - loop_cpu
     commits = store.commits
     await store.close()
     total = sum(moves)
     ms = [v * 1000 for v in latencies]
     print(f"  {count:>2} table(s): {total / elapsed:7.0f} durable moves/s ({total} moves, "
           f"{commits} move transactions, {total / max(commits, 1):.1f} moves each); "
-          f"act p50 {statistics.median(ms):6.2f} ms, p99 {percentile(ms, 99):6.2f} ms")
+          f"act p50 {statistics.median(ms):6.2f} ms, p99 {percentile(ms, 99):6.2f} ms; "
+          f"CPU per move {cpu / total * 1000:.3f} ms (loop {loop_cpu / total * 1000:.3f} ms)")
 
 
 def _in_schema(url: str, schema: str) -> str:

@@ -4,6 +4,8 @@
     python -m bot local GAME [--players N] [--seed S] [--auto]
     python -m bot backup PATH          an online, read-only backup of TABULA_DB (a SQLite file)
     python -m bot migrate-db --from tabula.db --to postgresql://...
+    python -m bot healthcheck          exit 0 while the bot's heartbeat (TABULA_HEARTBEAT) is
+                                       recent, else 1: a container's HEALTHCHECK
 """
 
 from __future__ import annotations
@@ -13,9 +15,18 @@ import asyncio
 import logging
 import os
 import sys
+import time
 from pathlib import Path
 
-from bot.config import HELP, ConfigError, Settings, check_database_folder, database_path
+from bot.config import (
+    HELP,
+    ConfigError,
+    Settings,
+    check_database_folder,
+    database_path,
+    heartbeat_path,
+)
+from bot.heartbeat import check
 from bot.store.backup import BackupError, NoDatabase, backup
 from bot.store.errors import StoreError
 from bot.store.factory import is_postgres
@@ -65,6 +76,17 @@ def _backup_postgres(url: str, target: Path) -> int:
     return 0
 
 
+def _healthcheck() -> int:
+    path = heartbeat_path()
+    if path is None:
+        print("error: TABULA_HEARTBEAT is not set: the bot writes no heartbeat to check.",
+              file=sys.stderr)
+        return 2
+    healthy, why = check(path, time.time())
+    print(why, file=sys.stdout if healthy else sys.stderr)
+    return 0 if healthy else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["local"]:
@@ -74,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         return local_main(args[1:])
     if args[:1] == ["backup"]:
         return _backup(args[1:])
+    if args[:1] == ["healthcheck"]:
+        return _healthcheck()
     if args[:1] == ["migrate-db"]:
         from bot.migrate_db import main as migrate_main  # needs the postgres extra
 

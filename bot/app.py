@@ -33,6 +33,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings, Sharding
+from bot.heartbeat import Heartbeat
 from bot.leagues import Leagues
 from bot.leagues.rounds import Rounds
 from bot.pace.clock import Clock, SystemClock
@@ -96,6 +97,7 @@ class TabulaBot(commands.Bot):
         self._closing: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()  # the scheduler's loop ends when it is set
+        self.heartbeat: Heartbeat | None = None
 
     @staticmethod
     def shard_options(sharding: Sharding) -> dict[str, Any]:
@@ -155,6 +157,24 @@ class TabulaBot(commands.Bot):
         log.info("synced %d commands", len(synced))
         self._resuming = self.spawn(self._catch_up_then_schedule())
         self.spawn(self._catch_up_results())
+        if self.settings.heartbeat is not None:
+            self.heartbeat = Heartbeat(self.settings.heartbeat, self.clock)
+            self.spawn(self.heartbeat.run(self.gateway_connected, self._stopping))
+
+    def gateway_connected(self) -> bool:
+        """Ready, and the gateway's connection open (the heartbeat beats only then)."""
+        return self.is_ready() and self.ws is not None and self.ws.open
+
+    async def on_ready(self) -> None:
+        await self._beat()
+
+    async def on_resumed(self) -> None:
+        await self._beat()
+
+    async def _beat(self) -> None:
+        """A beat as soon as the gateway is (back) up, not only at the next period."""
+        if self.heartbeat is not None and self.gateway_connected():
+            await asyncio.to_thread(self.heartbeat.beat)
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run a coroutine in the background, keeping a reference and logging its failure;
@@ -246,6 +266,8 @@ class TabulaBot(commands.Bot):
     async def _shut_down(self) -> None:
         self.draining = True
         self.stop_scheduling()
+        if self.heartbeat is not None:
+            self.heartbeat.stop()
         # No gateway, no new interactions; REST stays open for the replies under way.
         await self.close_gateway()
         if self._resuming is not None and not self.is_ready():
@@ -277,6 +299,10 @@ class ShardedTabulaBot(TabulaBot, commands.AutoShardedBot):
         for shard in self.shards.values():
             if not shard.is_closed():
                 await shard.disconnect()
+
+    def gateway_connected(self) -> bool:
+        return self.is_ready() and bool(self.shards) and not any(
+            shard.is_closed() for shard in self.shards.values())
 
 
 # discord.py names the tasks that run interaction callbacks and event handlers.

@@ -18,6 +18,8 @@ Tabula needs a Discord bot token to go online. Set:
   TABULA_SHARD_COUNT   optional: the total number of shards, or "auto" (Discord's advice)
   TABULA_SHARD_IDS     optional: the shards this process runs, e.g. 0,1 (needs the count)
   LOG_LEVEL            optional: DEBUG, INFO (default), WARNING
+  TABULA_HEARTBEAT     optional: a file the bot rewrites while connected to Discord, for
+                       `python -m bot healthcheck` (a container's HEALTHCHECK)
 
 To try a game without Discord, play at a terminal table:
 
@@ -31,6 +33,13 @@ DEFAULT_DB = "./tabula.db"
 
 class ConfigError(ValueError):
     pass
+
+
+def heartbeat_path(env: Mapping[str, str] | None = None) -> Path | None:
+    """``TABULA_HEARTBEAT``: the heartbeat file, or None when unset or blank."""
+    env = os.environ if env is None else env
+    text = env.get("TABULA_HEARTBEAT", "").strip()
+    return Path(text) if text else None
 
 
 def database_path(env: Mapping[str, str] | None = None) -> str:
@@ -111,6 +120,7 @@ class Settings:
     gateway_url: str | None = None
     log_level: str = "INFO"
     sharding: Sharding = Sharding()
+    heartbeat: Path | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -132,4 +142,5 @@ class Settings:
             gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
             log_level=level,
             sharding=Sharding.from_env(env),
+            heartbeat=heartbeat_path(env),
         )

@@ -35,7 +35,7 @@ from bot.store.records import (
     Step,
     TableRecord,
 )
-from bot.store.sqlite import SqliteStore
+from bot.store.sqlite.store import SqliteStore
 
 __all__ = [
     "ActionRecord",

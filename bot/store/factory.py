@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bot.store.errors import StoreError
 from bot.store.interface import Store
-from bot.store.sqlite import SqliteStore
+from bot.store.sqlite.store import SqliteStore
 from bot.store.targets import is_postgres, redacted
 
 __all__ = ["is_postgres", "open_store", "redacted"]
@@ -17,7 +17,7 @@ async def open_store(target: str | Path) -> Store:
         return await SqliteStore.open(target)
     try:
         # Imported only here: asyncpg is the optional ``tabula[postgres]`` dependency.
-        from bot.store.postgres import PostgresStore
+        from bot.store.postgres.store import PostgresStore
     except ImportError as exc:
         raise StoreError(
             "TABULA_DB is a PostgreSQL URL but asyncpg is not installed: "

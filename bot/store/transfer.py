@@ -17,8 +17,8 @@ import aiosqlite
 import asyncpg
 
 from bot.store.errors import StoreError
-from bot.store.postgres_rows import iso
-from bot.store.sqlite import SqliteStore
+from bot.store.postgres.rows import iso
+from bot.store.sqlite.store import SqliteStore
 
 BATCH = 2_000
 PG_ONLY = {"schema_version"}

@@ -13,7 +13,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.store import SqliteStore
-from bot.store.sqlite import migrations
+from bot.store.sqlite.setup import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -29,9 +30,9 @@ from bot.store import (
     is_postgres,
     open_store,
 )
-from bot.store.postgres import PostgresStore
-from bot.store.postgres_schema import migrations as postgres_migrations
-from bot.store.sqlite import migrations
+from bot.store.postgres.setup import migrations as postgres_migrations
+from bot.store.postgres.store import PostgresStore
+from bot.store.sqlite.setup import migrations
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -436,6 +437,63 @@ async def test_other_uses_of_the_connection_take_turns_with_group_commits(
         copy.close()
     finally:
         await store.close()
+
+
+async def test_sqlite_statements_run_on_aiosqlite_threads_never_on_the_loop(
+    tmp_path: Path,
+) -> None:
+    """Every statement of a group commit, a read, a check and a backup runs on an aiosqlite
+    connection's thread: the writes on the writer's one, the reads on the reader's."""
+    store = await SqliteStore.open(tmp_path / "tabula.db")
+    seen: list[tuple[str, int, str]] = []
+    try:
+        for name, conn in (("writer", store._writer), ("reader", store._reader)):
+            assert conn is not None
+            await conn.set_trace_callback(
+                lambda sql, name=name: seen.append((name, threading.get_ident(), sql)))
+        tables = [await started(store, channel=10 + n) for n in range(3)]
+        await asyncio.gather(*(store.record_steps(t, 1, [step(1), step(2)]) for t in tables))
+        assert [a.version for a in await store.actions(tables[0])] == [2, 3]
+        assert (await store.seat_changes(tables[0])) == []  # a read of its own function
+        await store.check_integrity()
+        await store.backup(tmp_path / "copy.db")
+    finally:
+        await store.close()
+    loop_thread = threading.get_ident()
+    assert seen and all(thread != loop_thread for _, thread, _ in seen)
+    threads = {name: {thread for n, thread, _ in seen if n == name} for name in ("writer",
+                                                                                 "reader")}
+    assert len(threads["writer"]) == len(threads["reader"]) == 1
+    assert threads["writer"] != threads["reader"]
+    written = [sql for name, _, sql in seen if sql.startswith(("INSERT", "UPDATE", "COMMIT"))]
+    assert written and all(name == "writer" for name, _, sql in seen if sql in written)
+    assert any(sql.startswith("SELECT") for name, _, sql in seen if name == "reader")
+
+
+async def test_a_write_after_close_is_refused_not_left_waiting(tmp_path: Path) -> None:
+    store = await SqliteStore.open(tmp_path / "tabula.db")
+    table_id = await started(store)
+    await store.close()
+    with pytest.raises(ValueError, match="closed"):
+        await asyncio.wait_for(store.record_steps(table_id, 1, [step(1)]), 10)
+
+
+def test_a_store_left_open_does_not_keep_the_process_from_exiting(tmp_path: Path) -> None:
+    """aiosqlite's threads are not daemons; the store stops those still open at exit."""
+    script = (
+        "import asyncio, sys\n"
+        "from bot.store import SqliteStore\n"
+        "async def main():\n"
+        "    global store\n"
+        "    store = await SqliteStore.open(sys.argv[1])\n"
+        "    await store.mark_announced(0, 1)\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "open.db")], cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
 
 
 def test_a_url_names_postgresql_and_anything_else_a_file() -> None:

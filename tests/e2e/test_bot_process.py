@@ -1,5 +1,6 @@
 """``python -m bot`` as its own process, pointed at the stand-in by the environment, comes
-online and answers a command."""
+online and answers a command; while connected it keeps a heartbeat that
+``python -m bot healthcheck`` finds fresh, and a stopped bot leaves none."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ async def test_python_m_bot_comes_online_and_answers(standin: StandIn, tmp_path:
         **standin.env,
         "TABULA_DB": str(tmp_path / "proc.db"),
         "TABULA_DEV_GUILD": str(guild.id),
+        "TABULA_HEARTBEAT": str(tmp_path / "heartbeat"),
         "PYTHONPATH": str(ROOT),
     }
     proc = await asyncio.create_subprocess_exec(
@@ -37,6 +39,8 @@ async def test_python_m_bot_comes_online_and_answers(standin: StandIn, tmp_path:
         r = await standin.slash(alice, channel, "help")
         answer = await r.wait_reply(10)
         assert answer.ephemeral and "/game new" in answer.content
+        await beaten(tmp_path / "heartbeat")
+        assert await healthcheck(env, tmp_path) == 0
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -45,3 +49,21 @@ async def test_python_m_bot_comes_online_and_answers(standin: StandIn, tmp_path:
             proc.kill()
             await proc.wait()
     assert standin.violations == []
+    assert await healthcheck(env, tmp_path) == 1  # closed: no heartbeat left behind
+
+
+async def beaten(path: Path) -> None:
+    """Until the bot's first beat (it beats once ready, a moment after it answers)."""
+    for _ in range(600):  # another process writes it: looked at every 50 ms, for 30 s at most
+        if path.exists():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no heartbeat at {path}")
+
+
+async def healthcheck(env: dict[str, str], cwd: Path) -> int:
+    check = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "healthcheck", cwd=cwd, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )
+    return await asyncio.wait_for(check.wait(), 30)

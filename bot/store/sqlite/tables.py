@@ -1,33 +1,23 @@
-"""The SQLite store.
+"""The SQLite store's tables, seats, action log, announcements and previews.
 
-WAL journal, ``synchronous=FULL``, foreign keys on, a busy timeout, and every write inside
-``BEGIN IMMEDIATE`` (a deferred transaction that reads first fails at once with "database is
-locked" in WAL mode). Reads go to a second, read-only connection on a thread of its own.
-
-Every write is group-committed (``bot.store.sqlite_commits``): writes of different tables that
-arrive while a commit is in flight go together into the next transaction, a savepoint each, so
-one refused move leaves the others intact, and every caller hears back only once the
-transaction is durable.
+A move, or a chain of moves of one table (``record_steps``), is queued for the next group
+commit (``bot.store.sqlite.commits``): the update of the table's row checks the version, and the
+log rows are appended, in a savepoint of the move's own.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from functools import partial
-from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.store import sqlite_setup as setup
 from bot.store.errors import (
     AlreadySeated,
     ChannelBusy,
 )
-from bot.store.league_rows import LeagueRows
 from bot.store.one_step import OneStep
 from bot.store.records import (
     ActionRecord,
@@ -36,104 +26,23 @@ from bot.store.records import (
     Step,
     TableRecord,
 )
-from bot.store.rows import action_record as _action
-from bot.store.rows import seat_record as _seat
-from bot.store.rows import table_record as _table
-from bot.store.seat_rows import SeatRows
-from bot.store.sqlite_commits import GroupCommitter, Queued, steps_change
-from bot.store.sqlite_commits import bump as _bump
-from bot.store.sqlite_commits import dumps as _dumps
-from bot.store.sqlite_commits import now_text as _now
-from bot.store.sqlite_setup import migrations
-from bot.store.timing import TimingRows, write_plan
+from bot.store.sqlite.commits import bump as _bump
+from bot.store.sqlite.commits import dumps as _dumps
+from bot.store.sqlite.commits import now_text as _now
+from bot.store.sqlite.rows import Handoffs
+from bot.store.sqlite.rows import action_record as _action
+from bot.store.sqlite.rows import seat_record as _seat
+from bot.store.sqlite.rows import table_record as _table
+from bot.store.sqlite.timing import write_plan
 from bot.store.timing_records import PlanRequest, TurnRecord
-
-__all__ = ["SqliteStore", "migrations"]  # migrations: the tests read the shipped list
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 
-class SqliteStore(LeagueRows, TimingRows, SeatRows, OneStep):
-    def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor,
-                 reader: sqlite3.Connection, read_thread: ThreadPoolExecutor) -> None:
-        self._conn = conn
-        self._thread = thread  # the writing connection's other uses (checks, a backup)
-        # Reads go to a connection of their own: in WAL mode a reader never waits for a
-        # writer, so autocomplete and lookups do not queue behind a group commit's fsync.
-        self._reader = reader
-        self._read_thread = read_thread
-        self._commit_thread = ThreadPoolExecutor(max_workers=1,
-                                                 thread_name_prefix="tabula-db-commit")
-        self._commits = GroupCommitter(conn, self._commit_thread)
-        self.path = path
-        self.shared = False  # one process owns the file: in-memory copies stay current
-
-    # -- opening ---------------------------------------------------------------------------
-
-    @classmethod
-    async def open(cls, path: str | Path) -> SqliteStore:
-        """Connect, set the pragmas, check integrity, and apply pending migrations."""
-        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabula-db")
-        read_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabula-db-read")
-        loop = asyncio.get_running_loop()
-        try:
-            conn = await loop.run_in_executor(thread, setup.connect, str(path))
-            reader = await loop.run_in_executor(read_thread, setup.connect_reader, str(path),
-                                                conn)
-        except BaseException:
-            thread.shutdown(wait=False)
-            read_thread.shutdown(wait=False)
-            raise
-        return cls(conn, str(path), thread, reader, read_thread)
-
-    async def close(self) -> None:
-        await self._commits.flush()
-        loop = asyncio.get_running_loop()
-        if self._reader is not self._conn:
-            await loop.run_in_executor(self._read_thread, self._reader.close)
-        self._read_thread.shutdown(wait=True)
-        await self._call(lambda db: db.close())
-        self._thread.shutdown(wait=True)
-        self._commit_thread.shutdown(wait=True)
-
-    async def check_integrity(self) -> None:
-        await self._call(setup.check_integrity)
-
-    async def schema_version(self) -> int:
-        return await self._call(setup.user_version)
-
-    # -- hand-offs to the connection's thread ----------------------------------------------
-
-    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """``fn(connection)`` on a thread, between two group commits."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self._thread, self._commits.outside, fn)
-
-    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        return await self._call(fn)
-
-    async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """``fn(connection)`` as one all-or-nothing write, group-committed (in a savepoint of
-        its own) with whatever else waits: a lobby or a deadline costs no fsync of its own."""
-        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._commits.submit(Queued(0, 0, (), done, write=fn))
-        return await done
-
-    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """``fn(connection)`` on the reading connection: committed data, never waiting for a
-        write under way."""
-        if self._reader is self._conn:
-            return await self._run(fn)
-        return await asyncio.get_running_loop().run_in_executor(
-            self._read_thread, fn, self._reader
-        )
-
-    async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        """Rows of a read, on the reading connection."""
-        args = tuple(params)
-        return await self._read(lambda db: db.execute(sql, args).fetchall())
+class SqliteTables(Handoffs, OneStep):
+    """Mixed into ``SqliteStore``, which provides the hand-offs."""
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -351,23 +260,6 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows, OneStep):
         then = None if plan is None else partial(write_plan, plan=plan)
         return await self._queue_change(table_id, expected_version, steps, then)
 
-    async def _queue_change(
-        self, table_id: int, expected_version: int, steps: Sequence[Step],
-        then: Callable[[sqlite3.Connection], T] | None,
-    ) -> tuple[int, T | None]:
-        """Queue a change for the next group commit; ``then`` runs after its steps in a
-        savepoint of its own (None as its result when it failed)."""
-        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        item = steps_change(table_id, expected_version, steps, done, then)
-        self._commits.submit(item)
-        version = await done
-        return version, (item.after[0] if item.after else None)
-
-    @property
-    def commits(self) -> int:
-        """Transactions that wrote moves (the benches report them)."""
-        return self._commits.commits
-
     async def find_action_by_key(self, table_id: int, idem_key: str) -> ActionRecord | None:
         rows = await self._fetch(
             "SELECT * FROM actions WHERE table_id = ? AND idem_key = ?", (table_id, idem_key)
@@ -432,20 +324,6 @@ class SqliteStore(LeagueRows, TimingRows, SeatRows, OneStep):
             version=int(row["version"]), action=json.loads(row["action"]), text=str(row["text"]),
             fingerprint=row["fingerprint"],
         )
-
-    # -- maintenance -----------------------------------------------------------------------
-
-    async def backup(self, target: str | Path) -> None:
-        """An online, consistent copy (SQLite's backup API) while the bot keeps running."""
-
-        def copy(db: sqlite3.Connection) -> None:
-            dest = sqlite3.connect(str(target))
-            try:
-                db.backup(dest)
-            finally:
-                dest.close()
-
-        await self._run(copy)
 
 
 # -- on the connection's thread ----------------------------------------------------------------

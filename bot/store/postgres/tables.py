@@ -18,9 +18,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import postgres_rows as rows
 from bot.store.errors import AlreadySeated, ChannelBusy, DuplicateKey, StaleVersion
 from bot.store.one_step import OneStep
+from bot.store.postgres import rows
 from bot.store.records import (
     ActionRecord,
     PendingMove,

@@ -9,9 +9,9 @@ from datetime import datetime
 
 import asyncpg
 
-from bot.store import postgres_rows as rows
 from bot.store.errors import AlreadyExists
-from bot.store.postgres_tables import PostgresTables, now
+from bot.store.postgres import rows
+from bot.store.postgres.tables import PostgresTables, now
 from bot.store.records import (
     ForfeitRecord,
     LeagueMemberRecord,

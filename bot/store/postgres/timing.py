@@ -16,9 +16,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.postgres_tables import PostgresTables, dumps
+from bot.store.postgres.tables import PostgresTables, dumps
 from bot.store.records import Step
-from bot.store.rows import SETTINGS_COLUMNS
+from bot.store.sqlite.rows import SETTINGS_COLUMNS
 from bot.store.timing_records import (
     PlanInputs,
     PlanRequest,

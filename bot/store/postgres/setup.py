@@ -7,11 +7,11 @@ once take turns: the second sees the first one's rows and applies nothing twice.
 from __future__ import annotations
 
 import logging
-from importlib import resources
 
 import asyncpg
 
 from bot.store.errors import IntegrityFailure
+from bot.store.migrations import numbered
 
 log = logging.getLogger(__name__)
 
@@ -20,13 +20,7 @@ MIGRATION_LOCK = 0x746162756C61
 
 
 def migrations() -> list[tuple[int, str]]:
-    """The numbered SQL files shipped in ``bot/store/migrations/postgres``, in order."""
-    found = []
-    for entry in resources.files("bot.store.migrations.postgres").iterdir():
-        name = entry.name
-        if name.endswith(".sql") and name[:4].isdigit():
-            found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
-    return sorted(found)
+    return numbered("postgres")
 
 
 async def applied(conn: asyncpg.Connection) -> int:

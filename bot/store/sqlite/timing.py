@@ -1,6 +1,6 @@
 """Rows of asynchronous play in the SQLite store: table and league timing, pauses, seat
 clocks, turns (each with its deadline) and reminders (seat changes, votes and member settings
-are in ``bot.store.seat_rows``).
+are in ``bot.store.sqlite.seats``).
 
 Times are epoch seconds. Firing a deadline or a reminder is an atomic claim
 (``UPDATE ... WHERE fired_at IS NULL``), so each fires at most once whatever restarts. Each
@@ -13,8 +13,8 @@ import json
 import sqlite3
 from typing import Any
 
-from bot.store.rows import MARK_DASHBOARDS, Handoffs
-from bot.store.rows import member_settings as _settings
+from bot.store.sqlite.rows import MARK_DASHBOARDS, Handoffs
+from bot.store.sqlite.rows import member_settings as _settings
 from bot.store.timing_records import (
     PlanInputs,
     PlanRequest,
@@ -27,7 +27,7 @@ from bot.store.timing_records import (
 
 
 class TimingRows(Handoffs):
-    """Mixed into ``SqliteStore``, which provides the two hand-offs."""
+    """Mixed into ``SqliteStore``, which provides the hand-offs."""
 
     # -- a table's timing --------------------------------------------------------------------
 

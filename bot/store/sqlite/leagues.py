@@ -20,9 +20,9 @@ from bot.store.records import (
     Status,
     TableRecord,
 )
-from bot.store.rows import Handoffs
-from bot.store.rows import table_record as _table
-from bot.store.sqlite_commits import now_text as _now
+from bot.store.sqlite.commits import now_text as _now
+from bot.store.sqlite.rows import Handoffs
+from bot.store.sqlite.rows import table_record as _table
 
 
 class LeagueRows(Handoffs):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from bot.store.records import ActionRecord, SeatRecord, Status, TableRecord
+from bot.store.records import ActionRecord, SeatRecord, Status, Step, TableRecord
 
 T = TypeVar("T")
 
@@ -19,9 +19,9 @@ MARK_DASHBOARDS = ("UPDATE dashboards SET dirty = 1 WHERE dirty = 0 AND member_i
 
 
 class Handoffs:
-    """What ``SqliteStore`` provides to the row groups mixed into it: writes (``_transact``,
-    group-committed; ``_run``, the writing connection between two commits) and reads
-    (``_read``, ``_fetch``)."""
+    """What ``SqliteStore`` provides to the row groups mixed into it: writes (``_transact``
+    and ``_queue_change``, group-committed; ``_run``, the writing connection between two
+    commits) and reads (``_read``, ``_fetch``)."""
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         raise NotImplementedError
@@ -33,6 +33,12 @@ class Handoffs:
         raise NotImplementedError
 
     async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def _queue_change(
+        self, table_id: int, expected_version: int, steps: Sequence[Step],
+        then: Callable[[sqlite3.Connection], T] | None,
+    ) -> tuple[int, T | None]:
         raise NotImplementedError
 
 

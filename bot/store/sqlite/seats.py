@@ -9,14 +9,14 @@ from typing import Any
 
 from bot.store.errors import AlreadySeated
 from bot.store.records import ActionRecord
-from bot.store.rows import SETTINGS_COLUMNS, Handoffs, action_record
-from bot.store.rows import member_settings as _settings
-from bot.store.sqlite_commits import bump
+from bot.store.sqlite.commits import bump
+from bot.store.sqlite.rows import SETTINGS_COLUMNS, Handoffs, action_record
+from bot.store.sqlite.rows import member_settings as _settings
 from bot.store.timing_records import DashboardRecord, SeatChange
 
 
 class SeatRows(Handoffs):
-    """Mixed into ``SqliteStore``, which provides the two hand-offs."""
+    """Mixed into ``SqliteStore``, which provides the hand-offs."""
 
     # -- member settings ---------------------------------------------------------------------
 

@@ -3,8 +3,15 @@ written in one transaction, a savepoint each.
 
 A change refused alone (a stale version, a repeated key, a write that raised) rolls back its
 own savepoint; the others commit. Nobody hears of a change before its transaction is durable.
-How the work is split between the event loop and the committing thread is said at
-``GroupCommitter``.
+
+The writing connection is an ``aiosqlite.Connection``: one thread of its own runs, in order,
+the jobs queued for it. A group commit is one such job, from ``BEGIN IMMEDIATE`` through every
+waiting change to ``COMMIT``; a backup or an integrity check is another, so they take turns
+between two commits. aiosqlite's public methods queue one statement each, which would split a
+transaction across jobs (anything queued meanwhile would land inside it) and cost a hand-off
+per statement; so the store queues whole functions with ``Connection._execute(fn, *args)``,
+the one private call (``bot.store.sqlite.setup.on_thread``), which every public method of
+aiosqlite is a thin wrapper over. Reads of several statements go the same way to the reader.
 """
 
 from __future__ import annotations
@@ -16,13 +23,15 @@ import sqlite3
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+import aiosqlite
+
 from bot.store.errors import DuplicateKey, StaleVersion
 from bot.store.records import NewAction, Step
+from bot.store.sqlite.setup import on_thread
 
 log = logging.getLogger(__name__)
 
@@ -71,22 +80,20 @@ class Failed:
 
 
 class GroupCommitter:
-    """One writer for the connection. Between ``BEGIN IMMEDIATE`` and ``COMMIT`` (both on the
-    committing thread: they may wait, for a lock or for the disk) the statements of a batch run
-    on the event loop, in one go: on the thread, each statement would wait its turn for the
-    GIL while the loop is busy, and every table waiting on the commit would wait with it.
-    While one batch commits the next gathers; the committing thread opens its transaction
-    at once, so a busy loop never delays the next commit."""
+    """One writer for the connection. ``submit`` (on the event loop) queues a change; one job
+    on the connection's thread then commits whatever waits, and while a batch commits the
+    next gathers, taken by the same job at once (no round trip through a busy loop between
+    two commits). The job yields the thread after a commit whenever another use of the
+    connection (``outside``) waits, and is queued again behind it."""
 
-    def __init__(self, conn: sqlite3.Connection, committer: ThreadPoolExecutor) -> None:
+    def __init__(self, conn: aiosqlite.Connection, db: sqlite3.Connection) -> None:
         self._conn = conn
-        self._committer = committer
+        self._db = db  # the connection aiosqlite wraps: used only on its thread
         self._waiting: deque[Queued] = deque()
         self._guard = threading.Lock()  # ``_waiting``, ``_active``, ``_outside``
-        self._active = False  # a transaction is being opened, written or committed
-        self._outside = 0  # jobs waiting to use the connection outside the group commit
-        # Held from BEGIN to COMMIT, and by any other use of the connection (``outside``).
-        self._connection = threading.Lock()
+        self._active = False  # a group commit job is queued or running
+        self._outside = 0  # other jobs queued for the connection
+        self._jobs: set[asyncio.Task[None]] = set()
         self._quiet = asyncio.Event()
         self._quiet.set()
         self.commits = 0  # transactions that wrote moves (the benches report them)
@@ -99,83 +106,88 @@ class GroupCommitter:
             if self._active:
                 return
             self._active = True
-        self._committer.submit(self._begin, asyncio.get_running_loop())
+        self._queue_job()
 
-    def outside(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """On any other thread: ``fn(connection)`` between two group commits."""
+    async def outside(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the connection's thread, between two group commits."""
+        ran = False
+
+        def job() -> T:
+            nonlocal ran
+            ran = True
+            with self._guard:
+                self._outside -= 1
+            return fn(self._db)
+
         with self._guard:
             self._outside += 1
         try:
-            with self._connection:
-                return fn(self._conn)
+            return await on_thread(self._conn, job)
         finally:
-            with self._guard:
-                self._outside -= 1
+            if not ran:  # never queued (the connection closed)
+                with self._guard:
+                    self._outside -= 1
 
     async def flush(self) -> None:
         """Wait until nothing is queued or being written."""
         await self._quiet.wait()
 
-    def _begin(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the committing thread: open the transaction the waiting changes go into."""
-        self._connection.acquire()
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-        except BaseException as exc:
-            self._connection.release()
-            loop.call_soon_threadsafe(self._refuse_waiting, exc)
-            if not isinstance(exc, Exception):
-                raise
-            return
-        loop.call_soon_threadsafe(self._write)
+    def _queue_job(self) -> None:
+        job = asyncio.ensure_future(on_thread(self._conn, self._drain,
+                                              asyncio.get_running_loop()))
+        self._jobs.add(job)
+        job.add_done_callback(self._job_done)
 
-    def _write(self) -> None:
-        """On the event loop, the transaction open: every waiting change, a savepoint each."""
+    def _job_done(self, job: asyncio.Task[None]) -> None:
+        self._jobs.discard(job)
+        if not job.cancelled() and job.exception() is not None:
+            # The connection refused the job itself (it closed): nobody waits in vain.
+            self._refuse_waiting(job.exception() or RuntimeError("the writer stopped"))
+
+    def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the connection's thread: commit batch after batch while changes wait. Each
+        batch's callers hear of it in one call on the loop, with the news that nothing more
+        waits (one wake-up of the loop a batch)."""
+        batch = self._next(loop, first=True)
+        if not batch:  # taken meanwhile: the loop still hears that the committer is idle
+            loop.call_soon_threadsafe(self._settle, [], [], None)
+        while batch:
+            results, error = self._transaction(batch)
+            following = self._next(loop, first=False)
+            loop.call_soon_threadsafe(self._settle, batch, results, error, not following)
+            batch = following
+
+    def _next(self, loop: asyncio.AbstractEventLoop, *, first: bool) -> list[Queued]:
+        """The next batch for this job; none when nothing waits (the committer is idle) or when
+        another job waits for the connection (this job is queued again, behind it)."""
         with self._guard:
+            if not self._waiting:
+                self._active = False
+                return []
+            if self._outside and not first:
+                loop.call_soon_threadsafe(self._queue_job)
+                return []
             batch = list(self._waiting)
             self._waiting.clear()
-        results: list[Any] | None = None
-        error: BaseException | None = None
+            return batch
+
+    def _transaction(self, batch: list[Queued]) -> tuple[list[Any] | None, BaseException | None]:
+        """The batch in one transaction, durable once this returns results."""
         try:
-            results = write_statements(self._conn, batch)
+            self._db.execute("BEGIN IMMEDIATE")
+        except Exception as exc:  # locked past the busy timeout, or the disk failed
+            return None, exc
+        try:
+            results = write_statements(self._db, batch)
+            self._db.execute("COMMIT")
         except Exception as exc:  # the database itself failed: the batch fails with it
-            error = exc
-        self._committer.submit(self._commit, asyncio.get_running_loop(), batch, results, error)
-
-    def _commit(self, loop: asyncio.AbstractEventLoop, batch: list[Queued],
-                results: list[Any] | None, error: BaseException | None) -> None:
-        """On the committing thread: make the batch durable (or undo it), then open the next
-        transaction at once if changes wait, unless another job waits for the connection."""
-        try:
-            self._conn.execute("COMMIT" if error is None else "ROLLBACK")
-        except Exception as exc:
-            results, error = None, error or exc
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-        with self._guard:
-            # Still active while changes wait: a submit now must not open a second one.
-            self._active = waiting = bool(self._waiting)
-            chained = waiting and not self._outside
-        if chained:
             try:
-                self._conn.execute("BEGIN IMMEDIATE")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
             except Exception:
-                log.exception("could not open the next group commit; trying again")
-                chained = False
-        if not chained:
-            self._connection.release()
-        loop.call_soon_threadsafe(self._finished, batch, results, error, chained,
-                                  waiting and not chained)
-
-    def _finished(self, batch: list[Queued], results: list[Any] | None,
-                  error: BaseException | None, chained: bool, again: bool) -> None:
-        self._settle(batch, results, error)
-        if chained:
-            self._write()
-        elif again:  # changes wait behind another job (or a failed BEGIN): start over
-            self._committer.submit(self._begin, asyncio.get_running_loop())
-        elif not self._active:
-            self._quiet.set()
+                log.exception("could not roll back a failed group commit")
+            return None, exc
+        return results, None
 
     def _refuse_waiting(self, error: BaseException) -> None:
         with self._guard:
@@ -183,11 +195,15 @@ class GroupCommitter:
             self._waiting.clear()
             self._active = False
         self._settle(batch, None, error)
-        self._quiet.set()
 
     def _settle(self, batch: list[Queued], results: list[Any] | None,
-                error: BaseException | None) -> None:
-        """On the event loop: tell each waiting caller how its change went."""
+                error: BaseException | None, last: bool = True) -> None:
+        """On the event loop: tell each waiting caller how its change went (``last``: the
+        job ended, so the committer may be idle now)."""
+        if last:
+            with self._guard:
+                if not self._active:
+                    self._quiet.set()
         if results is None:
             for item in batch:
                 if not item.done.done():

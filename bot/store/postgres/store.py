@@ -2,7 +2,7 @@
 several bot processes sharing one database.
 
 Every write is one transaction on a pooled connection (most are one statement: see
-``postgres_tables`` and ``postgres_leagues``). COMMIT returns once the WAL is flushed (our
+``tables`` and ``leagues``). COMMIT returns once the WAL is flushed (our
 sessions never run with ``synchronous_commit`` off): acknowledged means durable. Concurrent
 commits from the pool, and from other processes, share WAL flushes: PostgreSQL's own group
 commit, so the store needs no queue of its own.
@@ -15,9 +15,9 @@ from pathlib import Path
 import asyncpg
 
 from bot.store.errors import IntegrityFailure, StoreError
-from bot.store.postgres_leagues import PostgresLeagues
-from bot.store.postgres_schema import applied, migrate, migrations
-from bot.store.postgres_seats import PostgresSeats
+from bot.store.postgres.leagues import PostgresLeagues
+from bot.store.postgres.seats import PostgresSeats
+from bot.store.postgres.setup import applied, migrate, migrations
 from bot.store.targets import redacted
 from bot.store.transfer import postgres_to_sqlite
 

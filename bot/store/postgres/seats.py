@@ -1,6 +1,6 @@
 """Rows of asynchronous play about members and seats in the PostgreSQL store: member settings,
 DM dashboards, seats changing hands, votes on a seat out of time, and what each seat missed
-since its last move (``bot.store.seat_rows`` in PostgreSQL's dialect)."""
+since its last move (``bot.store.sqlite.seats`` in PostgreSQL's dialect)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import asyncpg
 
-from bot.store import postgres_rows as rows
 from bot.store.errors import AlreadySeated
-from bot.store.postgres_timing import PostgresTiming, settings_of
+from bot.store.postgres import rows
+from bot.store.postgres.timing import PostgresTiming, settings_of
 from bot.store.records import ActionRecord
-from bot.store.rows import SETTINGS_COLUMNS
+from bot.store.sqlite.rows import SETTINGS_COLUMNS
 from bot.store.timing_records import DashboardRecord, SeatChange
 
 

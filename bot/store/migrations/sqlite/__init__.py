@@ -1,0 +1,1 @@
+"""SQLite migrations, numbered as the PostgreSQL ones (same schema, SQLite dialect)."""

@@ -1,0 +1,135 @@
+"""The SQLite store, through aiosqlite.
+
+WAL journal, ``synchronous=FULL``, foreign keys on, a busy timeout, and every write inside
+``BEGIN IMMEDIATE`` (a deferred transaction that reads first fails at once with "database is
+locked" in WAL mode). Two aiosqlite connections, each on a thread of its own: the writer, and a
+read-only reader (in WAL mode a reader never waits for a writer, so lookups do not queue behind
+a group commit's fsync).
+
+Every write is group-committed (``bot.store.sqlite.commits``): writes of different tables that
+arrive while a commit is in flight go together into the next transaction, a savepoint each, so
+one refused move leaves the others intact, and every caller hears back only once the
+transaction is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.store.records import Step
+from bot.store.sqlite import setup
+from bot.store.sqlite.commits import GroupCommitter, Queued, steps_change
+from bot.store.sqlite.leagues import LeagueRows
+from bot.store.sqlite.seats import SeatRows
+from bot.store.sqlite.tables import SqliteTables
+from bot.store.sqlite.timing import TimingRows
+
+__all__ = ["SqliteStore"]
+
+T = TypeVar("T")
+
+
+class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows):
+    def __init__(self, path: str, writer: aiosqlite.Connection, db: sqlite3.Connection,
+                 reader: tuple[aiosqlite.Connection, sqlite3.Connection] | None) -> None:
+        self._writer = writer
+        # None for an in-memory database: it has only the one connection.
+        self._reader: aiosqlite.Connection | None = None
+        self._reader_db: sqlite3.Connection | None = None
+        if reader is not None:
+            self._reader, self._reader_db = reader
+        self._commits = GroupCommitter(writer, db)
+        self.path = path
+        self.shared = False  # one process owns the file: in-memory copies stay current
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> SqliteStore:
+        """Connect, set the pragmas, check integrity, and apply pending migrations."""
+        name = str(path)
+        writer, db = await setup.open_connection(name, setup.prepare_writer)
+        if name == ":memory:":
+            return cls(name, writer, db, None)
+        try:
+            reader = await setup.open_connection(name, setup.prepare_reader)
+        except BaseException:
+            await writer.close()
+            raise
+        return cls(name, writer, db, reader)
+
+    async def close(self) -> None:
+        await self._commits.flush()
+        if self._reader is not None:
+            await self._reader.close()
+        await self._writer.close()
+
+    async def check_integrity(self) -> None:
+        await self._run(setup.check_integrity)
+
+    async def schema_version(self) -> int:
+        return await self._run(setup.user_version)
+
+    # -- hand-offs to the connections' threads ---------------------------------------------
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the writer's thread, between two group commits."""
+        return await self._commits.outside(fn)
+
+    async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` as one all-or-nothing write, group-committed (in a savepoint of
+        its own) with whatever else waits: a lobby or a deadline costs no fsync of its own."""
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._commits.submit(Queued(0, 0, (), done, write=fn))
+        return await done
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the reader's thread: committed data, never waiting for a
+        write under way (several statements: see ``commits`` for the call that queues it)."""
+        if self._reader is None:
+            return await self._run(fn)
+        return await setup.on_thread(self._reader, fn, self._reader_db)
+
+    async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        """Rows of one query, on the reader."""
+        args = tuple(params)
+        if self._reader is None:
+            return await self._run(lambda db: db.execute(sql, args).fetchall())
+        return list(await self._reader.execute_fetchall(sql, args))
+
+    async def _queue_change(
+        self, table_id: int, expected_version: int, steps: Sequence[Step],
+        then: Callable[[sqlite3.Connection], T] | None,
+    ) -> tuple[int, T | None]:
+        """Queue a change for the next group commit; ``then`` runs after its steps in a
+        savepoint of its own (None as its result when it failed)."""
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        item = steps_change(table_id, expected_version, steps, done, then)
+        self._commits.submit(item)
+        version = await done
+        return version, (item.after[0] if item.after else None)
+
+    @property
+    def commits(self) -> int:
+        """Transactions that wrote moves (the benches report them)."""
+        return self._commits.commits
+
+    # -- maintenance -----------------------------------------------------------------------
+
+    async def backup(self, target: str | Path) -> None:
+        """An online, consistent copy (SQLite's backup API) while the bot keeps running."""
+
+        def copy(db: sqlite3.Connection) -> None:
+            dest = sqlite3.connect(str(target))
+            try:
+                db.backup(dest)
+            finally:
+                dest.close()
+
+        await self._run(copy)
