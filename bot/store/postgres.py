@@ -20,6 +20,7 @@ from bot.store.postgres_schema import applied, migrate, migrations
 from bot.store.postgres_seats import PostgresSeats
 from bot.store.targets import redacted
 from bot.store.transfer import postgres_to_sqlite
+from bot.store.web_rows import PostgresWebRows
 
 POOL_SIZE = 10
 
@@ -35,7 +36,7 @@ async def _prepare(conn: asyncpg.Connection) -> None:
     await conn.execute(_DURABLE)
 
 
-class PostgresStore(PostgresLeagues, PostgresSeats):
+class PostgresStore(PostgresLeagues, PostgresSeats, PostgresWebRows):
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = redacted(url)

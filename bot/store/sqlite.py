@@ -47,6 +47,7 @@ from bot.store.sqlite_commits import now_text as _now
 from bot.store.sqlite_setup import migrations
 from bot.store.timing import TimingRows, write_plan
 from bot.store.timing_records import PlanRequest, TurnRecord
+from bot.store.web_rows import WebRows
 
 __all__ = ["SqliteStore", "migrations"]  # migrations: the tests read the shipped list
 
@@ -55,7 +56,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-class SqliteStore(LeagueRows, TimingRows, SeatRows, OneStep):
+class SqliteStore(LeagueRows, TimingRows, SeatRows, WebRows, OneStep):
     def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor,
                  reader: sqlite3.Connection, read_thread: ThreadPoolExecutor) -> None:
         self._conn = conn
