@@ -4,6 +4,8 @@
     python -m bot local GAME [--players N] [--seed S] [--auto]
     python -m bot backup PATH          an online, read-only backup of TABULA_DB (a SQLite file)
     python -m bot migrate-db --from tabula.db --to postgresql://...
+    python -m bot web                  the web pages alone (TABULA_WEB=host:port, TABULA_DB)
+    python -m bot web-pages GUILD_ID on|off   a server's web pages on or off
 """
 
 from __future__ import annotations
@@ -78,6 +80,14 @@ def main(argv: list[str] | None = None) -> int:
         from bot.migrate_db import main as migrate_main  # needs the postgres extra
 
         return migrate_main(args[1:])
+    if args[:1] == ["web"]:
+        from bot.web.server import web_main  # the pages alone: no discord.py
+
+        return web_main(args[1:])
+    if args[:1] == ["web-pages"]:
+        from bot.web.server import pages_main
+
+        return pages_main(args[1:])
     if args[:1] in (["-h"], ["--help"], ["help"]):
         print(__doc__)
         print(HELP)
