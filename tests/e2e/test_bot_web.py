@@ -1,0 +1,44 @@
+"""The bot's own web server (``TABULA_WEB``): boards link to the table's page, ``/hand`` and
+the DM boards to the seat's own view; ``/healthz`` follows the gateway."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp
+
+from tests.e2e.harness import table
+from tests.e2e.standin import StandIn
+from tests.e2e.test_bot_game import open_and_start
+from tests.e2e.web_harness import links, web_settings
+
+
+async def test_boards_hand_and_dms_link_to_the_web(standin: StandIn, tmp_path: Path) -> None:
+    web = web_settings()
+    async with table(standin, tmp_path / "web.db", web=web) as t, \
+            aiohttp.ClientSession() as http:
+        board = await open_and_start(t, "palermo")
+        url = links(board)["Open on the web"]
+        assert url.startswith(f"{web.public_url}/t/")
+        async with http.get(url) as r:
+            assert r.status == 200 and "Palermo" in await r.text()
+
+        r = await standin.slash(t.members["alice"], t.channel, "hand", {})
+        reply = await t.reply(r)
+        assert reply.ephemeral and reply.message is not None
+        own = links(reply.message)["My view on the web"]
+        assert own.startswith(f"{web.public_url}/p/")
+        async with http.get(own) as r:
+            assert r.status == 200 and "your view" in await r.text()
+        async with http.get(own.replace("sig=", "sig=0")) as r:
+            assert r.status == 403
+
+        dms = [m for m in standin.dms(t.members["bob"]) if links(m)]
+        assert dms and links(dms[-1])["My view on the web"].startswith(f"{web.public_url}/p/")
+
+        async with http.get(f"{web.public_url}/healthz") as r:
+            assert r.status == 200
+        assert t.bot.gateway_problem() is None
+        await t.bot.close_gateway()
+        # What /healthz reports while the gateway reconnects (its 503: test_health_metrics).
+        assert t.bot.gateway_problem() == "disconnected, reconnecting"
