@@ -26,5 +26,9 @@ ENV PATH=/venv/bin:$PATH \
     TABULA_DB=/data/tabula.db \
     PYTHONUNBUFFERED=1
 VOLUME ["/data"]
+# With TABULA_WEB set, healthy while /healthz answers 200 (store and gateway); without it,
+# there is nothing to ask and the check passes.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot", "healthz"]
 # `docker stop` sends SIGTERM: the bot finishes in-flight work, closes the database, exits 0.
 CMD ["python", "-m", "bot"]

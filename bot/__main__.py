@@ -6,6 +6,7 @@
     python -m bot migrate-db --from tabula.db --to postgresql://...
     python -m bot web                  the web pages alone (TABULA_WEB=host:port, TABULA_DB)
     python -m bot web-pages GUILD_ID on|off   a server's web pages on or off
+    python -m bot healthz              exit 0 when /healthz answers 200 (or the web is off)
 """
 
 from __future__ import annotations
@@ -84,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.web.server import web_main  # the pages alone: no discord.py
 
         return web_main(args[1:])
+    if args[:1] == ["healthz"]:
+        from bot.web.server import healthz_main
+
+        return healthz_main(args[1:])
     if args[:1] == ["web-pages"]:
         from bot.web.server import pages_main
 

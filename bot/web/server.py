@@ -7,6 +7,7 @@ import asyncio
 import logging
 import signal
 import sys
+import urllib.request
 from pathlib import Path
 
 from aiohttp import web
@@ -135,3 +136,24 @@ def pages_main(argv: list[str]) -> int:
         return 1
     print(f"Web pages of server {argv[0]} are {argv[1]}.")
     return 0
+
+
+def healthz_main(argv: list[str]) -> int:
+    """``python -m bot healthz``: the container's health check. 0 when ``/healthz`` answers
+    200, or when the web server is off (``TABULA_WEB`` unset: nothing to ask); 1 otherwise."""
+    try:
+        settings = WebSettings.from_env()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if settings.listen is None:
+        return 0
+    host, port = settings.listen
+    host = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+    where = f"[{host}]" if ":" in host else host
+    try:
+        with urllib.request.urlopen(f"http://{where}:{port}/healthz", timeout=5) as answer:
+            return 0 if answer.status == 200 else 1
+    except (OSError, ValueError) as exc:
+        print(f"unhealthy: {exc}", file=sys.stderr)
+        return 1
