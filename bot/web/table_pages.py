@@ -4,6 +4,7 @@ replay to step through, final scores and the replay file), its images and its re
 from __future__ import annotations
 
 import json
+import re
 
 from aiohttp import web
 
@@ -12,6 +13,7 @@ from bot.web.context import Site, gone, site_of
 from bot.web.replay import PublicTable
 from bot.web.templates import esc, html_response, name, page, when
 
+NUMBER = re.compile(r"^\d+\.\s*")  # a history line's own number, left out of the caption
 STATUS = {"lobby": "waiting for players", "playing": "being played", "over": "finished",
           "abandoned": "abandoned"}
 
@@ -125,7 +127,7 @@ def _caption(t: PublicTable, step: int) -> str:
     if step == 0:
         return f"Step 0 of {t.last}: the setup."
     line = next((text for s, text in t.history if s == step), "")
-    return f"Step {step} of {t.last}: {esc(line)}"
+    return f"Step {step} of {t.last}: {esc(NUMBER.sub('', line))}"
 
 
 def _history(t: PublicTable) -> str:

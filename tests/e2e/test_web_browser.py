@@ -93,6 +93,9 @@ async def test_a_discord_game_replays_step_by_step_in_the_browser(
                 f"Step {step} of {len(views) - 1}")
             body = await (await context.request.get(src)).body()
             assert body == rendering.render_pngs("palatinus", view)[0], f"step {step}"
+            if step == len(views) * 2 // 3:  # the README's picture: a board well under way
+                await page.locator("#replay").scroll_into_view_if_needed()
+                await page.screenshot(path=str(screenshot_path(tmp_path, "web-table.png")))
         await page.keyboard.press("ArrowRight")  # past the end: stays on the last step
         assert page.url.endswith(f"?step={len(views) - 1}#replay")
 
@@ -104,8 +107,6 @@ async def test_a_discord_game_replays_step_by_step_in_the_browser(
         await page.reload()
         assert "/img/2-0.png" in await loaded_image(page)
         assert (await page.inner_text("#replay-caption")).startswith("Step 2 of")
-        await page.locator("#replay").scroll_into_view_if_needed()
-        await page.screenshot(path=str(screenshot_path(tmp_path, "web-table.png")))
 
         # The private link from /hand opens the seat's view; forged and expired ones do not.
         await page.goto(private)

@@ -21,7 +21,7 @@
     image.alt = "The board after step " + step;
     var line = lines[String(step)];
     caption.textContent = "Step " + step + " of " + last + ": " +
-      (step === 0 ? "the setup." : (line ? line.textContent : ""));
+      (step === 0 ? "the setup." : (line ? line.textContent.replace(/^\d+\.\s*/, "") : ""));
     slider.value = String(step);
     document.querySelectorAll("#history li.current").forEach(function (li) {
       li.classList.remove("current");
