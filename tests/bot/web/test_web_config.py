@@ -94,3 +94,11 @@ def test_python_m_bot_web_serves_the_pages_alone(tmp_path: Path) -> None:
 def test_the_health_check_passes_with_the_web_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TABULA_WEB", raising=False)
     assert main(["healthz"]) == 0
+
+
+def test_the_web_pages_load_no_discord() -> None:
+    """``python -m bot web`` runs without discord.py: nothing under bot/web imports it."""
+    code = "import sys, bot.web.server, bot.web.links; print('discord' in sys.modules)"
+    found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                           text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert found.stdout.strip() == "False", found.stderr
