@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from bot.leagues.report import safe_name, standings_png, standings_text
 from bot.pace.model import make_timing
@@ -28,6 +29,7 @@ from bot.ui.choices import (
     POLICY_CHOICES,
     league_names,
 )
+from bot.ui.components import web_view
 from bot.ui.delivery import delivery_of
 from bot.ui.respond import bot_of, defer, member_of, reply
 from bot.values import Member, TableError
@@ -98,8 +100,12 @@ class League(commands.GroupCog, group_name="league",
             interaction.guild_id, name, season, all_time_view=all_time)
         png, alt = await asyncio.to_thread(standings_png, standings.title, standings.lines)
         file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
+        links = delivery_of(interaction).links
+        url = await links.league(standings.league.id, standings.league.guild_id) \
+            if links is not None else None
         await reply(interaction, standings_text(standings.title, standings.lines),
-                    ephemeral=False, file=file, allowed_mentions=NONE)
+                    ephemeral=False, file=file, allowed_mentions=NONE,
+                    view=web_view(url) or MISSING)
 
     @app_commands.command(name="results", description="A league's finished tables, with links")
     @app_commands.describe(name="The league")

@@ -1,5 +1,6 @@
 """The bot's own web server (``TABULA_WEB``): boards link to the table's page, ``/hand`` and
-the DM boards to the seat's own view; ``/healthz`` follows the gateway."""
+the DM boards to the seat's own view, ``/league standings`` to the league's page;
+``/healthz`` follows the gateway."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import aiohttp
 
+from bot.values import Member as Player
 from tests.e2e.harness import table
 from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_game import open_and_start
@@ -35,6 +37,17 @@ async def test_boards_hand_and_dms_link_to_the_web(standin: StandIn, tmp_path: P
 
         dms = [m for m in standin.dms(t.members["bob"]) if links(m)]
         assert dms and links(dms[-1])["My view on the web"].startswith(f"{web.public_url}/p/")
+
+        admin = Player(t.members["admin"].id, "admin", is_admin=True)
+        await t.bot.leagues.create(t.guild.id, admin, "Autumn", "palermo")
+        r = await standin.slash(t.members["alice"], t.channel, "league standings",
+                                {"name": "Autumn"})
+        answer = await t.reply(r)
+        assert answer.message is not None
+        league_url = links(answer.message)["Open on the web"]
+        assert league_url.startswith(f"{web.public_url}/l/")
+        async with http.get(league_url) as r:
+            assert r.status == 200 and "Autumn" in await r.text()
 
         async with http.get(f"{web.public_url}/healthz") as r:
             assert r.status == 200
