@@ -23,7 +23,7 @@ from rules.core import Rng
 from tests.e2e.browser import browser, screenshot_path
 from tests.e2e.harness import Table, play_to_the_end, table
 from tests.e2e.standin import StandIn
-from tests.e2e.test_bot_game import open_and_start, play_move
+from tests.e2e.test_bot_game import MAX_MOVES, open_and_start, play_move
 from tests.e2e.web_harness import SECRET, links, web_settings
 
 __all__ = ["browser"]  # the fixture
@@ -63,12 +63,16 @@ async def test_a_discord_game_replays_step_by_step_in_the_browser(
         board = await open_and_start(t, "palatinus")
         url = links(board)["Open on the web"]
         rng = Rng("browser")
-        for step in range(3):
-            board = await play_move(t, board, rng, step)
         private = await hand_link(t)
-        table_id = (await t.bot.tables.store.latest_table(t.channel.id)).id  # type: ignore[union-attr]
-        await play_to_the_end(t, table_id, rng, FakeClock())
-        views = await public_views(t.bot.tables.store, table_id)
+        for step in range(MAX_MOVES):  # the whole game through slash commands and buttons
+            if "Game over" in board.content:
+                break
+            board = await play_move(t, board, rng, step)
+        assert "Game over" in board.content
+        assert links(board)["Open on the web"] == url  # the final board links to it too
+        latest = await t.bot.tables.store.latest_table(t.channel.id)
+        assert latest is not None
+        views = await public_views(t.bot.tables.store, latest.id)
 
         context = await browser.new_context(timezone_id=ZONE, locale="en-US",
                                             viewport={"width": 1000, "height": 1250})
@@ -108,7 +112,8 @@ async def test_a_discord_game_replays_step_by_step_in_the_browser(
         assert "/img/2-0.png" in await loaded_image(page)
         assert (await page.inner_text("#replay-caption")).startswith("Step 2 of")
 
-        # The private link from /hand opens the seat's view; forged and expired ones do not.
+        # The private link from /hand (taken at the start) shows the seat's view; forged and
+        # expired ones do not.
         await page.goto(private)
         assert "your view" in await page.inner_text("h1")
         await page.wait_for_function(
