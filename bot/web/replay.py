@@ -10,6 +10,8 @@ moves), and the states are replayed from the seed and the log in force; only pub
 from __future__ import annotations
 
 import asyncio
+import json
+import zlib
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -23,7 +25,7 @@ from bot.web.metrics import RENDER_SECONDS, RENDERS
 from rules.core import Game, Outcome
 
 KEPT = 32  # tables whose replay is kept in memory, most recently read first
-IMAGES_KEPT = 512
+IMAGES_KEPT = 256  # PNG lists, ~100 KiB each
 
 
 @dataclass(frozen=True)
@@ -32,30 +34,44 @@ class PublicTable:
     public_id: str
     names: list[str]  # the seats' names now, as members gave them
     seats: list[SeatRecord]
-    views: list[dict[str, Any]]  # the public view after each step; 0 is the setup
+    # The public view after each step (0 is the setup), JSON compressed: a long game's views
+    # take megabytes as dicts, a tenth of that packed.
+    packed: list[bytes]
     history: list[tuple[int | None, str]]  # (step it led to, or None: a seat changed hands)
     active: list[int]  # seats on the move now
     outcome: Outcome | None
     replay_file: dict[str, Any] | None  # once the game is over or abandoned
 
     @property
+    def started(self) -> bool:
+        return bool(self.packed)
+
+    @property
     def last(self) -> int:
-        return len(self.views) - 1
+        return len(self.packed) - 1
+
+    def view(self, step: int) -> dict[str, Any]:
+        view: dict[str, Any] = json.loads(zlib.decompress(self.packed[step]))
+        return view
+
+
+def _pack(view: dict[str, Any]) -> bytes:
+    return zlib.compress(json.dumps(view, separators=(",", ":")).encode(), 6)
 
 
 def build(game: Game, table: TableRecord, public_id: str, seats: list[SeatRecord],
           played: list[gamelog.Played], changes: list[SeatChange]) -> PublicTable:
     """Replays the log in force from the seed (CPU work: run it off the loop)."""
     names = [s.name for s in seats]
-    views: list[dict[str, Any]] = []
+    views: list[bytes] = []
     active: list[int] = []
     outcome = None
     if table.snapshot is not None:
         state = game.setup(len(seats), table.seed, table.options)
-        views.append({**game.view(state, None), "names": names})
+        views.append(_pack({**game.view(state, None), "names": names}))
         for entry in played:
             state = game.apply(state, entry.seat, entry.action).state
-            views.append({**game.view(state, None), "names": names})
+            views.append(_pack({**game.view(state, None), "names": names}))
         active = sorted(game.active_seats(state))
         outcome = game.outcome(state)
     history = _numbered(gamelog.history_lines(names, played, changes))

@@ -44,10 +44,11 @@ async def table_page(request: web.Request) -> web.Response:
     step = chosen_step(request, t.last)
     parts = [f"<h1>{esc(game.title)}</h1>",
              f"<p class=\"status\">This game is {esc(STATUS.get(t.table.status, ''))}.</p>"]
-    if t.views:
-        count = len(await site.replays.images(t.table.game_id, t.views[-1],
+    if t.started:
+        now = t.view(t.last)
+        count = len(await site.replays.images(t.table.game_id, now,
                                               f"{t.table.id}:{t.table.version}:{t.last}"))
-        alt = rendering.alt_text(t.table.game_id, t.views[-1]) \
+        alt = rendering.alt_text(t.table.game_id, now) \
             if rendering.has_renderer(t.table.game_id) else ""
         parts.append("<section id=\"board\"><h2>The board now</h2>" + "".join(
             f"<img src=\"{esc(image_path(t, t.last, k))}\" alt=\"{esc(alt)}\">"
@@ -56,7 +57,7 @@ async def table_page(request: web.Request) -> web.Response:
     parts.append(await _turn(site, t))
     if t.outcome is not None or t.replay_file is not None:
         parts.append(_final(t))
-    if t.views:
+    if t.started:
         parts.append(_replay(t, step))
     parts.append(_history(t))
     return html_response(page(f"{game.title} table", "\n".join(parts),
@@ -144,7 +145,7 @@ async def step_image(request: web.Request) -> web.Response:
     step, k = int(request.match_info["step"]), int(request.match_info["k"])
     if step > t.last:
         raise gone("The replay has no such step.")
-    pngs = await site.replays.images(t.table.game_id, t.views[step],
+    pngs = await site.replays.images(t.table.game_id, t.view(step),
                                      f"{t.table.id}:{t.table.version}:{step}")
     if k >= len(pngs):
         raise gone("The replay has no such image.")
