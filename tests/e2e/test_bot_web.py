@@ -7,11 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
 
 from bot.values import Member as Player
+from rules.core import Rng
 from tests.e2e.harness import table
 from tests.e2e.standin import StandIn
-from tests.e2e.test_bot_game import open_and_start
+from tests.e2e.test_bot_game import open_and_start, play_move
 from tests.e2e.web_harness import links, web_settings
 
 
@@ -55,3 +57,33 @@ async def test_boards_hand_and_dms_link_to_the_web(standin: StandIn, tmp_path: P
         await t.bot.close_gateway()
         # What /healthz reports while the gateway reconnects (its 503: test_health_metrics).
         assert t.bot.gateway_problem() == "disconnected, reconnecting"
+
+
+def sample(text: str, name: str) -> float:
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            if s.name == name and not s.labels:
+                return float(s.value)
+    raise AssertionError(f"{name} not in /metrics")
+
+
+async def test_the_bots_metrics_move_with_a_game(standin: StandIn, tmp_path: Path) -> None:
+    web = web_settings()
+    async with table(standin, tmp_path / "web.db", closed_dms=("bob",), web=web) as t, \
+            aiohttp.ClientSession() as http:
+        async with http.get(f"{web.public_url}/metrics") as r:
+            before = await r.text()
+        board = await open_and_start(t, "palermo")
+        await play_move(t, board, Rng("metrics"), 1)
+        await standin.wait_until(
+            lambda: any("cannot send you direct messages" in m.content
+                        for m in t.bot_messages()), 10, "the note about bob's closed DMs")
+        async with http.get(f"{web.public_url}/metrics") as r:
+            after = await r.text()
+        for name in ("tabula_moves_committed_total", "tabula_act_seconds_count",
+                     "tabula_renders_total", "tabula_render_seconds_count",
+                     "tabula_dms_refused_total"):
+            assert sample(after, name) > sample(before, name), name
+        assert sample(after, "tabula_live_tables") == 1
+        latency = sample(after, "tabula_gateway_latency_seconds")
+        assert latency == latency and latency >= 0  # connected: a number, not NaN
