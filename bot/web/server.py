@@ -6,14 +6,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
 import urllib.request
 from pathlib import Path
 
 from aiohttp import web
 
-from bot.config import ConfigError, WebSettings, database_path
-from bot.store import StoreError, open_store, redacted
+from bot.config import ConfigError, WebSettings, check_database_folder, database_path
+from bot.store import StoreError, is_postgres, open_store, redacted
 from bot.web import health, league_pages, private_pages, table_pages
 from bot.web.context import SITE, Site
 from bot.web.limits import BUCKETS, Buckets, guard
@@ -108,8 +109,13 @@ def web_main(argv: list[str]) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     db = database_path()
     try:
+        if not is_postgres(db):
+            check_database_folder(db)
         asyncio.run(serve_alone(settings, db))
-    except (StoreError, OSError) as exc:
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except (StoreError, OSError, sqlite3.Error) as exc:
         print(f"error: {redacted(db)}: {exc}", file=sys.stderr)
         return 1
     return 0
@@ -131,7 +137,7 @@ def pages_main(argv: list[str]) -> int:
     db = database_path()
     try:
         asyncio.run(_set_pages(db, int(argv[0]), argv[1] == "on"))
-    except (StoreError, OSError) as exc:
+    except (StoreError, OSError, sqlite3.Error) as exc:
         print(f"error: {redacted(db)}: {exc}", file=sys.stderr)
         return 1
     print(f"Web pages of server {argv[0]} are {argv[1]}.")

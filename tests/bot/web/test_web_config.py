@@ -102,3 +102,12 @@ def test_the_web_pages_load_no_discord() -> None:
     found = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                            text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert found.stdout.strip() == "False", found.stderr
+
+
+def test_python_m_bot_web_says_what_is_missing(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TABULA_WEB", raising=False)
+    assert main(["web"]) == 2
+    monkeypatch.setenv("TABULA_WEB", "127.0.0.1:0")
+    monkeypatch.setenv("TABULA_DB", str(tmp_path / "no-such-folder" / "t.db"))
+    assert main(["web"]) == 2
