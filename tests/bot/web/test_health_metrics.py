@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import asyncpg
+from aiohttp.test_utils import TestClient, TestServer
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.store import SqliteStore
-from bot.web.context import Limits
+from bot.store import SqliteStore, open_store
+from bot.web.context import Limits, Site
 from bot.web.limits import Buckets
+from bot.web.server import make_app
 from tests.bot.web.conftest import ALICE, BOB, HOSTILE, Web, play
+from tests.pg_server import DATABASE, schema_of, with_database
 
 
 async def test_healthz_is_503_while_the_store_is_gone_and_200_again_after(
@@ -93,3 +97,24 @@ def test_a_bucket_refills_with_time() -> None:
     now[0] = 1.0
     assert buckets.take("a", 2, 1.0) == 0.0
     assert buckets.take("a", 2, 1.0) > 0
+
+
+async def test_healthz_follows_a_postgresql_database_that_goes_and_comes_back(
+    postgres_url: str,
+) -> None:
+    store = await open_store(postgres_url)
+    client = TestClient(TestServer(make_app(Site(store))))
+    await client.start_server()
+    schema = schema_of(postgres_url)
+    admin = await asyncpg.connect(with_database(postgres_url, DATABASE))
+    try:
+        assert (await client.get("/healthz")).status == 200
+        await admin.execute(f"ALTER SCHEMA {schema} RENAME TO {schema}_away")
+        r = await client.get("/healthz")
+        assert r.status == 503 and "the store does not answer" in await r.text()
+        await admin.execute(f"ALTER SCHEMA {schema}_away RENAME TO {schema}")
+        assert (await client.get("/healthz")).status == 200
+    finally:
+        await admin.close()
+        await client.close()
+        await store.close()
