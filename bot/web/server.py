@@ -24,6 +24,7 @@ from bot.web.templates import html_response, page
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
+SHUTDOWN_SECONDS = 2.0
 
 
 async def home(request: web.Request) -> web.Response:
@@ -56,7 +57,10 @@ class WebServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self) -> None:
-        self._runner = web.AppRunner(make_app(self.site), access_log=None)
+        # Pages are reads: on a stop, requests under way get a moment, idle keep-alive
+        # connections none (aiohttp would otherwise wait up to a minute for them).
+        self._runner = web.AppRunner(make_app(self.site), access_log=None,
+                                     shutdown_timeout=SHUTDOWN_SECONDS)
         await self._runner.setup()
         tcp = web.TCPSite(self._runner, self.host, self.port)
         await tcp.start()

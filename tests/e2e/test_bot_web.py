@@ -57,6 +57,8 @@ async def test_boards_hand_and_dms_link_to_the_web(standin: StandIn, tmp_path: P
         await t.bot.close_gateway()
         # What /healthz reports while the gateway reconnects (its 503: test_health_metrics).
         assert t.bot.gateway_problem() == "disconnected, reconnecting"
+        # Link buttons as Discord takes them (a url, no custom_id, style 5).
+        assert standin.violations == [] and standin.unhandled == []
 
 
 def sample(text: str, name: str) -> float:
