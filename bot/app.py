@@ -100,6 +100,7 @@ class TabulaBot(commands.Bot):
         self._resuming: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()  # the scheduler's loop ends when it is set
         self.web: WebServer | None = None  # the web pages, with TABULA_WEB
+        self._web_pool: ProcessPoolExecutor | None = None  # their replays and images
 
     @staticmethod
     def shard_options(sharding: Sharding) -> dict[str, Any]:
@@ -149,9 +150,14 @@ class TabulaBot(commands.Bot):
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
         self.delivery.links = Links(self._store, self.settings.web, self.clock)
         if self.settings.web.listen is not None:
+            if self.render_workers > 0:
+                # A long game's replay is seconds of CPU: never on the loop's own process.
+                self._web_pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
             self.web = WebServer(
                 Site(self._store, signer_for(self.settings.web), clock=self.clock,
-                     gateway_down=self.gateway_problem, gateway_latency=lambda: self.latency),
+                     gateway_down=self.gateway_problem, gateway_latency=lambda: self.latency,
+                     executor=self._web_pool),
                 *self.settings.web.listen)
             await self.web.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -275,6 +281,8 @@ class TabulaBot(commands.Bot):
         await super().close()
         if self.web is not None:
             await self.web.stop()
+        if self._web_pool is not None:
+            self._web_pool.shutdown(wait=False, cancel_futures=True)
         if self._renderer is not None:
             self._renderer.close()
         if self._thinker is not None:

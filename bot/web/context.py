@@ -4,6 +4,7 @@ and, in the bot's process, probes of the Discord gateway."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -37,6 +38,8 @@ class Site:
     gateway_down: Callable[[], str | None] | None = None
     gateway_latency: Callable[[], float | None] | None = None
     limits: Limits = field(default_factory=Limits)
+    # Replays and renders run here (a process pool in the bot's process), else in threads.
+    executor: Executor | None = None
     replays: Replays = field(init=False)
     leagues: Leagues = field(init=False)
 
@@ -46,7 +49,7 @@ class Site:
     def use_store(self, store: Store) -> None:
         """Serve from ``store`` (a reopened one, after the old one went away)."""
         self.store = store
-        self.replays = Replays(store, self.games)
+        self.replays = Replays(store, self.games, self.executor)
         self.leagues = Leagues(store, self.games)
 
     def now(self) -> int:

@@ -10,7 +10,6 @@ from aiohttp import web
 
 import rendering
 from bot.web.context import Site, site_of
-from bot.web.replay import render_view
 from bot.web.signing import Grant, Refused
 from bot.web.templates import esc, html_response, name, page, refusal, when
 
@@ -52,7 +51,7 @@ async def private_page(request: web.Request) -> web.Response:
         return _refused(exc)
     title = site.games[game_id].title
     alt = rendering.alt_text(game_id, view) if rendering.has_renderer(game_id) else ""
-    count = len(await asyncio.to_thread(render_view, game_id, view))
+    count = len(await site.replays.render(game_id, view))
     query = request.query_string
     images = "".join(
         f"<img src=\"/p/{esc(grant.public_id)}/{grant.seat}/{k}.png?{esc(query)}\""
@@ -69,10 +68,10 @@ async def private_page(request: web.Request) -> web.Response:
 
 async def private_image(request: web.Request) -> web.Response:
     try:
-        _, _, game_id, view = await _view(request)
+        site, _, game_id, view = await _view(request)
     except Refused as exc:
         return _refused(exc)
-    pngs = await asyncio.to_thread(render_view, game_id, view)
+    pngs = await site.replays.render(game_id, view)
     k = int(request.match_info["k"])
     if k >= len(pngs):
         return _refused(Refused("There is no such image."))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
+from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 
 import rendering
@@ -12,7 +14,7 @@ from bot.store import TableRecord
 from bot.tables import gamelog
 from bot.values import Member
 from rules import GAMES
-from tests.bot.web.conftest import ALICE, BOB, GUILD, HOSTILE, Web, play
+from tests.bot.web.conftest import ALICE, BOB, GUILD, HOSTILE, Web, finish, play
 
 CSP = "Content-Security-Policy"
 
@@ -28,6 +30,11 @@ async def replayed_views(web: Web, table: TableRecord) -> list[dict[str, object]
         state = game.apply(state, p.seat, p.action).state
         views.append({**game.view(state, None), "names": names})
     return views
+
+
+def as_json(views: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Views as JSON gives them back (tuples become lists): how pages keep them."""
+    return [json.loads(json.dumps(v)) for v in views]
 
 
 async def test_a_finished_game_shows_board_seats_scores_history_and_replay(web: Web) -> None:
@@ -158,3 +165,39 @@ async def test_the_static_scripts_and_style_are_served(web: Web) -> None:
         r = await web.client.get(f"/static/{name}")
         assert r.status == 200 and kind in r.content_type
     assert (await web.client.get("/")).status == 200
+
+
+async def test_a_replay_goes_on_from_where_it_was_and_starts_over_after_an_undo(
+    web: Web
+) -> None:
+    table_id = await play(web.tables, "palermo", 10, (ALICE, BOB, HOSTILE), moves=3)
+    public_id = await web.store.public_id("table", table_id)
+    table = await web.store.get_table(table_id)
+    assert table is not None
+    first = await web.site.replays.table(table_id, public_id)
+    assert first is not None and first.last == 3
+    await finish(web.tables, table_id, (ALICE, BOB, HOSTILE), moves=2, seed="more")
+    grown = await web.site.replays.table(table_id, public_id)
+    assert grown is not None and grown.last == 5
+    assert grown.packed[:4] == first.packed  # the first steps were not replayed again
+    assert [grown.view(n) for n in range(6)] == as_json(await replayed_views(web, table))
+    last = (await web.store.actions(table_id))[-1]
+    mover = next(m for m in (ALICE, BOB, HOSTILE) if m.id == last.member_id)
+    await web.tables.undo(table_id, mover)
+    undone = await web.site.replays.table(table_id, public_id)
+    assert undone is not None and undone.last == 4
+    assert [undone.view(n) for n in range(5)] == as_json(await replayed_views(web, table))
+
+
+async def test_replays_and_images_in_a_worker_process(web: Web) -> None:
+    table_id = await play(web.tables, "minerva", 11, (ALICE, BOB), moves=4)
+    public_id = await web.store.public_id("table", table_id)
+    table = await web.store.get_table(table_id)
+    assert table is not None
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        web.site.executor = pool
+        web.site.use_store(web.store)
+        assert (await web.client.get(f"/t/{public_id}")).status == 200
+        r = await web.client.get(f"/t/{public_id}/img/2-0.png")
+        assert await r.read() == rendering.render_pngs(
+            "minerva", (await replayed_views(web, table))[2])[0]
