@@ -182,6 +182,16 @@ async def test_deadline_league_and_a_hostile_name_in_the_browser(
         assert await page.evaluate("document.querySelectorAll('main script, main img[src=x]')"
                                    ".length") == 0
 
+        # Without JavaScript the page still reads: the deadline in UTC, steps by links.
+        plain = await browser.new_context(java_script_enabled=False)
+        bare = await plain.new_page()
+        await bare.goto(table_url)
+        assert await bare.inner_text("#turn time") == f"{utc:%Y-%m-%d %H:%M} UTC"
+        await bare.click("#first")
+        assert bare.url.endswith("?step=0#replay")
+        assert "Step 0 of" in await bare.inner_text("#replay-caption")
+        await plain.close()
+
         # A league with a finished game: standings, results linking to the table.
         await bot.leagues.create(guild, admin, HOSTILE_LEAGUE, "palermo")
         for m in (alice, hostile):
