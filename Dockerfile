@@ -48,7 +48,8 @@ ENV PATH=/venv/bin:$PATH \
     TABULA_DB=/data/tabula.db \
     TABULA_HEARTBEAT=/tmp/tabula-heartbeat
 VOLUME ["/data"]
-# Healthy while the gateway is connected: the bot rewrites its heartbeat every 10 s.
+# Healthy while the gateway is connected (the bot rewrites its heartbeat every 10 s) or, with
+# TABULA_WEB set, while /healthz answers 200 (the store and the gateway).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "bot", "healthcheck"]
 # `docker stop` sends SIGTERM: the bot finishes in-flight work, closes the database, exits 0.

@@ -4,8 +4,11 @@
     python -m bot local GAME [--players N] [--seed S] [--auto]
     python -m bot backup PATH          an online, read-only backup of TABULA_DB (a SQLite file)
     python -m bot migrate-db --from tabula.db --to postgresql://...
-    python -m bot healthcheck          exit 0 while the bot's heartbeat (TABULA_HEARTBEAT) is
-                                       recent, else 1: a container's HEALTHCHECK
+    python -m bot healthcheck          a container's HEALTHCHECK: with TABULA_WEB, exit 0 when
+                                       /healthz answers 200; else 0 while the heartbeat
+                                       (TABULA_HEARTBEAT) is recent; otherwise 1
+    python -m bot web                  the web pages alone (TABULA_WEB=host:port, TABULA_DB)
+    python -m bot web-pages GUILD_ID on|off   a server's web pages on or off
 """
 
 from __future__ import annotations
@@ -77,6 +80,11 @@ def _backup_postgres(url: str, target: Path) -> int:
 
 
 def _healthcheck() -> int:
+    if os.environ.get("TABULA_WEB", "").strip():
+        # The pages' /healthz says more than the heartbeat: the store answers too.
+        from bot.web.server import healthz_main
+
+        return healthz_main([])
     path = heartbeat_path()
     if path is None:
         print("error: TABULA_HEARTBEAT is not set: the bot writes no heartbeat to check.",
@@ -102,6 +110,14 @@ def main(argv: list[str] | None = None) -> int:
         from bot.migrate_db import main as migrate_main  # needs the postgres extra
 
         return migrate_main(args[1:])
+    if args[:1] == ["web"]:
+        from bot.web.server import web_main  # the pages alone: no discord.py
+
+        return web_main(args[1:])
+    if args[:1] == ["web-pages"]:
+        from bot.web.server import pages_main
+
+        return pages_main(args[1:])
     if args[:1] in (["-h"], ["--help"], ["help"]):
         print(__doc__)
         print(HELP)

@@ -45,6 +45,9 @@ from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.pace import deliver
 from bot.ui.respond import report_error
+from bot.web.context import Site
+from bot.web.links import Links
+from bot.web.server import WebServer, signer_for
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +101,8 @@ class TabulaBot(commands.Bot):
         self._resuming: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()  # the scheduler's loop ends when it is set
         self.heartbeat: Heartbeat | None = None
+        self.web: WebServer | None = None  # the web pages, with TABULA_WEB
+        self._web_pool: ProcessPoolExecutor | None = None  # their replays and images
 
     @staticmethod
     def shard_options(sharding: Sharding) -> dict[str, Any]:
@@ -145,6 +150,18 @@ class TabulaBot(commands.Bot):
         self._scheduler = Scheduler(self._tables, self.clock)
         self._scheduler.on_absent = self._absent_for_time
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
+        self.delivery.links = Links(self._store, self.settings.web, self.clock)
+        if self.settings.web.listen is not None:
+            if self.render_workers > 0:
+                # A long game's replay is seconds of CPU: never on the loop's own process.
+                self._web_pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self.web = WebServer(
+                Site(self._store, signer_for(self.settings.web), clock=self.clock,
+                     gateway_down=self.gateway_problem, gateway_latency=lambda: self.latency,
+                     executor=self._web_pool),
+                *self.settings.web.listen)
+            await self.web.start()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in EXTENSIONS:
             await self.load_extension(name)
@@ -248,6 +265,16 @@ class TabulaBot(commands.Bot):
         if count:
             log.info("stored %d league results missed before the restart", count)
 
+    def gateway_problem(self) -> str | None:
+        """Why the gateway cannot take interactions now (``/healthz``), or None."""
+        if self.draining or self.is_closed():
+            return "shutting down"
+        if not self.is_ready():
+            return "not ready yet"
+        if self.ws is None or not self.ws.open:
+            return "disconnected, reconnecting"
+        return None
+
     def is_closed(self) -> bool:
         # While draining, discord.py's connect loop must not reconnect the closed gateway.
         return self.draining or super().is_closed()
@@ -274,6 +301,10 @@ class TabulaBot(commands.Bot):
             self._resuming.cancel()  # still waiting for a ready that will not come
         await finish_in_flight(self, self.grace)
         await super().close()
+        if self.web is not None:
+            await self.web.stop()
+        if self._web_pool is not None:
+            self._web_pool.shutdown(wait=False, cancel_futures=True)
         if self._renderer is not None:
             self._renderer.close()
         if self._thinker is not None:
@@ -294,6 +325,14 @@ class ShardedTabulaBot(TabulaBot, commands.AutoShardedBot):
         if sharding.ids is not None:
             options["shard_ids"] = list(sharding.ids)
         return options
+
+    def gateway_problem(self) -> str | None:
+        if self.draining or self.is_closed():
+            return "shutting down"
+        if not self.is_ready():
+            return "not ready yet"
+        down = [str(n) for n, shard in self.shards.items() if shard.is_closed()]
+        return f"shards {', '.join(down)} disconnected" if down else None
 
     async def close_gateway(self) -> None:
         for shard in self.shards.values():
@@ -379,6 +418,9 @@ def run_bot(settings: Settings) -> int:
         return 1
     except (sqlite3.Error, StoreError) as exc:
         log.error("Could not open the database %s: %s", redacted(settings.db_path), exc)
+        return 1
+    except OSError as exc:  # TABULA_WEB names an address that cannot be served
+        log.error("Could not serve the web pages on %s: %s", settings.web.listen, exc)
         return 1
     return 0
 

@@ -20,6 +20,10 @@ Tabula needs a Discord bot token to go online. Set:
   LOG_LEVEL            optional: DEBUG, INFO (default), WARNING
   TABULA_HEARTBEAT     optional: a file the bot rewrites while connected to Discord, for
                        `python -m bot healthcheck` (a container's HEALTHCHECK)
+  TABULA_WEB           optional: host:port to serve the web pages on (off by default)
+  TABULA_PUBLIC_URL    optional: the address players reach those pages by
+  TABULA_WEB_SECRET    optional: the key that signs private links (needed for them)
+  TABULA_LINK_HOURS    optional: how long a private link works (default 24)
 
 To try a game without Discord, play at a terminal table:
 
@@ -112,6 +116,42 @@ class Sharding:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The web pages: where they listen (None: off), the address players use, the secret
+    that signs private links and how long such a link works."""
+
+    listen: tuple[str, int] | None = None
+    public_url: str | None = None
+    secret: str | None = None
+    link_seconds: int = 24 * 3600
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> WebSettings:
+        env = os.environ if env is None else env
+        listen = env.get("TABULA_WEB", "").strip()
+        public = env.get("TABULA_PUBLIC_URL", "").strip().rstrip("/")
+        if public and not public.startswith(("http://", "https://")):
+            raise ConfigError("TABULA_PUBLIC_URL must start with https:// (or http://).")
+        hours = env.get("TABULA_LINK_HOURS", "").strip() or "24"
+        if not hours.isdigit() or not 1 <= int(hours) <= 24 * 31:
+            raise ConfigError("TABULA_LINK_HOURS must be a whole number of hours, 1 to 744.")
+        secret = env.get("TABULA_WEB_SECRET", "").strip()
+        if secret and len(secret) < 16:
+            raise ConfigError("TABULA_WEB_SECRET must be at least 16 characters long.")
+        return cls(parse_listen(listen) if listen else None, public or None, secret or None,
+                   int(hours) * 3600)
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``host:port`` (``[::1]:8080`` for IPv6) as a pair."""
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError("TABULA_WEB must be host:port, e.g. 0.0.0.0:8080.")
+    return host, int(port)
+
+
+@dataclass(frozen=True)
 class Settings:
     token: str
     db_path: str = DEFAULT_DB
@@ -121,6 +161,7 @@ class Settings:
     log_level: str = "INFO"
     sharding: Sharding = Sharding()
     heartbeat: Path | None = None
+    web: WebSettings = WebSettings()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -143,4 +184,5 @@ class Settings:
             log_level=level,
             sharding=Sharding.from_env(env),
             heartbeat=heartbeat_path(env),
+            web=WebSettings.from_env(env),
         )

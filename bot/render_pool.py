@@ -14,6 +14,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import rendering
+from bot.web.metrics import RENDER_SECONDS, RENDERS
 
 Rendered = list[tuple[bytes, str]]
 """PNG bytes with their alt text: the image readable at preview size first, then the rest."""
@@ -41,7 +42,10 @@ class RenderPool:
         if not rendering.has_renderer(game_id):
             return []
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _render, game_id, dict(view))
+        with RENDER_SECONDS.time():
+            rendered = await loop.run_in_executor(self._executor, _render, game_id, dict(view))
+        RENDERS.inc()
+        return rendered
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -16,9 +16,9 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
-from bot.leagues import Standings
-from bot.leagues.report import safe_name, standings_text
+from bot.leagues.report import safe_name, standings_png, standings_text
 from bot.pace.model import make_timing
 from bot.store import LeagueSettings
 from bot.tables.computers import DEFAULT_LEVEL
@@ -29,11 +29,10 @@ from bot.ui.choices import (
     POLICY_CHOICES,
     league_names,
 )
+from bot.ui.components import web_view
 from bot.ui.delivery import delivery_of
 from bot.ui.respond import bot_of, defer, member_of, reply
 from bot.values import Member, TableError
-from rendering.common import encode_png
-from rendering.leagues import StandingRow, render_standings, standings_alt_text
 from rules import GAMES
 
 RESULTS_SHOWN = 15
@@ -43,13 +42,6 @@ NONE = discord.AllowedMentions.none()
 def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
     user = interaction.user
     return [r.id for r in user.roles] if isinstance(user, discord.Member) else []
-
-
-def standings_png(standings: Standings) -> tuple[bytes, str]:
-    rows = [StandingRow(x.rank, x.name, x.rating, x.games, x.wins, x.reliability,
-                        x.provisional, x.change, x.forfeits) for x in standings.lines]
-    image = render_standings(standings.title, rows)
-    return encode_png(image), standings_alt_text(standings.title, rows)
 
 
 @app_commands.guild_only()
@@ -106,10 +98,14 @@ class League(commands.GroupCog, group_name="league",
         await defer(interaction, public=True)
         standings = await bot_of(interaction).leagues.standings(
             interaction.guild_id, name, season, all_time_view=all_time)
-        png, alt = await asyncio.to_thread(standings_png, standings)
+        png, alt = await asyncio.to_thread(standings_png, standings.title, standings.lines)
         file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
+        links = delivery_of(interaction).links
+        url = await links.league(standings.league.id, standings.league.guild_id) \
+            if links is not None else None
         await reply(interaction, standings_text(standings.title, standings.lines),
-                    ephemeral=False, file=file, allowed_mentions=NONE)
+                    ephemeral=False, file=file, allowed_mentions=NONE,
+                    view=web_view(url) or MISSING)
 
     @app_commands.command(name="results", description="A league's finished tables, with links")
     @app_commands.describe(name="The league")

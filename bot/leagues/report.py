@@ -13,6 +13,8 @@ from bot.leagues.reliability import percent, reliability
 from bot.leagues.results import is_rated
 from bot.store import LeagueResult
 from bot.text import clean_name, escape
+from rendering.common import encode_png
+from rendering.leagues import StandingRow, render_standings, standings_alt_text
 
 NAME_LIMIT = 32
 SHOWN = 20
@@ -106,3 +108,11 @@ def results_csv(results: Iterable[LeagueResult], season_numbers: Mapping[int, in
                 int(is_rated(r)), int(r.abandoned),
             )])
     return buffer.getvalue()
+
+
+def standings_png(title: str, lines: Sequence[StandingLine]) -> tuple[bytes, str]:
+    """The standings image (PNG) and its alt text, for Discord and the league's web page."""
+    rows = [StandingRow(x.rank, x.name, x.rating, x.games, x.wins, x.reliability,
+                        x.provisional, x.change, x.forfeits) for x in lines]
+    image = render_standings(title, rows)
+    return encode_png(image), standings_alt_text(title, rows)

@@ -33,6 +33,7 @@ from bot.tables import Tables
 from bot.tables.live import Loaded, Planning, Timed
 from bot.text import escape
 from bot.values import Member, TableError
+from bot.web.metrics import DEADLINES, REMINDERS
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +142,7 @@ class Scheduler:
         for turn in await self.store.due_turns(now):
             if not await self.store.claim_turn(turn.id, now):
                 continue  # another process fired it
+            DEADLINES.inc()
             try:
                 out.extend(await self._expire(turn))
             except Exception:
@@ -214,6 +216,7 @@ class Scheduler:
                 continue
             if not await self.store.claim_reminder(r.id, now):
                 continue
+            REMINDERS.inc()
             reminded.add(r.member_id)
             if turn is not None and turn.due_at is None and member.interval_hours:
                 await self.store.add_reminder(

@@ -227,6 +227,19 @@ class Store(TimingStore, Protocol):
 
     async def replace_ratings(self, ratings: dict[tuple[str, int], LeagueRating]) -> None: ...
 
+    # -- web pages (``bot.store.sqlite.web``, ``bot.store.postgres.web``) -----------------
+
+    async def public_id(self, kind: str, ref_id: int) -> str:
+        """The random page id of a ``table`` or ``league``, made on first ask, kept for good."""
+
+    async def find_public_id(self, public_id: str) -> tuple[str, int] | None:
+        """What a page id names, ``(kind, row id)``, or None."""
+
+    async def set_web_pages(self, guild_id: int, on: bool) -> None: ...
+
+    async def web_pages_on(self, guild_id: int | None) -> bool:
+        """False once the server turned its pages off."""
+
     # -- maintenance -----------------------------------------------------------------------
 
     async def backup(self, target: str | Path) -> None:

@@ -19,6 +19,7 @@ from bot.tables.computers import decide, standing_move
 from bot.tables.live import Live, Loaded, Timed, Views
 from bot.tables.narration import narrate, play_notice, private_notices
 from bot.values import OutOfDate
+from bot.web.metrics import MOVES
 from rules.core import Event, Transition
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,7 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
             table.id, table.version, steps, None if planning is None else planning.request)
     except StaleVersion:
         raise OutOfDate("This board is out of date; use the latest one.") from None
+    MOVES.inc(len(steps))
     # The in-memory copy now holds what was just written; nothing is read back.
     loaded.table = replace(after, version=version)
     loaded.state = state

@@ -25,6 +25,7 @@ from bot.tables.narration import (
 )
 from bot.text import escape
 from bot.values import Member, OutOfDate, Proposal, TableError
+from bot.web.metrics import ACT_SECONDS, observed
 
 ALREADY = "That move was already made."
 MOVE_TEXT_LIMIT = 300  # no move in any game's notation comes near it
@@ -40,6 +41,7 @@ def parse(loaded: Loaded, seat: int, text: str) -> dict[str, Any]:
 class PlayCases:
     live: Live
 
+    @observed(ACT_SECONDS)
     async def act(
         self,
         table_id: int,

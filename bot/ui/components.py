@@ -57,12 +57,24 @@ def move_select(table_id: int, mark: Mark, moves: list[str]) -> discord.ui.Selec
     )
 
 
+def link_button(url: str, label: str = "Open on the web") -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label, url=url, style=discord.ButtonStyle.link)
+
+
 def lobby_view(table_id: int) -> discord.ui.View:
     return _view(*(lobby_button(op, table_id) for op in ids.LOBBY_OPS))
 
 
-def board_view(table_id: int, mark: Mark) -> discord.ui.View:
-    return _view(*(board_button(op, table_id, mark) for op in ids.BOARD_OPS))
+def board_view(table_id: int, mark: Mark, url: str | None = None,
+               label: str = "Open on the web") -> discord.ui.View:
+    """The board's buttons, and a link to its web page (or a seat's own view) when given."""
+    link = (link_button(url, label),) if url else ()
+    return _view(*(board_button(op, table_id, mark) for op in ids.BOARD_OPS), *link)
+
+
+def web_view(url: str | None, label: str = "Open on the web") -> discord.ui.View | None:
+    """Only a link (a finished game's board, a ``/hand`` answer); None without one."""
+    return _view(link_button(url, label)) if url else None
 
 
 def confirm_view(pending_id: int) -> discord.ui.View:

@@ -23,10 +23,12 @@ from bot.pace.notices import Dashboard, Reminder, TableMessage, VoteRequest, dea
 from bot.render_pool import Rendered
 from bot.store import Status
 from bot.text import clip
-from bot.ui.components import board_view, lobby_view, vote_view
+from bot.ui.components import board_view, lobby_view, vote_view, web_view
 from bot.ui.ids import Mark
 from bot.ui.pacing import Pacer
 from bot.ui.respond import Services
+from bot.web.links import Links
+from bot.web.metrics import DMS_REFUSED
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,20 @@ class Delivery:
         self._told: _Bounded = _Bounded()  # table -> last version told in its channel
         self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
         self.pacer = Pacer()
+        self.links: Links | None = None  # with TABULA_PUBLIC_URL: boards link to the web
+
+    async def table_url(self, table_id: int) -> str | None:
+        if self.links is None:
+            return None
+        table = await self.services.tables.live.record(table_id)
+        return await self.links.table(table_id, table.guild_id)
+
+    async def private_url(self, table_id: int, seat: int, member_id: int) -> str | None:
+        """A signed link to the seat's own view (``TABULA_WEB_SECRET``), for that member."""
+        if self.links is None:
+            return None
+        table = await self.services.tables.live.record(table_id)
+        return await self.links.private(table_id, table.guild_id, seat, member_id)
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
@@ -125,7 +141,9 @@ class Delivery:
                 await self.services.renderer.render(notice.game_id, notice.public_view)
             )
         playing = notice.status == Status.PLAYING
-        view = board_view(notice.table_id, Mark(version=notice.version)) if playing else MISSING
+        url = await self.table_url(notice.table_id) if notice.public_view is not None else None
+        view = (board_view(notice.table_id, Mark(version=notice.version), url) if playing
+                else web_view(url) or MISSING)
         if via is not None:
             try:
                 return await via.send(clip(content), files=files or MISSING, view=view,
@@ -152,7 +170,9 @@ class Delivery:
                     continue  # a newer view already reached this member
                 playing = notice.status == Status.PLAYING
                 mark = Mark(fingerprint=seat.fingerprint)
-                buttons = board_view(notice.table_id, mark) if playing else None
+                url = await self.private_url(notice.table_id, seat.seat, seat.member_id)
+                buttons = (board_view(notice.table_id, mark, url, "My view on the web")
+                           if playing else None)
                 if await self.dm(notice.game_id, seat, buttons):
                     self._dm_sent.remember(key, seat.version)
                 else:
@@ -186,6 +206,7 @@ class Delivery:
                                view=buttons if buttons is not None else MISSING,
                                allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
+            DMS_REFUSED.inc()
             if exc.code == DM_CLOSED:
                 return False
             log.warning("DM to %s refused: %s", seat.member_id, exc)

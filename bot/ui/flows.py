@@ -13,7 +13,7 @@ from discord.utils import MISSING
 from bot.notices import Notice
 from bot.pace.notices import next_line
 from bot.text import clip
-from bot.ui.components import confirm_view, moves_view
+from bot.ui.components import confirm_view, moves_view, web_view
 from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
@@ -152,8 +152,11 @@ async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> Non
     bot = bot_of(interaction)
     table = await bot.tables.live.record(table_id)
     seat = await bot.tables.private_view(table_id, member_of(interaction))
-    content, files = await delivery_of(interaction).private_payload(table.game_id, seat)
-    await interaction.followup.send(content, files=files, ephemeral=True)
+    delivery = delivery_of(interaction)
+    content, files = await delivery.private_payload(table.game_id, seat)
+    url = await delivery.private_url(table_id, seat.seat, interaction.user.id)
+    await interaction.followup.send(content, files=files, ephemeral=True,
+                                    view=web_view(url, "My view on the web") or MISSING)
 
 
 async def still_valid(interaction: discord.Interaction[Any], table_id: int, mark: Mark) -> bool:

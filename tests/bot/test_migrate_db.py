@@ -63,6 +63,10 @@ async def everything(store: Store) -> dict[str, object]:
         "turns": {t.id: await store.open_turns(t.id) for t in tables},
         "settings": await store.member_settings([ALICE.id, BOB.id, CAROL.id]),
         "waiting": {m.id: await store.waiting_turns(m.id) for m in (ALICE, BOB, CAROL)},
+        # Web pages: an id made once stays (a new one would be a different random id).
+        "page ids": {t.id: await store.public_id("table", t.id) for t in tables},
+        "league page ids": {x.id: await store.public_id("league", x.id) for x in leagues},
+        "pages on": await store.web_pages_on(GUILD),
     }
 
 
@@ -119,6 +123,7 @@ async def a_busy_sqlite_file(path: Path) -> tuple[dict[str, object], int, int]:
     await tables.open("pebbles", 4, CAROL)
     opened = await tables.open("pebbles", 5, BOB, guild_id=GUILD, league="Spring")
     await tables.abandon(opened.table_id, ADMIN)
+    await store.set_web_pages(GUILD, False)
     held = await everything(store)
     await store.close()
     return held, live, preview.pending_id

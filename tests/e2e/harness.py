@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.app import TabulaBot, create_bot
-from bot.config import Settings
+from bot.config import Settings, WebSettings
 from bot.pace.clock import FakeClock
 from bot.values import Member as Player
 from rules.core import Rng
@@ -61,9 +61,10 @@ def mentioned_ids(message: Message) -> list[int]:
     return [int(x) for x in re.findall(r"<@(\d+)>", message.content)]
 
 
-def settings_for(standin: StandIn, db: Path) -> Settings:
+def settings_for(standin: StandIn, db: Path, web: WebSettings | None = None) -> Settings:
     return Settings(token=standin.token, db_path=str(db), api_base=standin.api_base,
-                    gateway_url=standin.gateway_url, log_level="INFO")
+                    gateway_url=standin.gateway_url, log_level="INFO",
+                    web=web or WebSettings())
 
 
 def pin_seeds(bot: TabulaBot) -> None:
@@ -82,12 +83,13 @@ def pin_seeds(bot: TabulaBot) -> None:
 
 
 @asynccontextmanager
-async def running_bot(standin: StandIn, db: Path, render_workers: int = 0
-                      ) -> AsyncIterator[TabulaBot]:
-    """Start the real bot on the stand-in, wait until its commands are synced, close it after."""
+async def running_bot(standin: StandIn, db: Path, render_workers: int = 0,
+                      web: WebSettings | None = None) -> AsyncIterator[TabulaBot]:
+    """Start the real bot on the stand-in (with ``web``, its pages too), wait until its
+    commands are synced, close it after."""
     old_base = discord.http.Route.BASE
     old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    bot = create_bot(settings_for(standin, db), render_workers=render_workers,
+    bot = create_bot(settings_for(standin, db, web), render_workers=render_workers,
                      guild_ready_timeout=0.05)
     task = asyncio.create_task(bot.start(standin.token))
     try:
@@ -108,14 +110,15 @@ async def running_bot(standin: StandIn, db: Path, render_workers: int = 0
 
 @asynccontextmanager
 async def table(standin: StandIn, db: Path, names: tuple[str, ...] = ("alice", "bob", "carol"),
-                closed_dms: tuple[str, ...] = ()) -> AsyncIterator[Table]:
+                closed_dms: tuple[str, ...] = (), web: WebSettings | None = None
+                ) -> AsyncIterator[Table]:
     guild = standin.add_guild("Board Games")
     channel = standin.add_channel(guild, "games")
     members = {
         n: standin.add_member(guild, n, dms_open=n not in closed_dms) for n in names
     }
     members["admin"] = standin.add_member(guild, "admin", manage_guild=True)
-    async with running_bot(standin, db) as bot:
+    async with running_bot(standin, db, web=web) as bot:
         yield Table(standin, bot, guild, channel, members)
 
 

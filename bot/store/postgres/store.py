@@ -18,6 +18,7 @@ from bot.store.errors import IntegrityFailure, StoreError
 from bot.store.postgres.leagues import PostgresLeagues
 from bot.store.postgres.seats import PostgresSeats
 from bot.store.postgres.setup import applied, migrate, migrations
+from bot.store.postgres.web import PostgresWebRows
 from bot.store.targets import redacted
 from bot.store.transfer import postgres_to_sqlite
 
@@ -35,7 +36,7 @@ async def _prepare(conn: asyncpg.Connection) -> None:
     await conn.execute(_DURABLE)
 
 
-class PostgresStore(PostgresLeagues, PostgresSeats):
+class PostgresStore(PostgresLeagues, PostgresSeats, PostgresWebRows):
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = redacted(url)

@@ -29,13 +29,14 @@ from bot.store.sqlite.leagues import LeagueRows
 from bot.store.sqlite.seats import SeatRows
 from bot.store.sqlite.tables import SqliteTables
 from bot.store.sqlite.timing import TimingRows
+from bot.store.sqlite.web import WebRows
 
 __all__ = ["SqliteStore"]
 
 T = TypeVar("T")
 
 
-class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows):
+class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows, WebRows):
     def __init__(self, path: str, writer: aiosqlite.Connection, db: sqlite3.Connection,
                  reader: tuple[aiosqlite.Connection, sqlite3.Connection] | None) -> None:
         self._writer = writer

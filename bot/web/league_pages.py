@@ -1,0 +1,115 @@
+"""``/l/<public id>``: a league's page (standings as an image and as a table, rounds, results
+linking to their tables' pages), its standings image and its results as CSV."""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiohttp import web
+
+from bot.leagues import Standings
+from bot.leagues.reliability import percent
+from bot.leagues.report import standings_png
+from bot.store import LeagueRecord, LeagueResult
+from bot.web.context import Site, gone, site_of
+from bot.web.templates import esc, html_response, name, page
+
+
+async def _league(request: web.Request) -> tuple[Site, str, LeagueRecord]:
+    site = site_of(request)
+    public_id, league_id = await site.find(request, "league")
+    league = await site.store.get_league(league_id)
+    if league is None:
+        raise gone("There is no page at this address.")
+    await site.pages_on(league.guild_id)
+    return site, public_id, league
+
+
+async def _standings(site: Site, league: LeagueRecord) -> Standings:
+    return await site.leagues.standings(league.guild_id, league.name)
+
+
+async def league_page(request: web.Request) -> web.Response:
+    site, public_id, league = await _league(request)
+    standings = await _standings(site, league)
+    game = site.games[league.game_id].title if league.game_id in site.games else league.game_id
+    _, alt = await asyncio.to_thread(standings_png, standings.title, standings.lines)
+    base = f"/l/{public_id}"
+    parts = [f"<h1>{name(league.name)}</h1>",
+             f"<p>A league of {esc(game)}{' (closed)' if league.closed else ''}.</p>",
+             f"<section id=\"standings\"><h2>Standings: {name(standings.title)}</h2>"
+             f"<img src=\"{esc(base)}/standings.png\" alt=\"{esc(alt)}\">",
+             _table(standings), "</section>"]
+    results = list(reversed(await site.store.league_results(league.id)))
+    links = {r.table_id: await site.store.public_id("table", r.table_id) for r in results}
+    parts.append(await _rounds(site, league, results, links))
+    parts.append(_results(results, links))
+    parts.append(f"<p><a id=\"csv\" href=\"{esc(base)}/results.csv\" download>All results as"
+                 " CSV</a></p>")
+    return html_response(page(f"{league.name} league", "\n".join(parts)))
+
+
+def _table(standings: Standings) -> str:
+    if not standings.lines:
+        return "<p>Nobody has signed up yet.</p>"
+    rows = "".join(
+        f"<tr><td>{x.rank}</td><th scope=\"row\">{name(x.name)}</th>"
+        f"<td>{x.rating:.1f}{' (provisional)' if x.provisional else ''}</td>"
+        f"<td>{x.games}</td><td>{x.wins}</td><td>{x.forfeits}</td>"
+        f"<td>{esc(percent(x.reliability))}</td></tr>" for x in standings.lines)
+    heads = "".join(f"<th scope=\"col\">{h}</th>" for h in (
+        "Rank", "Player", "Rating", "Games", "Wins", "Forfeits", "Reliability"))
+    return (f"<table id=\"standings-table\"><caption>{name(standings.title)}</caption>"
+            f"<thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>")
+
+
+def _places(result: LeagueResult) -> str:
+    return ", ".join(f"{p.place}. {name(p.name)}{' (forfeit)' if p.forfeited else ''}"
+                     for p in sorted(result.places, key=lambda p: (p.place, p.seat)))
+
+
+def _result_item(result: LeagueResult, links: dict[int, str]) -> str:
+    state = " (abandoned)" if result.abandoned else ""
+    return (f"<li><a href=\"/t/{esc(links[result.table_id])}\">Game of "
+            f"{esc(result.finished_at[:10])}</a>{state}: {_places(result)}</li>")
+
+
+async def _rounds(site: Site, league: LeagueRecord, results: list[LeagueResult],
+                  links: dict[int, str]) -> str:
+    rounds = await site.store.rounds(league.id)
+    if not rounds:
+        return ""
+    items = []
+    for r in reversed(rounds):
+        done = [x for x in results if x.round_id == r.id]
+        inner = "".join(_result_item(x, links) for x in done) or "<li>No result yet.</li>"
+        items.append(f"<li>Round {r.number}, opened {esc(r.created_at[:10])}<ul>{inner}</ul>"
+                     "</li>")
+    return f"<section id=\"rounds\"><h2>Rounds</h2><ul>{''.join(items)}</ul></section>"
+
+
+def _results(results: list[LeagueResult], links: dict[int, str]) -> str:
+    if not results:
+        return "<section id=\"results\"><h2>Results</h2><p>No game finished yet.</p></section>"
+    items = "".join(_result_item(r, links) for r in results)
+    return f"<section id=\"results\"><h2>Results</h2><ul>{items}</ul></section>"
+
+
+async def standings_image(request: web.Request) -> web.Response:
+    site, _, league = await _league(request)
+    standings = await _standings(site, league)
+    png, _ = await asyncio.to_thread(standings_png, standings.title, standings.lines)
+    return web.Response(body=png, content_type="image/png")
+
+
+async def results_csv(request: web.Request) -> web.Response:
+    site, public_id, league = await _league(request)
+    _, text = await site.leagues.export(league.guild_id, league.name)
+    return web.Response(text=text, content_type="text/csv", headers={
+        "Content-Disposition": f"attachment; filename=league-{public_id}.csv"})
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get("/l/{public_id}", league_page)
+    app.router.add_get("/l/{public_id}/standings.png", standings_image)
+    app.router.add_get("/l/{public_id}/results.csv", results_csv)

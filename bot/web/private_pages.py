@@ -1,0 +1,83 @@
+"""``/p/<public id>/<seat>?m=…&exp=…&sig=…``: one seat's own view, for the member a signed
+link was made for, until it expires. Anything else is refused with a short 403 page."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from aiohttp import web
+
+import rendering
+from bot.web.context import Site, site_of
+from bot.web.signing import Grant, Refused
+from bot.web.templates import esc, html_response, name, page, refusal, when
+
+PRIVATE = {"Cache-Control": "no-store"}
+
+
+async def _view(request: web.Request) -> tuple[Site, Grant, str, dict[str, Any]]:
+    """The seat's view, or ``Refused`` with the reason."""
+    site = site_of(request)
+    if site.signer is None:
+        raise Refused("Private links are not enabled on this server.")
+    public_id, table_id = await site.find(request, "table")
+    q = request.query
+    grant = site.signer.check(public_id, request.match_info["seat"], q.get("m", ""),
+                              q.get("exp", ""), q.get("sig", ""), site.now())
+    table = await site.store.get_table(table_id)
+    if table is None or table.snapshot is None:
+        raise Refused("This game has not started.")
+    await site.pages_on(table.guild_id)
+    seats = await site.store.seats(table_id)
+    if grant.seat >= len(seats) or seats[grant.seat].member_id != grant.member_id:
+        raise Refused("This link is for a seat that is no longer yours.")
+    game = site.games[table.game_id]
+    state = await asyncio.to_thread(game.load, table.snapshot)
+    view = {**game.view(state, grant.seat), "names": [s.name for s in seats]}
+    return site, grant, table.game_id, view
+
+
+def _refused(exc: Refused) -> web.Response:
+    response = refusal(403, "Link refused", str(exc))
+    response.headers.update(PRIVATE)
+    return response
+
+
+async def private_page(request: web.Request) -> web.Response:
+    try:
+        site, grant, game_id, view = await _view(request)
+    except Refused as exc:
+        return _refused(exc)
+    title = site.games[game_id].title
+    alt = rendering.alt_text(game_id, view) if rendering.has_renderer(game_id) else ""
+    count = len(await site.replays.render(game_id, view))
+    query = request.query_string
+    images = "".join(
+        f"<img src=\"/p/{esc(grant.public_id)}/{grant.seat}/{k}.png?{esc(query)}\""
+        f" alt=\"{esc(alt)}\">" for k in range(count))
+    body = (f"<h1>{esc(title)}: your view</h1>"
+            f"<p>Seat {grant.seat + 1}, {name(view['names'][grant.seat])}. Only this link shows"
+            f" it; it works until {when(grant.expires)}.</p>"
+            f"<section id=\"own-view\">{images}<p>{esc(alt)}</p></section>"
+            f"<p><a href=\"/t/{esc(grant.public_id)}\">The table's public page</a></p>")
+    response = html_response(page(f"{title}: your view", body))
+    response.headers.update(PRIVATE)
+    return response
+
+
+async def private_image(request: web.Request) -> web.Response:
+    try:
+        site, _, game_id, view = await _view(request)
+    except Refused as exc:
+        return _refused(exc)
+    pngs = await site.replays.render(game_id, view)
+    k = int(request.match_info["k"])
+    if k >= len(pngs):
+        return _refused(Refused("There is no such image."))
+    return web.Response(body=pngs[k], content_type="image/png", headers=PRIVATE)
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get(r"/p/{public_id}/{seat:\d+}", private_page)
+    app.router.add_get(r"/p/{public_id}/{seat:\d+}/{k:\d+}.png", private_image)

@@ -1,0 +1,168 @@
+"""``/t/<public id>``: a table's page (board, seats, whose turn and until when, history, a
+replay to step through, final scores and the replay file), its images and its replay file."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from aiohttp import web
+
+import rendering
+from bot.web.context import Site, gone, site_of
+from bot.web.replay import PublicTable
+from bot.web.templates import esc, html_response, name, page, when
+
+NUMBER = re.compile(r"^\d+\.\s*")  # a history line's own number, left out of the caption
+STATUS = {"lobby": "waiting for players", "playing": "being played", "over": "finished",
+          "abandoned": "abandoned"}
+
+
+async def public_table(request: web.Request) -> tuple[Site, PublicTable]:
+    site = site_of(request)
+    public_id, table_id = await site.find(request, "table")
+    found = await site.replays.table(table_id, public_id)
+    if found is None:
+        raise gone("There is no page at this address.")
+    await site.pages_on(found.table.guild_id)
+    return site, found
+
+
+def chosen_step(request: web.Request, last: int) -> int:
+    text = request.query.get("step", "")
+    return min(int(text), last) if text.isdigit() else last
+
+
+def image_path(t: PublicTable, step: int, k: int = 0) -> str:
+    # The version in the query: a step's image changes only when the table does (an undo).
+    return f"/t/{t.public_id}/img/{step}-{k}.png?v={t.table.version}"
+
+
+async def table_page(request: web.Request) -> web.Response:
+    site, t = await public_table(request)
+    game = site.games[t.table.game_id]
+    step = chosen_step(request, t.last)
+    parts = [f"<h1>{esc(game.title)}</h1>",
+             f"<p class=\"status\">This game is {esc(STATUS.get(t.table.status, ''))}.</p>"]
+    if t.started:
+        now = t.view(t.last)
+        count = len(await site.replays.images(t.table.game_id, now,
+                                              f"{t.table.id}:{t.table.version}:{t.last}"))
+        alt = rendering.alt_text(t.table.game_id, now) \
+            if rendering.has_renderer(t.table.game_id) else ""
+        parts.append("<section id=\"board\"><h2>The board now</h2>" + "".join(
+            f"<img src=\"{esc(image_path(t, t.last, k))}\" alt=\"{esc(alt)}\">"
+            for k in range(count)) + "</section>")
+    parts.append(_seats(t))
+    parts.append(await _turn(site, t))
+    if t.outcome is not None or t.replay_file is not None:
+        parts.append(_final(t))
+    if t.started:
+        parts.append(_replay(t, step))
+    parts.append(_history(t))
+    return html_response(page(f"{game.title} table", "\n".join(parts),
+                              scripts=("replay.js",)))
+
+
+def _seats(t: PublicTable) -> str:
+    items = "".join(
+        f"<li>{name(s.name)}{' (computer)' if s.is_computer else ''}</li>" for s in t.seats)
+    return f"<section id=\"seats\"><h2>Seats</h2><ol>{items}</ol></section>"
+
+
+async def _turn(site: Site, t: PublicTable) -> str:
+    if t.table.status != "playing" or not t.active:
+        return ""
+    turns = await site.store.open_turns(t.table.id)
+    who = []
+    for seat in t.active:
+        turn = turns.get(seat)
+        due = f", deadline {when(turn.due_at)}" if turn and turn.due_at else ""
+        who.append(f"<li>{name(t.names[seat])}{due}</li>")
+    return f"<section id=\"turn\"><h2>Whose turn</h2><ul>{''.join(who)}</ul></section>"
+
+
+def _final(t: PublicTable) -> str:
+    out = ["<section id=\"final\"><h2>Final scores</h2>"]
+    if t.outcome is not None:
+        place = {seat: n for n, group in enumerate(t.outcome.ranking, start=1)
+                 for seat in group}
+        rows = "".join(
+            f"<tr><td>{place.get(seat, '')}</td><th scope=\"row\">{name(t.names[seat])}</th>"
+            f"<td>{esc(score)}</td></tr>"
+            for seat, score in sorted(enumerate(t.outcome.scores),
+                                      key=lambda x: place.get(x[0], 99)))
+        out.append("<table><thead><tr><th scope=\"col\">Place</th><th scope=\"col\">Player"
+                   f"</th><th scope=\"col\">Score</th></tr></thead><tbody>{rows}</tbody>"
+                   "</table>")
+    else:
+        out.append("<p>The game was abandoned before its end.</p>")
+    out.append(f"<p><a id=\"replay-file\" href=\"/t/{esc(t.public_id)}/replay.json\" download>"
+               "The replay file</a> (for <code>python -m rules replay</code>).</p></section>")
+    return "".join(out)
+
+
+def _replay(t: PublicTable, step: int) -> str:
+    base = f"/t/{t.public_id}"
+
+    def link(label: str, to: int, ident: str) -> str:
+        return (f"<a id=\"{ident}\" class=\"step\" data-step=\"{to}\" "
+                f"href=\"{esc(base)}?step={to}#replay\">{label}</a>")
+
+    nav = " ".join((link("First", 0, "first"), link("Previous", max(step - 1, 0), "prev"),
+                    link("Next", min(step + 1, t.last), "next"), link("Last", t.last, "last")))
+    return (
+        f"<section id=\"replay\" data-base=\"{esc(base)}\" data-version=\"{t.table.version}\""
+        f" data-last=\"{t.last}\"><h2>Replay</h2>"
+        f"<p id=\"replay-caption\" aria-live=\"polite\">{_caption(t, step)}</p>"
+        f"<img id=\"replay-image\" src=\"{esc(image_path(t, step))}\""
+        f" alt=\"The board after step {step}\">"
+        f"<nav aria-label=\"Replay steps\">{nav}</nav>"
+        f"<form method=\"get\" action=\"{esc(base)}\"><label for=\"replay-slider\">Step</label>"
+        f"<input type=\"range\" id=\"replay-slider\" name=\"step\" min=\"0\" max=\"{t.last}\""
+        f" value=\"{step}\"><button type=\"submit\">Show</button></form>"
+        "<p class=\"hint\">Arrow keys step too.</p></section>")
+
+
+def _caption(t: PublicTable, step: int) -> str:
+    if step == 0:
+        return f"Step 0 of {t.last}: the setup."
+    line = next((text for s, text in t.history if s == step), "")
+    return f"Step {step} of {t.last}: {esc(NUMBER.sub('', line))}"
+
+
+def _history(t: PublicTable) -> str:
+    if not t.history:
+        return "<section id=\"history\"><h2>History</h2><p>No moves yet.</p></section>"
+    items = "".join(
+        f"<li data-step=\"{s}\">{esc(text)}</li>" if s is not None
+        else f"<li class=\"seat-change\">{esc(text)}</li>" for s, text in t.history)
+    return f"<section id=\"history\"><h2>History</h2><ul>{items}</ul></section>"
+
+
+async def step_image(request: web.Request) -> web.Response:
+    site, t = await public_table(request)
+    step, k = int(request.match_info["step"]), int(request.match_info["k"])
+    if step > t.last:
+        raise gone("The replay has no such step.")
+    pngs = await site.replays.images(t.table.game_id, t.view(step),
+                                     f"{t.table.id}:{t.table.version}:{step}")
+    if k >= len(pngs):
+        raise gone("The replay has no such image.")
+    return web.Response(body=pngs[k], content_type="image/png",
+                        headers={"Cache-Control": "public, max-age=300"})
+
+
+async def replay_file(request: web.Request) -> web.Response:
+    _, t = await public_table(request)
+    if t.replay_file is None:
+        raise gone("The replay file is published once the game is over.")
+    return web.Response(
+        text=json.dumps(t.replay_file, indent=1), content_type="application/json",
+        headers={"Content-Disposition": f"attachment; filename=tabula-{t.public_id}.json"})
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get("/t/{public_id}", table_page)
+    app.router.add_get(r"/t/{public_id}/img/{step:\d+}-{k:\d+}.png", step_image)
+    app.router.add_get("/t/{public_id}/replay.json", replay_file)
