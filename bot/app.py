@@ -24,6 +24,7 @@ import sqlite3
 import sys
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime
 from typing import Any
 
 import aiohttp
@@ -34,6 +35,7 @@ from discord.ext import commands
 
 from bot.config import Settings, Sharding
 from bot.leagues import Leagues
+from bot.leagues.referee import Referee
 from bot.leagues.rounds import Rounds
 from bot.pace.clock import Clock, SystemClock
 from bot.pace.scheduler import Delivered, Scheduler
@@ -85,6 +87,7 @@ class TabulaBot(commands.Bot):
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
         self._rounds: Rounds | None = None
+        self._referee: Referee | None = None
         self._scheduler: Scheduler | None = None
         self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self._renderer: RenderPool | None = None
@@ -122,6 +125,11 @@ class TabulaBot(commands.Bot):
         return self._rounds
 
     @property
+    def referee(self) -> Referee:
+        assert self._referee is not None, "the referee is ready after setup_hook"
+        return self._referee
+
+    @property
     def renderer(self) -> RenderPool:
         assert self._renderer is not None, "the renderer is ready after setup_hook"
         return self._renderer
@@ -135,11 +143,12 @@ class TabulaBot(commands.Bot):
                 max_workers=1, mp_context=multiprocessing.get_context("spawn")
             )
         self._tables = Tables(self._store, thinker=self._thinker)
-        self._leagues = Leagues(self._store)
+        self._leagues = Leagues(self._store, clock=self._league_now)
         # A league game's ranking is stored as its last move commits (idempotent; a restart's
         # ``_catch_up_results`` covers a crash in between).
         self._tables.live.on_over = self._leagues.recorder.record
         self._rounds = Rounds(self._leagues, self._tables)
+        self._referee = Referee(self._rounds)
         self._scheduler = Scheduler(self._tables, self.clock)
         self._scheduler.on_absent = self._absent_for_time
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
@@ -207,6 +216,7 @@ class TabulaBot(commands.Bot):
 
         async def send(items: Sequence[Delivered]) -> None:
             await deliver(self.delivery, items)
+            await self._settle_rounds()
 
         await self.scheduler.run(send, TICK_SECONDS, self._stopping)
 
@@ -221,6 +231,25 @@ class TabulaBot(commands.Bot):
     async def tick(self) -> None:
         """One scheduler tick, delivered (tests call it after moving a fake clock)."""
         await deliver(self.delivery, await self.scheduler.tick())
+        await self._settle_rounds()
+
+    def _league_now(self) -> datetime:
+        """League time is the scheduler's: round deadlines fall due on its clock."""
+        return (self._scheduler.clock if self._scheduler is not None else self.clock).now()
+
+    async def _settle_rounds(self) -> None:
+        """League rounds past their deadline: their unfinished tables end by the rule."""
+        try:
+            notices = await self.referee.settle_due(self._league_now())
+        except Exception:
+            log.exception("could not settle league rounds past their deadline")
+            return
+        for notice in notices:
+            try:
+                await self.delivery.post_move(notice)
+            except Exception:
+                log.exception("could not tell table %s of its round's deadline",
+                              notice.table_id)
 
     async def _catch_up_results(self) -> None:
         """League games that ended without their result stored (a crash in between)."""

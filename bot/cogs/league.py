@@ -1,7 +1,7 @@
-"""Leagues with seasons, rounds in threads, OpenSkill standings.
+"""Leagues with seasons, rounds in threads, OpenSkill standings and tournament points.
 
 ``/league list|join|leave|standings|results|export`` for everyone, and the organisers'
-``/league-admin create|close|season start|season end|round|admin-role``: Discord puts
+``/league-admin create|close|season start|season end|round|void|admin-role``: Discord puts
 ``default_member_permissions`` on top-level commands only, so the organisers' commands are a
 group of their own that members without Manage Server do not see; rights are checked in code
 too (server managers, or the league-admin role).
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -18,8 +19,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.leagues import Standings
-from bot.leagues.report import safe_name, standings_text
-from bot.pace.model import make_timing
+from bot.leagues.report import page_of, points_text, safe_name, standings_text
+from bot.pace.model import make_timing, parse_duration, span
 from bot.store import LeagueSettings
 from bot.tables.computers import DEFAULT_LEVEL
 from bot.ui.choices import (
@@ -30,7 +31,7 @@ from bot.ui.choices import (
     league_names,
 )
 from bot.ui.delivery import delivery_of
-from bot.ui.respond import bot_of, defer, member_of, reply
+from bot.ui.respond import bot_of, defer, member_of, reply, roles_of
 from bot.values import Member, TableError
 from rendering.common import encode_png
 from rendering.leagues import StandingRow, render_standings, standings_alt_text
@@ -38,16 +39,19 @@ from rules import GAMES
 
 RESULTS_SHOWN = 15
 NONE = discord.AllowedMentions.none()
+# Threads a round opens at once before pacing the rest: each table costs a few requests
+# (thread, greeting, board), and Discord answers a burst past its global limit with 429s.
+THREAD_BURST = 4
+THREAD_GAP = 1.0  # seconds between further threads
+MAX_DEADLINE = 60 * 86400
+VIEW_CHOICES = [app_commands.Choice(name="Ratings", value="rating"),
+                app_commands.Choice(name="Points and tie-breaks", value="points")]
 
 
-def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
-    user = interaction.user
-    return [r.id for r in user.roles] if isinstance(user, discord.Member) else []
-
-
-def standings_png(standings: Standings) -> tuple[bytes, str]:
+def standings_png(standings: Standings, page: int) -> tuple[bytes, str]:
     rows = [StandingRow(x.rank, x.name, x.rating, x.games, x.wins, x.reliability,
-                        x.provisional, x.change, x.forfeits) for x in standings.lines]
+                        x.provisional, x.change, x.forfeits)
+            for x in page_of(standings.lines, page)]
     image = render_standings(standings.title, rows)
     return encode_png(image), standings_alt_text(standings.title, rows)
 
@@ -94,21 +98,30 @@ class League(commands.GroupCog, group_name="league",
         await reply(interaction, f"{whom} left **{safe_name(league.name)}**; past results stay.",
                     allowed_mentions=NONE)
 
-    @app_commands.command(name="standings", description="A league's standings, as an image")
+    @app_commands.command(name="standings", description="A league's standings: ratings (an "
+                          "image) or tournament points")
     @app_commands.describe(name="The league",
                            season="A season's number (the running season if not given)",
-                           all_time="All games of this game on this server")
+                           all_time="All games of this game on this server",
+                           page="Which page of 20 (ranks 21-40 are page 2)",
+                           view="Ratings, or points with Buchholz and Sonneborn-Berger")
+    @app_commands.choices(view=VIEW_CHOICES)
     @app_commands.autocomplete(name=league_names)
     async def standings(self, interaction: discord.Interaction[Any], name: str,
                         season: app_commands.Range[int, 1, 10_000] | None = None,
-                        all_time: bool = False) -> None:
+                        all_time: bool = False, page: app_commands.Range[int, 1, 1000] = 1,
+                        view: app_commands.Choice[str] | None = None) -> None:
         assert interaction.guild_id is not None
         await defer(interaction, public=True)
         standings = await bot_of(interaction).leagues.standings(
             interaction.guild_id, name, season, all_time_view=all_time)
-        png, alt = await asyncio.to_thread(standings_png, standings)
+        if view is not None and view.value == "points":
+            await reply(interaction, points_text(standings.title, standings.points, page),
+                        ephemeral=False, allowed_mentions=NONE)
+            return
+        png, alt = await asyncio.to_thread(standings_png, standings, page)
         file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
-        await reply(interaction, standings_text(standings.title, standings.lines),
+        await reply(interaction, standings_text(standings.title, standings.lines, page),
                     ephemeral=False, file=file, allowed_mentions=NONE)
 
     @app_commands.command(name="results", description="A league's finished tables, with links")
@@ -127,7 +140,9 @@ class League(commands.GroupCog, group_name="league",
             who = ", ".join(f"{p.place}. {safe_name(p.name, 20)}"
                             + (" (forfeit)" if p.forfeited else "") for p in order)
             link = f"https://discord.com/channels/{interaction.guild_id}/{channel}"
-            lines.append(f"- {result.finished_at[:10]} [table {result.table_id}](<{link}>): {who}")
+            voided = " (voided)" if result.voided is not None else ""
+            lines.append(f"- #{result.id} {result.finished_at[:10]} [table {result.table_id}]"
+                         f"(<{link}>){voided}: {who}")
         if len(results) > RESULTS_SHOWN:
             lines.append(f"… and {len(results) - RESULTS_SHOWN} more (`/league export`).")
         await reply(interaction, "\n".join(lines), allowed_mentions=NONE)
@@ -164,6 +179,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
         computers="Fill short tables with computer seats",
         reliability="Reliability (%) a member needs to join",
         carry="Share (%) of a rating carried into a new season",
+        points="Tournament points per place, best first, e.g. 3,1,0 (default: 1 to 0 evenly)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def create(self, interaction: discord.Interaction[Any],
@@ -172,10 +188,11 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
                      largest: app_commands.Range[int, 2, 6] | None = None,
                      computers: bool = False,
                      reliability: app_commands.Range[int, 0, 100] = 0,
-                     carry: app_commands.Range[int, 0, 100] = 0) -> None:
+                     carry: app_commands.Range[int, 0, 100] = 0,
+                     points: app_commands.Range[str, 1, 40] | None = None) -> None:
         assert interaction.guild_id is not None
         settings = LeagueSettings(interaction.channel_id, smallest, largest, computers,
-                                  reliability / 100, carry / 100)
+                                  reliability / 100, carry / 100, points)
         league = await bot_of(interaction).leagues.create(
             interaction.guild_id, member_of(interaction), name, game.value,
             roles=roles_of(interaction), settings=settings)
@@ -269,22 +286,36 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
 
     @app_commands.command(name="round", description="Form the next round's tables from the "
                           "signed-up members and open them in threads (organisers)")
-    @app_commands.describe(name="The league")
+    @app_commands.describe(name="The league",
+                           deadline="Time the round has, e.g. 3d: then unfinished tables end "
+                           "(waited-for seats forfeit)",
+                           force="Open it although the last round is still open")
     @app_commands.autocomplete(name=league_names)
-    async def round(self, interaction: discord.Interaction[Any], name: str) -> None:
+    async def round(self, interaction: discord.Interaction[Any], name: str,
+                    deadline: app_commands.Range[str, 1, 20] | None = None,
+                    force: bool = False) -> None:
         assert interaction.guild_id is not None
         bot = bot_of(interaction)
         await defer(interaction, public=True)
-        plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
-                                     roles_of(interaction))
-        parent = interaction.client.get_channel(plan.league.channel_id
-                                                or interaction.channel_id or 0)
+        limit = None
+        if deadline is not None:
+            seconds = parse_duration(deadline)
+            if not 60 <= seconds <= MAX_DEADLINE:
+                raise TableError("A round's deadline is between 1 minute and 60 days.")
+            limit = timedelta(seconds=seconds)
+        parent = interaction.client.get_channel(
+            (await bot.leagues.named(interaction.guild_id, name)).channel_id
+            or interaction.channel_id or 0)
         if not isinstance(parent, discord.TextChannel):
             raise TableError("The league's channel is gone or not a text channel; "
                              "create the league again in a text channel.")
+        plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
+                                     roles_of(interaction), force=force, deadline=limit)
         delivery = delivery_of(interaction)
         links = []
         for i, members in enumerate(plan.tables):
+            if i >= THREAD_BURST:
+                await asyncio.sleep(THREAD_GAP)
             thread = await parent.create_thread(
                 name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)
@@ -298,9 +329,31 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
             links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
                          + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
         out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)
+        until = (f"\nDeadline: <t:{int(datetime.fromisoformat(plan.round.deadline).timestamp())}"
+                 f":f> (in {span(int(limit.total_seconds()))}); then unfinished tables end: "
+                 "the seats they wait for forfeit, the others share first place."
+                 if plan.round.deadline and limit else "")
         text = (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
-                + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else ""))
+                + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else "")
+                + until)
         await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
+
+    @app_commands.command(name="void", description="Void a league result, with a reason "
+                          "(organisers; ratings are recomputed)")
+    @app_commands.describe(name="The league", result="The result's number (`/league results`)",
+                           reason="Why: kept with the result and shown")
+    @app_commands.autocomplete(name=league_names)
+    async def void(self, interaction: discord.Interaction[Any], name: str,
+                   result: app_commands.Range[int, 1, 2**53],
+                   reason: app_commands.Range[str, 1, 200]) -> None:
+        assert interaction.guild_id is not None
+        voided = await bot_of(interaction).leagues.void(
+            interaction.guild_id, member_of(interaction), name, result, reason,
+            roles_of(interaction))
+        await reply(interaction, f"Result #{voided.id} (table {voided.table_id}) of "
+                    f"**{safe_name(name)}** is void: "
+                    f"{safe_name(reason, 200)}. Ratings and points are recomputed without it.",
+                    ephemeral=False, allowed_mentions=NONE)
 
 
 async def setup(bot: commands.Bot) -> None:

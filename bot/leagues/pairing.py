@@ -1,8 +1,13 @@
 """Forming a round's tables from the signed-up members (Swiss-like).
 
-Members are taken best rating first and cut into tables of the allowed sizes, so similar
-ratings sit together; then pairs of members are swapped between tables while that lowers the
-number of repeat meetings (heavily weighted) plus the rating spread within tables.
+The cost of a plan is the number of repeat meetings (heavily weighted) plus the rating spread
+(best minus worst) within each table. Members are first cut into tables best rating first, then
+swapped between tables while that helps: a good plan, quickly. Then a branch-and-bound search
+over every way to seat the members proves the best plan (or finds it), seating members best
+rating first, so a table's spread and repeats only grow as it fills: a partial plan that
+already costs as much as the best known one is dropped. At league sizes (a few dozen members)
+the search ends well within its budget and the plan is optimal; past the budget, the best plan
+found so far is kept.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from itertools import combinations
 
 REPEAT_COST = 1_000.0  # one repeat meeting outweighs any rating spread
 MAX_PASSES = 20
+SEARCH_BUDGET = 200_000  # partial plans the exact search may visit
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,7 @@ def form_tables(
         groups.append(ranked[at: at + size])
         at += size
     _improve(groups, met)
+    groups = _search(groups, met)
     tables = [[e.member_id for e in sorted(g, key=lambda e: (-e.rating, e.member_id))]
               for g in groups]
     return Plan(tables, fill, sorted(out))
@@ -116,3 +123,59 @@ def _improve(groups: list[list[Entrant]], met: Mapping[frozenset[int], int]) -> 
                         improved = True
         if not improved:
             return
+
+
+def plan_cost(groups: Sequence[Sequence[Entrant]], met: Mapping[frozenset[int], int]) -> float:
+    return sum(_cost(g, met) for g in groups)
+
+
+def _search(groups: list[list[Entrant]], met: Mapping[frozenset[int], int],
+            budget: int = SEARCH_BUDGET) -> list[list[Entrant]]:
+    """The cheapest plan with the same table sizes, by branch and bound from ``groups``."""
+    people = sorted((e for g in groups for e in g), key=lambda e: (-e.rating, e.member_id))
+    sizes = sorted((len(g) for g in groups), reverse=True)
+    best_cost = plan_cost(groups, met)
+    best: list[list[Entrant]] = [list(g) for g in groups]
+    tables: list[list[Entrant]] = []  # open tables, in the order they were opened
+    capacity: list[int] = []
+    costs: list[float] = []  # each open table's cost so far
+    spare = list(sizes)  # sizes of tables not opened yet
+    visits = 0
+
+    def add_cost(table: list[Entrant], e: Entrant) -> float:
+        repeats = sum(met.get(frozenset((e.member_id, o.member_id)), 0) for o in table)
+        return REPEAT_COST * repeats + (table[-1].rating - e.rating)
+
+    def step(i: int, total: float) -> None:
+        nonlocal best_cost, best, visits
+        visits += 1
+        if visits > budget or total >= best_cost - 1e-9:
+            return
+        if i == len(people):
+            best_cost, best = total, [list(t) for t in tables]
+            return
+        e = people[i]
+        options: list[tuple[float, int]] = []
+        for k, table in enumerate(tables):
+            if len(table) < capacity[k]:
+                options.append((add_cost(table, e), k))
+        options.sort()
+        for extra, k in options:
+            tables[k].append(e)
+            costs[k] += extra
+            step(i + 1, total + extra)
+            costs[k] -= extra
+            tables[k].pop()
+        for size in sorted(set(spare), reverse=True):  # tables of one size are alike
+            spare.remove(size)
+            tables.append([e])
+            capacity.append(size)
+            costs.append(0.0)
+            step(i + 1, total)
+            tables.pop()
+            capacity.pop()
+            costs.pop()
+            spare.append(size)
+
+    step(0, 0.0)
+    return best

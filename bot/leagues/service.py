@@ -11,10 +11,12 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
+from bot.leagues.ratings import Rating, carried
 from bot.leagues.recording import Recorder
 from bot.leagues.reliability import percent, reliability
-from bot.leagues.report import StandingLine, results_csv, standing_lines
-from bot.leagues.results import all_time, season_scope
+from bot.leagues.report import StandingLine, rating_moves, results_csv, standing_lines
+from bot.leagues.results import all_time, replay, season_scope
+from bot.leagues.tournament import PointsLine, byes_of, parse_points, points_lines
 from bot.store import (
     AlreadyExists,
     LeagueRecord,
@@ -28,6 +30,7 @@ from rules import GAMES
 from rules.core import Game
 
 NAME_LIMIT = 40
+REASON_LIMIT = 200
 
 
 def utc_now() -> datetime:
@@ -40,6 +43,7 @@ class Standings:
     title: str
     season: SeasonRecord | None  # None: all-time
     lines: list[StandingLine]
+    points: list[PointsLine]
 
 
 class Leagues:
@@ -89,6 +93,11 @@ class Leagues:
                              f"{game.max_players}; the smallest size cannot exceed the largest.")
         if not 0 <= settings.min_reliability <= 1 or not 0 <= settings.carry <= 1:
             raise TableError("Reliability and carry-over are percentages from 0 to 100.")
+        try:
+            parse_points(settings.points)
+        except ValueError:
+            raise TableError("Points per place are up to six numbers from 0 to 100, best "
+                             "place first, e.g. `3,1,0`.") from None
         try:
             await self.store.create_league(guild_id, name, game_id, member.id, settings)
         except AlreadyExists as exc:
@@ -189,7 +198,8 @@ class Leagues:
 
     async def standings(self, guild_id: int, name: str, season: int | None = None,
                         all_time_view: bool = False) -> Standings:
-        """The running season's standings (or season number ``season``), else all-time."""
+        """The running season's standings (or season number ``season``); with no season,
+        the league's own games; ``all_time_view``: every game of this game on the server."""
         league = await self.named(guild_id, name)
         seasons = await self.store.seasons(league.id)
         chosen: SeasonRecord | None = None
@@ -199,17 +209,73 @@ class Leagues:
                 raise TableError(f"That league has no season {season}.")
         elif not all_time_view:
             chosen = next((s for s in seasons if s.running), None)
-        scope = season_scope(chosen.id) if chosen else all_time(guild_id, league.game_id)
-        ratings = await self.store.ratings(scope)
         names = await self._names(league, chosen)
+        if all_time_view and chosen is None:
+            ratings = await self.store.ratings(all_time(guild_id, league.game_id))
+            title = f"{league.name}, all of this server's {self.games[league.game_id].title}"
+        else:
+            ratings = await self.ratings_now(league, chosen, names)
+            title = league.name + (f", season {chosen.number}" if chosen else ", all-time")
         finishes = await self.store.member_finishes(guild_id, list(names))
         rounds = await self.store.rounds(league.id)
         marks = None
         if rounds and rounds[-1].season_id == (chosen.id if chosen else None):
             marks = await self.store.round_marks(rounds[-1].id)
         lines = standing_lines(ratings, names, finishes, marks, self.clock())
-        title = league.name + (f", season {chosen.number}" if chosen else ", all-time")
-        return Standings(league, title, chosen, lines)
+        points = await self._points(league, chosen, names,
+                                    {x.member_id: x.rating for x in lines})
+        return Standings(league, title, chosen, lines, points)
+
+    async def ratings_now(self, league: LeagueRecord, season: SeasonRecord | None,
+                          members: Collection[int] = ()) -> dict[int, Rating]:
+        """Ratings as the league stands now, for ``members`` and whoever has one: in a
+        season, its ratings, and for a member with no game in it yet the rating carried over
+        from their all-time one (what their first game will start from); with no season,
+        the league's own games replayed (other leagues of the server do not count)."""
+        if season is None:
+            scope = all_time(league.guild_id, league.game_id)
+            book = replay(await self.store.league_results(league.id), {})
+            out = {m: r for (s, m), r in book.items() if s == scope}
+        else:
+            out = await self.store.ratings(season_scope(season.id))
+            base = await self.store.ratings(all_time(league.guild_id, league.game_id))
+            for member in members:
+                if member not in out:
+                    out[member] = carried(base.get(member), season.carry)
+        for member in members:
+            out.setdefault(member, Rating())
+        return out
+
+    async def _points(self, league: LeagueRecord, season: SeasonRecord | None,
+                      names: dict[int, str], ratings: dict[int, float]) -> list[PointsLine]:
+        results = [r for r in await self.store.league_results(league.id)
+                   if season is None or r.season_id == season.id]
+        rounds = []
+        for round_ in await self.store.rounds(league.id):
+            if season is not None and round_.season_id != season.id:
+                continue
+            seated = [s.member_id for t in await self.store.round_tables(round_.id)
+                      for s in await self.store.seats(t.id) if s.member_id is not None]
+            rounds.append((list(await self.store.round_marks(round_.id)), seated))
+        return points_lines(results, byes_of(rounds), names, ratings,
+                            parse_points(league.points), self.seat_range(league)[1])
+
+    async def void(self, guild_id: int, member: Member, name: str, result_id: int,
+                   reason: str, roles: Collection[int] = ()) -> LeagueResult:
+        """An organiser voids a result (with a reason, logged); every rating is recomputed
+        without it, in the same transaction."""
+        await self.require_runner(guild_id, member, roles, "void a result")
+        league = await self.named(guild_id, name)
+        reason = " ".join(reason.split())[:REASON_LIMIT]
+        if not reason:
+            raise TableError("Give a reason: it is kept with the result.")
+        result = next((r for r in await self.store.league_results(league.id)
+                       if r.id == result_id), None)
+        if result is None:
+            raise TableError(f"{league.name} has no result {result_id} (`/league results`).")
+        if not await self.recorder.void(result_id, member.id, reason):
+            raise TableError(f"Result {result_id} was voided before.")
+        return result
 
     async def _names(self, league: LeagueRecord, season: SeasonRecord | None
                      ) -> dict[int, str]:
@@ -238,4 +304,8 @@ class Leagues:
         league = await self.named(guild_id, name)
         seasons = {s.id: s.number for s in await self.store.seasons(league.id)}
         rounds = {r.id: r.number for r in await self.store.rounds(league.id)}
-        return league, results_csv(await self.store.league_results(league.id), seasons, rounds)
+        everything = [r for r in await self.store.league_results()
+                      if r.guild_id == guild_id and r.game_id == league.game_id]
+        moves = rating_moves(everything, await self.store.season_carries())
+        mine = [r for r in everything if r.league_id == league.id]
+        return league, results_csv(mine, seasons, rounds, moves)

@@ -5,6 +5,7 @@ transaction when it writes. A PostgreSQL store mirrors these methods."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 from bot.store.errors import AlreadyExists
 from bot.store.records import (
@@ -24,6 +25,14 @@ from bot.store.rows import Handoffs
 from bot.store.rows import table_record as _table
 from bot.store.sqlite_commits import now_text as _now
 
+Ratings = dict[tuple[str, int], LeagueRating]
+# Every rating from the results (in recorded order) and the seasons' carry-over shares.
+Replay = Callable[[list[LeagueResult], dict[int, float]], Ratings]
+# The ratings one result changes, from the ratings it reads.
+Changes = Callable[[Ratings], Ratings]
+
+RESULTS_SQL = ("SELECT r.*, p.seat, p.member_id, p.name, p.place, p.forfeited, p.score"
+               " FROM league_results r JOIN league_places p ON p.result_id = r.id")
 
 class LeagueRows(Handoffs):
     """Mixed into ``SqliteStore``, which provides the hand-offs."""
@@ -37,10 +46,10 @@ class LeagueRows(Handoffs):
         try:
             return await self._transact(lambda db: int(db.execute(
                 "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at,"
-                " channel_id, min_seats, max_seats, computers, min_reliability, carry)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " channel_id, min_seats, max_seats, computers, min_reliability, carry, points)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, name, game_id, created_by, _now(), o.channel_id, o.min_seats,
-                 o.max_seats, int(o.computers), o.min_reliability, o.carry),
+                 o.max_seats, int(o.computers), o.min_reliability, o.carry, o.points),
             ).fetchone()[0]))
         except sqlite3.IntegrityError as exc:
             raise AlreadyExists("This server already has a league of that name.") from exc
@@ -154,16 +163,26 @@ class LeagueRows(Handoffs):
         rows = await self._fetch("SELECT id, carry FROM league_seasons")
         return {int(r["id"]): float(r["carry"]) for r in rows}
 
-    async def add_round(self, league_id: int, season_id: int | None,
-                        marks: dict[int, float]) -> RoundRecord:
-        """A new round, with each member's shown rating at this moment."""
+    async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
+                        *, force: bool = False, deadline: str | None = None
+                        ) -> RoundRecord | None:
+        """A new round, with each member's shown rating at this moment; None while another
+        round of the league is open, unless ``force`` closes that one first. The check and
+        the insert are one transaction (and one open round per league is a unique index)."""
 
-        def write(db: sqlite3.Connection) -> sqlite3.Row:
+        def write(db: sqlite3.Connection) -> sqlite3.Row | None:
+            now = _now()
+            if force:
+                db.execute("UPDATE league_rounds SET closed_at = ? WHERE league_id = ?"
+                           " AND closed_at IS NULL", (now, league_id))
+            elif db.execute("SELECT 1 FROM league_rounds WHERE league_id = ?"
+                            " AND closed_at IS NULL", (league_id,)).fetchone():
+                return None
             row: sqlite3.Row = db.execute(
-                "INSERT INTO league_rounds (league_id, season_id, number, created_at)"
+                "INSERT INTO league_rounds (league_id, season_id, number, created_at, deadline)"
                 " VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_rounds"
-                " WHERE league_id = ?), ?) RETURNING *",
-                (league_id, season_id, league_id, _now()),
+                " WHERE league_id = ?), ?, ?) RETURNING *",
+                (league_id, season_id, league_id, now, deadline),
             ).fetchone()
             db.executemany(
                 "INSERT INTO league_round_marks (round_id, member_id, rating) VALUES (?, ?, ?)",
@@ -171,13 +190,48 @@ class LeagueRows(Handoffs):
             )
             return row
 
-        return _round(await self._transact(write))
+        row = await self._transact(write)
+        return _round(row) if row is not None else None
+
+    async def close_round(self, round_id: int) -> bool:
+        """Mark the round complete; False when it already was."""
+        return await self._transact(lambda db: db.execute(
+            "UPDATE league_rounds SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+            (_now(), round_id),
+        ).rowcount > 0)
+
+    async def open_rounds(self) -> list[RoundRecord]:
+        rows = await self._fetch("SELECT * FROM league_rounds WHERE closed_at IS NULL"
+                                 " ORDER BY id")
+        return [_round(r) for r in rows]
+
+    async def round_tables(self, round_id: int) -> list[TableRecord]:
+        rows = await self._fetch(
+            "SELECT t.* FROM game_tables t JOIN league_round_tables rt ON rt.table_id = t.id"
+            " WHERE rt.round_id = ? ORDER BY t.id", (round_id,))
+        return [_table(r) for r in rows]
 
     async def add_round_table(self, round_id: int, table_id: int) -> None:
         await self._transact(lambda db: db.execute(
             "INSERT INTO league_round_tables (round_id, table_id) VALUES (?, ?)",
             (round_id, table_id),
         ))
+
+    async def sanction_table(self, league_id: int, table_id: int, by: int) -> None:
+        """An organiser opened this league table outside rounds: its result counts."""
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO league_sanctions (table_id, league_id, opened_by, at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (table_id) DO NOTHING",
+            (table_id, league_id, by, _now()),
+        ))
+
+    async def sanctioned(self, table_id: int) -> bool:
+        """A round's table, or one an organiser opened for the league."""
+        rows = await self._fetch(
+            "SELECT 1 FROM league_round_tables WHERE table_id = ?"
+            " UNION ALL SELECT 1 FROM league_sanctions WHERE table_id = ?",
+            (table_id, table_id))
+        return bool(rows)
 
     async def rounds(self, league_id: int) -> list[RoundRecord]:
         rows = await self._fetch(
@@ -227,18 +281,22 @@ class LeagueRows(Handoffs):
                               str(r["name"]), str(r["reason"]), str(r["at"])) for r in rows]
 
     async def tables_awaiting_result(self) -> list[int]:
-        """Finished or abandoned league tables whose result is not stored yet."""
+        """Finished or abandoned sanctioned league tables whose result is not stored yet."""
         rows = await self._fetch(
             "SELECT t.id FROM game_tables t LEFT JOIN league_results r ON r.table_id = t.id"
             " WHERE t.league_id IS NOT NULL AND t.status IN ('over', 'abandoned')"
-            " AND r.id IS NULL ORDER BY t.updated_at, t.id"
+            " AND r.id IS NULL AND (t.id IN (SELECT table_id FROM league_round_tables)"
+            " OR t.id IN (SELECT table_id FROM league_sanctions)) ORDER BY t.updated_at, t.id"
         )
         return [int(r[0]) for r in rows]
 
-    async def save_result(self, result: LeagueResult,
-                          ratings: dict[tuple[str, int], LeagueRating]) -> int | None:
-        """Store a result and the ratings it moved, in one transaction. None (and nothing
-        written) when the table's result was stored before: recording is idempotent."""
+    async def save_result(self, result: LeagueResult, keys: list[tuple[str, int]],
+                          changes: Changes) -> int | None:
+        """Store a result and the ratings it moves, in one transaction: the ratings at
+        ``keys`` are read inside it and ``changes`` turns them into the ratings to write, so
+        no rebuild or other result can come between the read and the write. None (and
+        nothing written) when the table's result was stored before: recording is
+        idempotent."""
 
         def write(db: sqlite3.Connection) -> int | None:
             row = db.execute(
@@ -251,13 +309,45 @@ class LeagueRows(Handoffs):
             if row is None:
                 return None
             db.executemany(
-                "INSERT INTO league_places (result_id, seat, member_id, name, place, forfeited)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(row[0], p.seat, p.member_id, p.name, p.place, int(p.forfeited))
+                "INSERT INTO league_places (result_id, seat, member_id, name, place, forfeited,"
+                " score) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(row[0], p.seat, p.member_id, p.name, p.place, int(p.forfeited), p.score)
                  for p in result.places],
             )
-            _put_ratings(db, ratings)
+            book: Ratings = {}
+            for scope, member in keys:
+                found = db.execute("SELECT * FROM league_ratings WHERE scope = ?"
+                                   " AND member_id = ?", (scope, member)).fetchone()
+                if found is not None:
+                    book[(scope, member)] = _rating(found)
+            _put_ratings(db, changes(book))
             return int(row[0])
+
+        return await self._transact(write)
+
+    async def rebuild_ratings(self, replay: Replay) -> int:
+        """Every stored rating replaced by a replay of the results, read and written in one
+        transaction (no result recorded meanwhile is lost); returns how many results."""
+
+        def write(db: sqlite3.Connection) -> int:
+            return _rebuild(db, replay)
+
+        return await self._transact(write)
+
+    async def void_result(self, result_id: int, member_id: int, reason: str,
+                          replay: Replay) -> bool:
+        """Void a result (logged with who and why) and rebuild every rating, in one
+        transaction; False when there is no such result or it was voided before."""
+
+        def write(db: sqlite3.Connection) -> bool:
+            now = _now()
+            if db.execute("UPDATE league_results SET voided = ? WHERE id = ? AND voided IS NULL",
+                          (reason, result_id)).rowcount == 0:
+                return False
+            db.execute("INSERT INTO league_corrections (result_id, member_id, what, reason, at)"
+                       " VALUES (?, ?, 'void', ?, ?)", (result_id, member_id, reason, now))
+            _rebuild(db, replay)
+            return True
 
         return await self._transact(write)
 
@@ -265,11 +355,7 @@ class LeagueRows(Handoffs):
         """Results in the order they were recorded: one league's, or every one (rebuilds)."""
         where = "" if league_id is None else " WHERE r.league_id = ?"
         params = () if league_id is None else (league_id,)
-        rows = await self._fetch(
-            "SELECT r.*, p.seat, p.member_id, p.name, p.place, p.forfeited FROM league_results r"
-            " JOIN league_places p ON p.result_id = r.id" + where + " ORDER BY r.id, p.seat",
-            params,
-        )
+        rows = await self._fetch(RESULTS_SQL + where + " ORDER BY r.id, p.seat", params)
         return _results(rows)
 
     async def member_finishes(self, guild_id: int, member_ids: list[int]
@@ -292,15 +378,6 @@ class LeagueRows(Handoffs):
         rows = await self._fetch("SELECT * FROM league_ratings")
         return {(str(r["scope"]), int(r["member_id"])): _rating(r) for r in rows}
 
-    async def replace_ratings(self, ratings: dict[tuple[str, int], LeagueRating]) -> None:
-        """Every stored rating replaced by ``ratings`` (a rebuild), in one transaction."""
-
-        def write(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM league_ratings")
-            _put_ratings(db, ratings)
-
-        await self._transact(write)
-
 
 
 def _league(row: sqlite3.Row) -> LeagueRecord:
@@ -318,10 +395,20 @@ def _league(row: sqlite3.Row) -> LeagueRecord:
         computers=bool(row["computers"]),
         min_reliability=float(row["min_reliability"]),
         carry=float(row["carry"]),
+        points=row["points"],
     )
 
 
 # -- leagues, on the connection's thread -------------------------------------------------------
+
+
+def _rebuild(db: sqlite3.Connection, replay: Replay) -> int:
+    results = _results(db.execute(RESULTS_SQL + " ORDER BY r.id, p.seat").fetchall())
+    carries = {int(r[0]): float(r[1])
+               for r in db.execute("SELECT id, carry FROM league_seasons").fetchall()}
+    db.execute("DELETE FROM league_ratings")
+    _put_ratings(db, replay(results, carries))
+    return len(results)
 
 
 def _put_ratings(db: sqlite3.Connection,
@@ -344,7 +431,8 @@ def _season(row: sqlite3.Row) -> SeasonRecord:
 
 def _round(row: sqlite3.Row) -> RoundRecord:
     return RoundRecord(int(row["id"]), int(row["league_id"]), row["season_id"],
-                       int(row["number"]), str(row["created_at"]))
+                       int(row["number"]), str(row["created_at"]), row["closed_at"],
+                       row["deadline"])
 
 
 def _rating(row: sqlite3.Row) -> LeagueRating:
@@ -358,14 +446,14 @@ def _results(rows: list[sqlite3.Row]) -> list[LeagueResult]:
     places: list[LeaguePlace] = []
     for i, row in enumerate(rows):
         places.append(LeaguePlace(int(row["seat"]), row["member_id"], str(row["name"]),
-                                  int(row["place"]), bool(row["forfeited"])))
+                                  int(row["place"]), bool(row["forfeited"]), row["score"]))
         if i + 1 == len(rows) or rows[i + 1]["id"] != row["id"]:
             out.append(LeagueResult(
                 league_id=int(row["league_id"]), guild_id=int(row["guild_id"]),
                 game_id=str(row["game_id"]), table_id=int(row["table_id"]),
                 finished_at=str(row["finished_at"]), places=tuple(places),
                 season_id=row["season_id"], round_id=row["round_id"],
-                abandoned=bool(row["abandoned"]), id=int(row["id"]),
+                abandoned=bool(row["abandoned"]), id=int(row["id"]), voided=row["voided"],
             ))
             places = []
     return out

@@ -5,6 +5,7 @@ never pick the same number."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 import asyncpg
@@ -26,6 +27,14 @@ from bot.store.records import (
 )
 
 Ratings = dict[tuple[str, int], LeagueRating]
+Replay = Callable[[list[LeagueResult], dict[int, float]], Ratings]
+Changes = Callable[[Ratings], Ratings]
+
+RESULTS_SQL = ("SELECT r.*, p.seat, p.member_id, p.name, p.place, p.forfeited, p.score"
+               " FROM league_results r JOIN league_places p ON p.result_id = r.id")
+# Every writer of ratings takes this lock first: a rebuild, a void and a result recorded at
+# the same moment (in any process) run one after the other, never interleaved.
+LOCK_RATINGS = "LOCK TABLE league_ratings IN SHARE ROW EXCLUSIVE MODE"
 
 
 def stamp() -> str:
@@ -41,10 +50,10 @@ class PostgresLeagues(PostgresTables):
         try:
             league_id = await self._pool.fetchval(
                 "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at,"
-                " channel_id, min_seats, max_seats, computers, min_reliability, carry)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                " channel_id, min_seats, max_seats, computers, min_reliability, carry, points)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
                 guild_id, name, game_id, created_by, now(), o.channel_id, o.min_seats,
-                o.max_seats, o.computers, o.min_reliability, o.carry,
+                o.max_seats, o.computers, o.min_reliability, o.carry, o.points,
             )
         except asyncpg.UniqueViolationError as exc:
             raise AlreadyExists("This server already has a league of that name.") from exc
@@ -154,28 +163,70 @@ class PostgresLeagues(PostgresTables):
         found = await self._pool.fetch("SELECT id, carry FROM league_seasons")
         return {r["id"]: r["carry"] for r in found}
 
-    async def add_round(self, league_id: int, season_id: int | None,
-                        marks: dict[int, float]) -> RoundRecord:
-        """A new round, with each member's shown rating at this moment."""
+    async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
+                        *, force: bool = False, deadline: str | None = None
+                        ) -> RoundRecord | None:
+        """A new round, with each member's shown rating at this moment; None while another
+        round of the league is open, unless ``force`` closes that one first. Under the
+        league's row lock (and one open round per league is a unique index)."""
+        at = stamp()
         async with self._write() as db:
             await db.execute("SELECT 1 FROM leagues WHERE id = $1 FOR UPDATE", league_id)
+            if force:
+                await db.execute("UPDATE league_rounds SET closed_at = $2 WHERE league_id = $1"
+                                 " AND closed_at IS NULL", league_id, at)
+            elif await db.fetchval("SELECT 1 FROM league_rounds WHERE league_id = $1"
+                                   " AND closed_at IS NULL", league_id):
+                return None
             row = await db.fetchrow(
                 "WITH made AS (INSERT INTO league_rounds (league_id, season_id, number,"
-                " created_at) VALUES ($1, $2, (SELECT COALESCE(MAX(number), 0) + 1"
-                " FROM league_rounds WHERE league_id = $1), $3) RETURNING *),"
+                " created_at, deadline) VALUES ($1, $2, (SELECT COALESCE(MAX(number), 0) + 1"
+                " FROM league_rounds WHERE league_id = $1), $3, $6) RETURNING *),"
                 " marked AS (INSERT INTO league_round_marks (round_id, member_id, rating)"
                 " SELECT made.id, m.member_id, m.rating FROM made,"
                 " unnest($4::bigint[], $5::float8[]) AS m(member_id, rating))"
                 " SELECT * FROM made",
-                league_id, season_id, stamp(), list(marks), list(marks.values()),
+                league_id, season_id, at, list(marks), list(marks.values()), deadline,
             )
         return rows.round_record(row)
+
+    async def close_round(self, round_id: int) -> bool:
+        """Mark the round complete; False when it already was."""
+        closed = await self._pool.fetchval(
+            "UPDATE league_rounds SET closed_at = $2 WHERE id = $1 AND closed_at IS NULL"
+            " RETURNING id", round_id, stamp())
+        return closed is not None
+
+    async def open_rounds(self) -> list[RoundRecord]:
+        found = await self._pool.fetch("SELECT * FROM league_rounds WHERE closed_at IS NULL"
+                                       " ORDER BY id")
+        return [rows.round_record(r) for r in found]
+
+    async def round_tables(self, round_id: int) -> list[TableRecord]:
+        found = await self._pool.fetch(
+            "SELECT t.* FROM game_tables t JOIN league_round_tables rt ON rt.table_id = t.id"
+            " WHERE rt.round_id = $1 ORDER BY t.id", round_id)
+        return [rows.table_record(r) for r in found]
 
     async def add_round_table(self, round_id: int, table_id: int) -> None:
         await self._pool.execute(
             "INSERT INTO league_round_tables (round_id, table_id) VALUES ($1, $2)",
             round_id, table_id,
         )
+
+    async def sanction_table(self, league_id: int, table_id: int, by: int) -> None:
+        """An organiser opened this league table outside rounds: its result counts."""
+        await self._pool.execute(
+            "INSERT INTO league_sanctions (table_id, league_id, opened_by, at)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id) DO NOTHING",
+            table_id, league_id, by, stamp())
+
+    async def sanctioned(self, table_id: int) -> bool:
+        """A round's table, or one an organiser opened for the league."""
+        found = await self._pool.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM league_round_tables WHERE table_id = $1)"
+            " OR EXISTS (SELECT 1 FROM league_sanctions WHERE table_id = $1)", table_id)
+        return bool(found)
 
     async def rounds(self, league_id: int) -> list[RoundRecord]:
         found = await self._pool.fetch(
@@ -226,21 +277,26 @@ class PostgresLeagues(PostgresTables):
         return [rows.forfeit_record(r) for r in found]
 
     async def tables_awaiting_result(self) -> list[int]:
-        """Finished or abandoned league tables whose result is not stored yet."""
+        """Finished or abandoned sanctioned league tables whose result is not stored yet."""
         found = await self._pool.fetch(
             "SELECT t.id FROM game_tables t LEFT JOIN league_results r ON r.table_id = t.id"
             " WHERE t.league_id IS NOT NULL AND t.status IN ('over', 'abandoned')"
-            " AND r.id IS NULL ORDER BY t.updated_at, t.id"
+            " AND r.id IS NULL AND (t.id IN (SELECT table_id FROM league_round_tables)"
+            " OR t.id IN (SELECT table_id FROM league_sanctions)) ORDER BY t.updated_at, t.id"
         )
         return [r[0] for r in found]
 
-    async def save_result(self, result: LeagueResult, ratings: Ratings) -> int | None:
-        """Store a result and the ratings it moved, in one transaction. None (and nothing
-        written) when the table's result was stored before: recording is idempotent, in
-        any process (the unique table id decides). The NOT EXISTS spares a repeat an id from
-        the sequence, so result numbers shown to members stay 1, 2, 3 as in SQLite."""
+    async def save_result(self, result: LeagueResult, keys: list[tuple[str, int]],
+                          changes: Changes) -> int | None:
+        """Store a result and the ratings it moves, in one transaction: the ratings at
+        ``keys`` are read inside it, under the ratings lock, and ``changes`` turns them into
+        the ratings to write. None (and nothing written) when the table's result was stored
+        before: recording is idempotent, in any process (the unique table id decides). The
+        NOT EXISTS spares a repeat an id from the sequence, so result numbers shown to
+        members stay 1, 2, 3 as in SQLite."""
         places = result.places
         async with self._write() as db:
+            await db.execute(LOCK_RATINGS)
             result_id = await db.fetchval(
                 "WITH made AS (INSERT INTO league_results (league_id, guild_id, game_id,"
                 " season_id, round_id, table_id, finished_at, abandoned)"
@@ -248,27 +304,55 @@ class PostgresLeagues(PostgresTables):
                 " (SELECT 1 FROM league_results WHERE table_id = $6)"
                 " ON CONFLICT (table_id) DO NOTHING RETURNING id),"
                 " placed AS (INSERT INTO league_places (result_id, seat, member_id, name,"
-                " place, forfeited) SELECT made.id, p.seat, p.member_id, p.name, p.place,"
-                " p.forfeited FROM made, unnest($9::int[], $10::bigint[], $11::text[],"
-                " $12::int[], $13::bool[]) AS p(seat, member_id, name, place, forfeited))"
+                " place, forfeited, score) SELECT made.id, p.seat, p.member_id, p.name,"
+                " p.place, p.forfeited, p.score FROM made, unnest($9::int[], $10::bigint[],"
+                " $11::text[], $12::int[], $13::bool[], $14::float8[])"
+                " AS p(seat, member_id, name, place, forfeited, score))"
                 " SELECT id FROM made",
                 result.league_id, result.guild_id, result.game_id, result.season_id,
                 result.round_id, result.table_id, result.finished_at, result.abandoned,
                 [p.seat for p in places], [p.member_id for p in places],
                 [p.name for p in places], [p.place for p in places],
-                [p.forfeited for p in places],
+                [p.forfeited for p in places], [p.score for p in places],
             )
             if result_id is None:
                 return None
-            await _put_ratings(db, ratings)
+            found = await db.fetch(
+                "SELECT r.* FROM league_ratings r JOIN unnest($1::text[], $2::bigint[])"
+                " AS k(scope, member_id) ON r.scope = k.scope AND r.member_id = k.member_id",
+                [k[0] for k in keys], [k[1] for k in keys])
+            book = {(r["scope"], r["member_id"]): rows.rating(r) for r in found}
+            await _put_ratings(db, changes(book))
         return int(result_id)
+
+    async def rebuild_ratings(self, replay: Replay) -> int:
+        """Every stored rating replaced by a replay of the results, read and written in one
+        transaction under the ratings lock (no result recorded meanwhile is lost); returns
+        how many results."""
+        async with self._write() as db:
+            return await _rebuild(db, replay)
+
+    async def void_result(self, result_id: int, member_id: int, reason: str,
+                          replay: Replay) -> bool:
+        """Void a result (logged with who and why) and rebuild every rating, in one
+        transaction; False when there is no such result or it was voided before."""
+        async with self._write() as db:
+            await db.execute(LOCK_RATINGS)
+            voided = await db.fetchval(
+                "UPDATE league_results SET voided = $2 WHERE id = $1 AND voided IS NULL"
+                " RETURNING id", result_id, reason)
+            if voided is None:
+                return False
+            await db.execute(
+                "INSERT INTO league_corrections (result_id, member_id, what, reason, at)"
+                " VALUES ($1, $2, 'void', $3, $4)", result_id, member_id, reason, stamp())
+            await _rebuild(db, replay)
+            return True
 
     async def league_results(self, league_id: int | None = None) -> list[LeagueResult]:
         """Results in the order they were recorded: one league's, or every one (rebuilds)."""
         found = await self._pool.fetch(
-            "SELECT r.*, p.seat, p.member_id, p.name, p.place, p.forfeited FROM league_results r"
-            " JOIN league_places p ON p.result_id = r.id"
-            " WHERE $1::bigint IS NULL OR r.league_id = $1 ORDER BY r.id, p.seat",
+            RESULTS_SQL + " WHERE $1::bigint IS NULL OR r.league_id = $1 ORDER BY r.id, p.seat",
             league_id,
         )
         return rows.results(found)
@@ -292,11 +376,15 @@ class PostgresLeagues(PostgresTables):
         found = await self._pool.fetch("SELECT * FROM league_ratings")
         return {(r["scope"], r["member_id"]): rows.rating(r) for r in found}
 
-    async def replace_ratings(self, ratings: Ratings) -> None:
-        """Every stored rating replaced by ``ratings`` (a rebuild), in one transaction."""
-        async with self._write() as db:
-            await db.execute("DELETE FROM league_ratings")
-            await _put_ratings(db, ratings)
+
+
+async def _rebuild(db: asyncpg.Connection, replay: Replay) -> int:
+    await db.execute(LOCK_RATINGS)
+    results = rows.results(await db.fetch(RESULTS_SQL + " ORDER BY r.id, p.seat"))
+    carries = {r["id"]: r["carry"] for r in await db.fetch("SELECT id, carry FROM league_seasons")}
+    await db.execute("DELETE FROM league_ratings")
+    await _put_ratings(db, replay(results, carries))
+    return len(results)
 
 
 async def _put_ratings(db: asyncpg.Connection, ratings: Ratings) -> None:
