@@ -44,6 +44,12 @@ NONE = discord.AllowedMentions.none()
 THREAD_BURST = 4
 THREAD_GAP = 1.0  # seconds between further threads
 MAX_DEADLINE = 60 * 86400
+
+
+def thread_delay(index: int) -> float:
+    """Seconds to wait before opening the thread of table ``index`` (from 0) of a round."""
+    return THREAD_GAP if index >= THREAD_BURST else 0.0
+
 VIEW_CHOICES = [app_commands.Choice(name="Ratings", value="rating"),
                 app_commands.Choice(name="Points and tie-breaks", value="points")]
 
@@ -314,8 +320,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
         delivery = delivery_of(interaction)
         links = []
         for i, members in enumerate(plan.tables):
-            if i >= THREAD_BURST:
-                await asyncio.sleep(THREAD_GAP)
+            await asyncio.sleep(thread_delay(i))
             thread = await parent.create_thread(
                 name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)
