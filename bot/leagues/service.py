@@ -254,8 +254,13 @@ class Leagues:
         for round_ in await self.store.rounds(league.id):
             if season is not None and round_.season_id != season.id:
                 continue
-            seated = [s.member_id for t in await self.store.round_tables(round_.id)
-                      for s in await self.store.seats(t.id) if s.member_id is not None]
+            # Seated: whoever holds a seat now, and whoever forfeited one (a member replaced
+            # by a substitute played the round, and lost it; that is no bye).
+            seated: list[int] = []
+            for table in await self.store.round_tables(round_.id):
+                seated += [s.member_id for s in await self.store.seats(table.id)
+                           if s.member_id is not None]
+                seated += [f.member_id for f in await self.store.forfeits(table.id)]
             rounds.append((list(await self.store.round_marks(round_.id)), seated))
         return points_lines(results, byes_of(rounds), names, ratings,
                             parse_points(league.points), self.seat_range(league)[1])
