@@ -1,6 +1,6 @@
 """Leagues with seasons, rounds in threads, OpenSkill standings and tournament points.
 
-``/league list|join|leave|standings|results|export`` for everyone, and the organisers'
+``/league list|join|leave|standings|me|history|results|export`` for everyone, and the organisers'
 ``/league-admin create|close|season start|season end|round|void|admin-role``: Discord puts
 ``default_member_permissions`` on top-level commands only, so the organisers' commands are a
 group of their own that members without Manage Server do not see; rights are checked in code
@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.leagues import Standings
+from bot.leagues.members import history_text, me_text, member_view
 from bot.leagues.report import page_of, points_text, safe_name, standings_text
 from bot.pace.model import make_timing, parse_duration, span
 from bot.store import LeagueSettings
@@ -129,6 +130,30 @@ class League(commands.GroupCog, group_name="league",
         file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
         await reply(interaction, standings_text(standings.title, standings.lines, page),
                     ephemeral=False, file=file, allowed_mentions=NONE)
+
+    @app_commands.command(name="me", description="Your rank, rating, points, latest results "
+                          "and table in a league")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def me(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        bot = bot_of(interaction)
+        caller = member_of(interaction)
+        view = await member_view(bot.leagues, interaction.guild_id, name, caller.id,
+                                 caller.name)
+        await reply(interaction, me_text(view, bot.leagues.clock()), allowed_mentions=NONE)
+
+    @app_commands.command(name="history", description="A member's results in a league")
+    @app_commands.describe(name="The league", member="Whose results (yours if not given)")
+    @app_commands.autocomplete(name=league_names)
+    async def history(self, interaction: discord.Interaction[Any], name: str,
+                      member: discord.Member | discord.User | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = member_of(interaction) if member is None else Member(member.id,
+                                                                   member.display_name)
+        view = await member_view(bot_of(interaction).leagues, interaction.guild_id, name,
+                                 who.id, who.name)
+        await reply(interaction, history_text(view), allowed_mentions=NONE)
 
     @app_commands.command(name="results", description="A league's finished tables, with links")
     @app_commands.describe(name="The league")
@@ -358,6 +383,29 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
         await reply(interaction, f"Result #{voided.id} (table {voided.table_id}) of "
                     f"**{safe_name(name)}** is void: "
                     f"{safe_name(reason, 200)}. Ratings and points are recomputed without it.",
+                    ephemeral=False, allowed_mentions=NONE)
+
+
+    @app_commands.command(name="correct", description="Correct a placing in a league result, "
+                          "with a reason (organisers; ratings are recomputed)")
+    @app_commands.describe(name="The league", result="The result's number (`/league results`)",
+                           member="Whose place is wrong", place="The place they finished (1 is "
+                           "first)", reason="Why: kept with the result")
+    @app_commands.autocomplete(name=league_names)
+    async def correct(self, interaction: discord.Interaction[Any], name: str,
+                      result: app_commands.Range[int, 1, 2**53],
+                      member: discord.Member | discord.User,
+                      place: app_commands.Range[int, 1, 6],
+                      reason: app_commands.Range[str, 1, 200]) -> None:
+        assert interaction.guild_id is not None
+        fixed = await bot_of(interaction).leagues.correct(
+            interaction.guild_id, member_of(interaction), name, result, member.id, place,
+            reason, roles_of(interaction))
+        order = ", ".join(f"{p.place}. {safe_name(p.name, 20)}"
+                          + (" (forfeit)" if p.forfeited else "")
+                          for p in sorted(fixed.places, key=lambda p: (p.place, p.seat)))
+        await reply(interaction, f"Result #{fixed.id} of **{safe_name(name)}** corrected "
+                    f"({safe_name(reason, 200)}): {order}. Ratings and points are recomputed.",
                     ephemeral=False, allowed_mentions=NONE)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from bot.leagues.results import apply, keys, places_from, replay
+from bot.leagues.results import apply, keys, placed_at, places_from, replay
 from bot.store import ForfeitRecord, LeagueRating, LeagueResult, Status, Store, TableRecord
 from rules.core import Game
 
@@ -86,6 +86,17 @@ class Recorder:
         """Void a result (logged) and recompute every rating without it, in one transaction."""
         async with self._lock:
             return await self.store.void_result(result_id, by, reason, replay)
+
+    async def correct(self, result: LeagueResult, member_id: int, place: int, by: int,
+                      reason: str) -> LeagueResult:
+        """``member_id`` finished ``place`` at the result's table (logged); every rating is
+        recomputed, in one transaction."""
+        places = placed_at(result.places, member_id, place)
+        async with self._lock:
+            await self.store.correct_places(
+                result.id, by, reason, [(p.seat, p.place, p.forfeited) for p in places],
+                replay)
+        return replace(result, places=places)
 
     async def _complete_round(self, table_id: int) -> None:
         """The table's round is complete once none of its tables is live."""

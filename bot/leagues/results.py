@@ -8,6 +8,7 @@ server and game, and the one of the league season it was played in (when there i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from bot.leagues.ratings import Rating, carried, rate
 from bot.store.records import LeaguePlace, LeagueResult
@@ -93,6 +94,28 @@ def keys(result: Result) -> list[Key]:
     if result.season_id is not None:
         scopes.append(season_scope(result.season_id))
     return [(scope, m) for scope in scopes for m in members(result)]
+
+
+def placed_at(places: Sequence[Place], member_id: int, place: int) -> tuple[Place, ...]:
+    """The places with ``member_id`` moved to finish ``place`` (from 1) on their own, the
+    others keeping their order and ties; their forfeit, if any, is lifted."""
+    moved = next(p for p in places if p.member_id == member_id)
+    groups: dict[int, list[Place]] = {}
+    for p in sorted(places, key=lambda p: (p.place, p.seat)):
+        if p is not moved:
+            groups.setdefault(p.place, []).append(p)
+    order = [groups[k] for k in sorted(groups)]
+    at, count = 0, 0
+    while at < len(order) and count + len(order[at]) < place:
+        count += len(order[at])
+        at += 1
+    order.insert(at, [replace(moved, forfeited=False)])
+    out: list[Place] = []
+    next_place = 1
+    for group in order:
+        out += [replace(p, place=next_place) for p in group]
+        next_place += len(group)
+    return tuple(sorted(out, key=lambda p: p.seat))
 
 
 def apply(book: Mapping[Key, Rating], result: Result, carry: float = 0.0) -> dict[Key, Rating]:

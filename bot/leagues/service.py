@@ -14,7 +14,13 @@ from datetime import UTC, date, datetime
 from bot.leagues.ratings import Rating, carried
 from bot.leagues.recording import Recorder
 from bot.leagues.reliability import percent, reliability
-from bot.leagues.report import StandingLine, rating_moves, results_csv, standing_lines
+from bot.leagues.report import (
+    StandingLine,
+    rating_moves,
+    results_csv,
+    safe_name,
+    standing_lines,
+)
 from bot.leagues.results import all_time, replay, season_scope
 from bot.leagues.tournament import PointsLine, byes_of, parse_points, points_lines
 from bot.store import (
@@ -265,19 +271,43 @@ class Leagues:
         return points_lines(results, byes_of(rounds), names, ratings,
                             parse_points(league.points), self.seat_range(league)[1])
 
+    async def correct(self, guild_id: int, member: Member, name: str, result_id: int,
+                      who: int, place: int, reason: str, roles: Collection[int] = ()
+                      ) -> LeagueResult:
+        """An organiser corrects a placing (with a reason, logged): ``who`` finished
+        ``place``; every rating is recomputed in the same transaction."""
+        await self.require_runner(guild_id, member, roles, "correct a result")
+        league = await self.named(guild_id, name)
+        reason = self._reason(reason)
+        result = await self._result(league, result_id)
+        if not any(p.member_id == who for p in result.places):
+            raise TableError(f"That member has no seat in result {result_id}.")
+        if not 1 <= place <= len(result.places):
+            raise TableError(f"Places at that table go from 1 to {len(result.places)}.")
+        return await self.recorder.correct(result, who, place, member.id, reason)
+
+    def _reason(self, reason: str) -> str:
+        reason = " ".join(reason.split())[:REASON_LIMIT]
+        if not reason:
+            raise TableError("Give a reason: it is kept with the result.")
+        return reason
+
+    async def _result(self, league: LeagueRecord, result_id: int) -> LeagueResult:
+        result = next((r for r in await self.store.league_results(league.id)
+                       if r.id == result_id), None)
+        if result is None:
+            raise TableError(f"{safe_name(league.name)} has no result {result_id} "
+                             "(`/league results`).")
+        return result
+
     async def void(self, guild_id: int, member: Member, name: str, result_id: int,
                    reason: str, roles: Collection[int] = ()) -> LeagueResult:
         """An organiser voids a result (with a reason, logged); every rating is recomputed
         without it, in the same transaction."""
         await self.require_runner(guild_id, member, roles, "void a result")
         league = await self.named(guild_id, name)
-        reason = " ".join(reason.split())[:REASON_LIMIT]
-        if not reason:
-            raise TableError("Give a reason: it is kept with the result.")
-        result = next((r for r in await self.store.league_results(league.id)
-                       if r.id == result_id), None)
-        if result is None:
-            raise TableError(f"{league.name} has no result {result_id} (`/league results`).")
+        reason = self._reason(reason)
+        result = await self._result(league, result_id)
         if not await self.recorder.void(result_id, member.id, reason):
             raise TableError(f"Result {result_id} was voided before.")
         return result

@@ -243,6 +243,16 @@ class Store(TimingStore, Protocol):
     ) -> bool:
         """Void and log a result, then rebuild the ratings, in one transaction."""
 
+    async def correct_places(
+        self, result_id: int, member_id: int, reason: str,
+        places: list[tuple[int, int, bool]],
+        replay: Callable[[list[LeagueResult], dict[int, float]],
+                         dict[tuple[str, int], LeagueRating]],
+    ) -> bool:
+        """Set (seat, place, forfeited) of a result, log it, rebuild; one transaction."""
+
+    async def corrections(self, result_id: int) -> list[tuple[str, int, str]]: ...
+
     async def league_results(self, league_id: int | None = None) -> list[LeagueResult]: ...
 
     async def member_finishes(

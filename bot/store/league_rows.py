@@ -351,6 +351,31 @@ class LeagueRows(Handoffs):
 
         return await self._transact(write)
 
+    async def correct_places(self, result_id: int, member_id: int, reason: str,
+                             places: list[tuple[int, int, bool]], replay: Replay) -> bool:
+        """Set each (seat, place, forfeited) of a result (logged with who and why) and
+        rebuild every rating, in one transaction; False when there is no such result."""
+
+        def write(db: sqlite3.Connection) -> bool:
+            if db.execute("SELECT 1 FROM league_results WHERE id = ?",
+                          (result_id,)).fetchone() is None:
+                return False
+            db.executemany("UPDATE league_places SET place = ?, forfeited = ?"
+                           " WHERE result_id = ? AND seat = ?",
+                           [(place, int(f), result_id, seat) for seat, place, f in places])
+            db.execute("INSERT INTO league_corrections (result_id, member_id, what, reason, at)"
+                       " VALUES (?, ?, 'place', ?, ?)", (result_id, member_id, reason, _now()))
+            _rebuild(db, replay)
+            return True
+
+        return await self._transact(write)
+
+    async def corrections(self, result_id: int) -> list[tuple[str, int, str]]:
+        """(what, by whom, why) of each correction of a result, oldest first."""
+        rows = await self._fetch("SELECT what, member_id, reason FROM league_corrections"
+                                 " WHERE result_id = ? ORDER BY id", (result_id,))
+        return [(str(r[0]), int(r[1]), str(r[2])) for r in rows]
+
     async def league_results(self, league_id: int | None = None) -> list[LeagueResult]:
         """Results in the order they were recorded: one league's, or every one (rebuilds)."""
         where = "" if league_id is None else " WHERE r.league_id = ?"

@@ -349,6 +349,29 @@ class PostgresLeagues(PostgresTables):
             await _rebuild(db, replay)
             return True
 
+    async def correct_places(self, result_id: int, member_id: int, reason: str,
+                             places: list[tuple[int, int, bool]], replay: Replay) -> bool:
+        """Set each (seat, place, forfeited) of a result (logged with who and why) and
+        rebuild every rating, in one transaction; False when there is no such result."""
+        async with self._write() as db:
+            await db.execute(LOCK_RATINGS)
+            if not await db.fetchval("SELECT 1 FROM league_results WHERE id = $1", result_id):
+                return False
+            await db.executemany("UPDATE league_places SET place = $1, forfeited = $2"
+                                 " WHERE result_id = $3 AND seat = $4",
+                                 [(place, f, result_id, seat) for seat, place, f in places])
+            await db.execute(
+                "INSERT INTO league_corrections (result_id, member_id, what, reason, at)"
+                " VALUES ($1, $2, 'place', $3, $4)", result_id, member_id, reason, stamp())
+            await _rebuild(db, replay)
+            return True
+
+    async def corrections(self, result_id: int) -> list[tuple[str, int, str]]:
+        """(what, by whom, why) of each correction of a result, oldest first."""
+        found = await self._pool.fetch("SELECT what, member_id, reason FROM league_corrections"
+                                       " WHERE result_id = $1 ORDER BY id", result_id)
+        return [(r[0], r[1], r[2]) for r in found]
+
     async def league_results(self, league_id: int | None = None) -> list[LeagueResult]:
         """Results in the order they were recorded: one league's, or every one (rebuilds)."""
         found = await self._pool.fetch(

@@ -121,6 +121,10 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
         assert len(rows) == 7
         forfeits = [row["name"].lower() for row in rows if row["forfeited"] == "1"]
         assert forfeits == [quitter]
+        # Each seat's score on the board, and each member's season rating before and after.
+        assert all(row["score"] and row["rating_before"] and row["rating_after"] for row in rows)
+        assert {float(row["rating_after"]) for row in rows} == {
+            round(r.shown, 3) for r in ratings.values()}
 
         r = await s.slash(t.members["cat"], t.channel, "league results", {"name": "Autumn"})
         listing = (await t.reply(r)).content
@@ -240,4 +244,15 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         assert keys == sorted(keys)
         # Equal points, told apart by Buchholz (the voided game counts for nothing).
         assert any(a[1] == b[1] and a[2] > b[2] for a, b in pairwise(rows))
+
+        # Members see themselves: rank, points, latest results; anyone's history.
+        r = await s.slash(t.members[leaving], t.channel, "league me", {"name": "Winter"})
+        mine = (await t.reply(r)).content
+        assert "Rank " in mine and "No round is open" in mine and "(forfeit)" in mine
+        r = await s.slash(t.members["eve"], t.channel, "league history",
+                          {"name": "Winter", "member": t.members[leaving]})
+        history = (await t.reply(r)).content
+        assert history.count("\n- #") == len([x for x in await store.league_results(league.id)
+                                              if t.members[leaving].user.id in
+                                              {p.member_id for p in x.places}])
         assert standin.violations == []

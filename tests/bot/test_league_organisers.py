@@ -1,0 +1,97 @@
+"""Organisers' corrections (a void, a placing corrected; each with a reason, logged, ratings
+recomputed in the same transaction) and what members see of themselves (`/league me`,
+`/league history`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.leagues import Leagues
+from bot.leagues.members import history_text, me_text, member_view
+from bot.leagues.results import replay
+from bot.leagues.rounds import Rounds
+from bot.tables import Tables
+from bot.values import TableError
+from tests.bot.test_leagues import GUILD, ROLE, Clock, league_game
+from tests.conftest import ADMIN, ALICE, BOB, CAROL
+
+
+@pytest.fixture
+async def leagues(tables: Tables) -> Leagues:
+    made = Leagues(tables.store, tables.games, clock=Clock())
+    await made.create(GUILD, ADMIN, "Cup", "pebbles")
+    await made.set_admin_role(GUILD, ADMIN, ROLE)
+    return made
+
+
+async def replayed(leagues: Leagues) -> bool:
+    store = leagues.store
+    return await store.all_ratings() == replay(await store.league_results(),
+                                               await store.season_carries())
+
+
+async def test_a_void_is_an_organisers_with_a_reason_and_recomputes_ratings(
+    tables: Tables, leagues: Leagues
+) -> None:
+    await league_game(tables, leagues, 1, [ALICE, BOB], winner=ALICE)
+    await league_game(tables, leagues, 2, [ALICE, BOB, CAROL], winner=BOB)
+    first, second = await tables.store.league_results()
+    with pytest.raises(TableError, match="server manager"):
+        await leagues.void(GUILD, BOB, "Cup", first.id, "I lost")
+    with pytest.raises(TableError, match="reason"):
+        await leagues.void(GUILD, ADMIN, "Cup", first.id, "   ")
+    with pytest.raises(TableError, match="no result 99"):
+        await leagues.void(GUILD, ADMIN, "Cup", 99, "typo")
+    await leagues.void(GUILD, ADMIN, "Cup", first.id, "played the wrong  game")
+    with pytest.raises(TableError, match="voided before"):
+        await leagues.void(GUILD, ADMIN, "Cup", first.id, "again")
+    assert (await tables.store.league_results())[0].voided == "played the wrong game"
+    assert await tables.store.corrections(first.id) == [("void", ADMIN.id,
+                                                         "played the wrong game")]
+    assert await replayed(leagues)
+    lines = {x.name: x for x in (await leagues.standings(GUILD, "Cup")).lines}
+    assert (lines["Alice"].games, lines["Alice"].wins) == (1, 0)
+    assert lines["Bob"].wins == 1
+    points = {x.name: x.points for x in (await leagues.standings(GUILD, "Cup")).points}
+    assert points == {"Bob": 1.0, "Alice": 0.25, "Carol": 0.25}  # Alice and Carol tied
+
+
+async def test_a_placing_is_corrected_with_a_reason_and_ratings_follow(
+    tables: Tables, leagues: Leagues
+) -> None:
+    await league_game(tables, leagues, 1, [ALICE, BOB, CAROL], winner=ALICE, forfeit=CAROL)
+    (result,) = await tables.store.league_results()
+    with pytest.raises(TableError, match="server manager"):
+        await leagues.correct(GUILD, CAROL, "Cup", result.id, CAROL.id, 1, "mine")
+    with pytest.raises(TableError, match="from 1 to 3"):
+        await leagues.correct(GUILD, ADMIN, "Cup", result.id, CAROL.id, 4, "x")
+    fixed = await leagues.correct(GUILD, ADMIN, "Cup", result.id, CAROL.id, 1,
+                                  "the forfeit was our mistake")
+    assert {p.member_id: (p.place, p.forfeited) for p in fixed.places} == {
+        CAROL.id: (1, False), ALICE.id: (2, False), BOB.id: (3, False)}
+    (stored,) = await tables.store.league_results()
+    assert stored.places == fixed.places
+    assert await tables.store.corrections(result.id) == [
+        ("place", ADMIN.id, "the forfeit was our mistake")]
+    assert await replayed(leagues)
+    lines = (await leagues.standings(GUILD, "Cup")).lines
+    assert [x.name for x in lines] == ["Carol", "Alice", "Bob"]
+    assert lines[0].forfeits == 0 and lines[0].wins == 1
+
+
+async def test_a_member_sees_their_rank_results_and_table(tables: Tables,
+                                                          leagues: Leagues) -> None:
+    await league_game(tables, leagues, 1, [ALICE, BOB], winner=BOB)
+    for m in (ALICE, BOB, CAROL):
+        await leagues.join(GUILD, m, "Cup")
+    rounds = Rounds(leagues, tables)
+    plan = await rounds.plan(GUILD, ADMIN, "Cup")
+    await rounds.open_table(plan, 0, 4242, GUILD)
+    view = await member_view(leagues, GUILD, "Cup", BOB.id, "Bob")
+    text = me_text(view, leagues.clock())
+    assert "Rank 1 of 3" in text and "Round 1 is open: your table is <#4242>" in text
+    assert "place 1 of 2" in text and "rating 0.0 →" in text
+    history = history_text(await member_view(leagues, GUILD, "Cup", ALICE.id, "Alice"))
+    assert "place 2 of 2" in history
+    with pytest.raises(TableError, match="no standing"):
+        await member_view(leagues, GUILD, "Cup", 777, "Nobody")
