@@ -35,7 +35,7 @@ async def test_a_void_is_an_organisers_with_a_reason_and_recomputes_ratings(
 ) -> None:
     await league_game(tables, leagues, 1, [ALICE, BOB], winner=ALICE)
     await league_game(tables, leagues, 2, [ALICE, BOB, CAROL], winner=BOB)
-    first, second = await tables.store.league_results()
+    first, _ = await tables.store.league_results()
     with pytest.raises(TableError, match="server manager"):
         await leagues.void(GUILD, BOB, "Cup", first.id, "I lost")
     with pytest.raises(TableError, match="reason"):
