@@ -1,7 +1,8 @@
 """Leagues with seasons, rounds in threads, OpenSkill standings and tournament points.
 
 ``/league list|join|leave|standings|me|history|results|export`` for everyone, and the organisers'
-``/league-admin create|close|season start|season end|round|void|admin-role``: Discord puts
+``/league-admin create|close|season start|season end|signups|check-in|round|void|correct|
+admin-role``: Discord puts
 ``default_member_permissions`` on top-level commands only, so the organisers' commands are a
 group of their own that members without Manage Server do not see; rights are checked in code
 too (server managers, or the league-admin role).
@@ -31,6 +32,7 @@ from bot.ui.choices import (
     POLICY_CHOICES,
     league_names,
 )
+from bot.ui.components import checkin_view
 from bot.ui.delivery import delivery_of
 from bot.ui.respond import bot_of, defer, member_of, reply, roles_of
 from bot.values import Member, TableError
@@ -314,6 +316,43 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
                     "`/league standings` shows it by number.", ephemeral=False,
                     allowed_mentions=NONE)
 
+
+    @app_commands.command(name="signups", description="Open or close sign-ups, cap them, "
+                          "ask for check-in before rounds (organisers)")
+    @app_commands.describe(name="The league", open="Whether members may sign up",
+                           cap="Most members signed up at once (0: no cap)",
+                           checkin="Rounds pair only members who checked in for them")
+    @app_commands.autocomplete(name=league_names)
+    async def signups(self, interaction: discord.Interaction[Any], name: str,
+                      open: bool | None = None,
+                      cap: app_commands.Range[int, 0, 10_000] | None = None,
+                      checkin: bool | None = None) -> None:
+        assert interaction.guild_id is not None
+        league = await bot_of(interaction).leagues.set_signups(
+            interaction.guild_id, member_of(interaction), name, signups_open=open, cap=cap,
+            checkin=checkin, roles=roles_of(interaction))
+        await reply(interaction, f"**{safe_name(league.name)}**: sign-ups are "
+                    f"{'open' if league.signups_open else 'closed'}"
+                    + (f", capped at {league.cap} members" if league.cap else "")
+                    + ("; rounds pair only members who check in (`/league-admin check-in` "
+                       "posts the button)" if league.checkin else "") + ".",
+                    ephemeral=False, allowed_mentions=NONE)
+
+    @app_commands.command(name="check-in", description="Post the Check in button for the "
+                          "next round (organisers)")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def check_in(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        bot = bot_of(interaction)
+        await bot.leagues.require_runner(interaction.guild_id, member_of(interaction),
+                                         roles_of(interaction), "ask for check-in")
+        league = await bot.leagues.named(interaction.guild_id, name)
+        if not league.checkin:
+            raise TableError("Turn check-in on first: `/league-admin signups checkin:True`.")
+        await reply(interaction, f"Playing the next round of **{safe_name(league.name)}**? "
+                    "Check in: only members who do are paired.", ephemeral=False,
+                    view=checkin_view(league.id), allowed_mentions=NONE)
 
     @app_commands.command(name="round", description="Form the next round's tables from the "
                           "signed-up members and open them in threads (organisers)")

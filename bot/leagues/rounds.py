@@ -52,6 +52,10 @@ class Rounds:
         if league.closed:
             raise TableError("That league is closed.")
         signed = await self.store.league_members(league.id)
+        if league.checkin:
+            # Only members present for this round are paired (they checked in for it).
+            present = await self.store.checked_in(league.id)
+            signed = [m for m in signed if m.member_id in present]
         season = await self.leagues.current_season(league)
         ratings = await self.leagues.ratings_now(league, season, [m.member_id for m in signed])
         entrants = [Entrant(m.member_id, ratings[m.member_id].shown,
@@ -61,7 +65,8 @@ class Rounds:
         made = await asyncio.to_thread(form_tables, entrants, low, high, met, league.computers)
         if not made.tables:
             raise TableError(
-                f"Not enough members signed up for a table ({len(signed)} signed up; a table "
+                f"Not enough members {'checked in' if league.checkin else 'signed up'} for a "
+                f"table ({len(signed)}; a table "
                 f"needs {low} to {high} seats{', computers may fill' if league.computers else ''})."
             )
         members = {m.member_id: Member(m.member_id, m.name) for m in signed}

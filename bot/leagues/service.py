@@ -8,7 +8,7 @@ and for the league-admin role a server manager names; the front end passes the c
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 
 from bot.leagues.ratings import Rating, carried
@@ -147,8 +147,38 @@ class Leagues:
                     f"This league asks for a reliability of {percent(league.min_reliability)}; "
                     f"yours is {percent(mine)}. Finishing games raises it; old forfeits fade."
                 )
-        await self.store.join_league(league.id, member.id, member.name)
+        if not league.signups_open:
+            raise TableError(f"Sign-ups for {safe_name(league.name)} are closed.")
+        if not await self.store.join_league(league.id, member.id, member.name, league.cap):
+            raise TableError(f"{safe_name(league.name)} is full ({league.cap} members).")
         return league
+
+    async def set_signups(self, guild_id: int, member: Member, name: str, *,
+                          signups_open: bool | None = None, cap: int | None = None,
+                          checkin: bool | None = None, roles: Collection[int] = ()
+                          ) -> LeagueRecord:
+        """Open or close sign-ups, set a cap (0: none), turn check-in on or off; what is not
+        given stays as it was."""
+        await self.require_runner(guild_id, member, roles, "change sign-ups")
+        league = await self.named(guild_id, name)
+        league = replace(
+            league,
+            signups_open=league.signups_open if signups_open is None else signups_open,
+            cap=league.cap if cap is None else (cap or None),
+            checkin=league.checkin if checkin is None else checkin)
+        await self.store.set_signups(league.id, league.signups_open, league.cap,
+                                     league.checkin)
+        return league
+
+    async def check_in(self, league_id: int, member: Member) -> tuple[LeagueRecord, bool]:
+        """The member is present for the league's next round (the check-in button); the
+        bool is False when they had checked in already."""
+        league = await self.store.get_league(league_id)
+        if league is None or league.closed:
+            raise TableError("That league is closed.")
+        if member.id not in {m.member_id for m in await self.store.league_members(league.id)}:
+            raise TableError(f"Sign up for {safe_name(league.name)} first (`/league join`).")
+        return league, await self.store.check_in(league.id, member.id)
 
     async def leave(self, guild_id: int, member: Member, name: str,
                     who: Member | None = None, roles: Collection[int] = ()) -> LeagueRecord:

@@ -168,7 +168,18 @@ class Store(TimingStore, Protocol):
 
     async def get_league(self, league_id: int) -> LeagueRecord | None: ...
 
-    async def join_league(self, league_id: int, member_id: int, name: str) -> None: ...
+    async def join_league(
+        self, league_id: int, member_id: int, name: str, cap: int | None = None
+    ) -> bool:
+        """False when ``cap`` other members are signed up (nothing written)."""
+
+    async def set_signups(
+        self, league_id: int, signups_open: bool, cap: int | None, checkin: bool
+    ) -> None: ...
+
+    async def check_in(self, league_id: int, member_id: int) -> bool: ...
+
+    async def checked_in(self, league_id: int) -> set[int]: ...
 
     async def leave_league(self, league_id: int, member_id: int) -> bool: ...
 

@@ -98,14 +98,42 @@ class LeagueRows(Handoffs):
         rows = await self._fetch("SELECT * FROM leagues WHERE id = ?", (league_id,))
         return _league(rows[0]) if rows else None
 
-    async def join_league(self, league_id: int, member_id: int, name: str) -> None:
-        """Sign a member up (again); keeps their first join date."""
+    async def join_league(self, league_id: int, member_id: int, name: str,
+                          cap: int | None = None) -> bool:
+        """Sign a member up (again); keeps their first join date. False (nothing written)
+        when ``cap`` members are signed up already and this one is not among them."""
+
+        def write(db: sqlite3.Connection) -> bool:
+            if cap is not None and db.execute(
+                    "SELECT COUNT(*) FROM league_members WHERE league_id = ? AND left_at IS NULL"
+                    " AND member_id != ?", (league_id, member_id)).fetchone()[0] >= cap:
+                return False
+            db.execute(
+                "INSERT INTO league_members (league_id, member_id, name, joined_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (league_id, member_id)"
+                " DO UPDATE SET name = excluded.name, left_at = NULL",
+                (league_id, member_id, name, _now()))
+            return True
+
+        return await self._transact(write)
+
+    async def set_signups(self, league_id: int, signups_open: bool, cap: int | None,
+                          checkin: bool) -> None:
         await self._transact(lambda db: db.execute(
-            "INSERT INTO league_members (league_id, member_id, name, joined_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (league_id, member_id)"
-            " DO UPDATE SET name = excluded.name, left_at = NULL",
-            (league_id, member_id, name, _now()),
-        ))
+            "UPDATE leagues SET signups_open = ?, cap = ?, checkin = ? WHERE id = ?",
+            (int(signups_open), cap, int(checkin), league_id)))
+
+    async def check_in(self, league_id: int, member_id: int) -> bool:
+        """The member is present for the next round; False when they had checked in."""
+        return await self._transact(lambda db: db.execute(
+            "INSERT INTO league_checkins (league_id, member_id, at) VALUES (?, ?, ?)"
+            " ON CONFLICT (league_id, member_id) DO NOTHING RETURNING member_id",
+            (league_id, member_id, _now())).fetchone() is not None)
+
+    async def checked_in(self, league_id: int) -> set[int]:
+        rows = await self._fetch("SELECT member_id FROM league_checkins WHERE league_id = ?",
+                                 (league_id,))
+        return {int(r[0]) for r in rows}
 
     async def leave_league(self, league_id: int, member_id: int) -> bool:
         """False when the member was not signed up."""
@@ -188,6 +216,7 @@ class LeagueRows(Handoffs):
                 "INSERT INTO league_round_marks (round_id, member_id, rating) VALUES (?, ?, ?)",
                 [(row["id"], m, r) for m, r in marks.items()],
             )
+            db.execute("DELETE FROM league_checkins WHERE league_id = ?", (league_id,))
             return row
 
         row = await self._transact(write)
@@ -421,6 +450,9 @@ def _league(row: sqlite3.Row) -> LeagueRecord:
         min_reliability=float(row["min_reliability"]),
         carry=float(row["carry"]),
         points=row["points"],
+        signups_open=bool(row["signups_open"]),
+        cap=row["cap"],
+        checkin=bool(row["checkin"]),
     )
 
 

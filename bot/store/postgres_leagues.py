@@ -102,14 +102,42 @@ class PostgresLeagues(PostgresTables):
         row = await self._pool.fetchrow("SELECT * FROM leagues WHERE id = $1", league_id)
         return rows.league_record(row) if row else None
 
-    async def join_league(self, league_id: int, member_id: int, name: str) -> None:
-        """Sign a member up (again); keeps their first join date."""
+    async def join_league(self, league_id: int, member_id: int, name: str,
+                          cap: int | None = None) -> bool:
+        """Sign a member up (again); keeps their first join date. False (nothing written)
+        when ``cap`` members are signed up already and this one is not among them; under
+        the league's row lock, so two joins at once never pass the cap."""
+        async with self._write() as db:
+            await db.execute("SELECT 1 FROM leagues WHERE id = $1 FOR UPDATE", league_id)
+            if cap is not None and await db.fetchval(
+                    "SELECT COUNT(*) FROM league_members WHERE league_id = $1"
+                    " AND left_at IS NULL AND member_id != $2", league_id, member_id) >= cap:
+                return False
+            await db.execute(
+                "INSERT INTO league_members (league_id, member_id, name, joined_at)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (league_id, member_id)"
+                " DO UPDATE SET name = excluded.name, left_at = NULL",
+                league_id, member_id, name, stamp())
+        return True
+
+    async def set_signups(self, league_id: int, signups_open: bool, cap: int | None,
+                          checkin: bool) -> None:
         await self._pool.execute(
-            "INSERT INTO league_members (league_id, member_id, name, joined_at)"
-            " VALUES ($1, $2, $3, $4) ON CONFLICT (league_id, member_id)"
-            " DO UPDATE SET name = excluded.name, left_at = NULL",
-            league_id, member_id, name, stamp(),
-        )
+            "UPDATE leagues SET signups_open = $2, cap = $3, checkin = $4 WHERE id = $1",
+            league_id, signups_open, cap, checkin)
+
+    async def check_in(self, league_id: int, member_id: int) -> bool:
+        """The member is present for the next round; False when they had checked in."""
+        added = await self._pool.fetchval(
+            "INSERT INTO league_checkins (league_id, member_id, at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (league_id, member_id) DO NOTHING RETURNING member_id",
+            league_id, member_id, stamp())
+        return added is not None
+
+    async def checked_in(self, league_id: int) -> set[int]:
+        found = await self._pool.fetch(
+            "SELECT member_id FROM league_checkins WHERE league_id = $1", league_id)
+        return {r[0] for r in found}
 
     async def leave_league(self, league_id: int, member_id: int) -> bool:
         """False when the member was not signed up."""
@@ -188,6 +216,7 @@ class PostgresLeagues(PostgresTables):
                 " SELECT * FROM made",
                 league_id, season_id, at, list(marks), list(marks.values()), deadline,
             )
+            await db.execute("DELETE FROM league_checkins WHERE league_id = $1", league_id)
         return rows.round_record(row)
 
     async def close_round(self, round_id: int) -> bool:

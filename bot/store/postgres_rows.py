@@ -111,6 +111,9 @@ def league_record(row: Row) -> LeagueRecord:
         min_reliability=row["min_reliability"],
         carry=row["carry"],
         points=row["points"],
+        signups_open=row["signups_open"],
+        cap=row["cap"],
+        checkin=row["checkin"],
     )
 
 

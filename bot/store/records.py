@@ -129,6 +129,9 @@ class LeagueRecord:
     min_reliability: float = 0.0
     carry: float = 0.0
     points: str | None = None  # points per place, e.g. '3,1,0'; None: shared 1 to 0
+    signups_open: bool = True
+    cap: int | None = None  # most members signed up at once; None: any number
+    checkin: bool = False  # a round pairs only the members who checked in for it
 
 
 # -- leagues -------------------------------------------------------------------------------

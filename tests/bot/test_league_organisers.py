@@ -1,8 +1,10 @@
 """Organisers' corrections (a void, a placing corrected; each with a reason, logged, ratings
 recomputed in the same transaction) and what members see of themselves (`/league me`,
-`/league history`)."""
+`/league history`); sign-ups that close, fill up, and check in for rounds."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
@@ -10,8 +12,9 @@ from bot.leagues import Leagues
 from bot.leagues.members import history_text, me_text, member_view
 from bot.leagues.results import replay
 from bot.leagues.rounds import Rounds
+from bot.store import open_store
 from bot.tables import Tables
-from bot.values import TableError
+from bot.values import Member, TableError
 from tests.bot.test_leagues import GUILD, ROLE, Clock, league_game
 from tests.conftest import ADMIN, ALICE, BOB, CAROL
 
@@ -95,3 +98,49 @@ async def test_a_member_sees_their_rank_results_and_table(tables: Tables,
     assert "place 2 of 2" in history
     with pytest.raises(TableError, match="no standing"):
         await member_view(leagues, GUILD, "Cup", 777, "Nobody")
+
+
+async def test_sign_ups_close_fill_up_and_rounds_pair_who_checked_in(
+    tables: Tables, leagues: Leagues
+) -> None:
+    dave, erin = Member(104, "Dave"), Member(105, "Erin")
+    with pytest.raises(TableError, match="server manager"):
+        await leagues.set_signups(GUILD, ALICE, "Cup", signups_open=False)
+    await leagues.set_signups(GUILD, ADMIN, "Cup", signups_open=False)
+    with pytest.raises(TableError, match="closed"):
+        await leagues.join(GUILD, ALICE, "Cup")
+    league = await leagues.set_signups(GUILD, ADMIN, "Cup", signups_open=True, cap=3)
+    assert league.signups_open and league.cap == 3 and not league.checkin
+    for m in (ALICE, BOB, CAROL):
+        await leagues.join(GUILD, m, "Cup")
+    await leagues.join(GUILD, BOB, "Cup")  # signed up already: no seat of the cap taken
+    with pytest.raises(TableError, match="full"):
+        await leagues.join(GUILD, dave, "Cup")
+    await leagues.set_signups(GUILD, ADMIN, "Cup", cap=0, checkin=True)
+    await leagues.join(GUILD, dave, "Cup")
+    with pytest.raises(TableError, match="Sign up"):
+        await leagues.check_in(league.id, erin)
+    rounds = Rounds(leagues, tables)
+    with pytest.raises(TableError, match="Not enough members checked in"):
+        await rounds.plan(GUILD, ADMIN, "Cup")
+    assert (await leagues.check_in(league.id, BOB))[1]
+    assert not (await leagues.check_in(league.id, BOB))[1]
+    await leagues.check_in(league.id, dave)
+    plan = await rounds.plan(GUILD, ADMIN, "Cup")
+    assert [{m.id for m in t} for t in plan.tables] == [{BOB.id, dave.id}]
+    assert await tables.store.checked_in(league.id) == set()  # the next round asks again
+
+
+async def test_two_members_joining_at_once_never_pass_the_cap(
+    tables: Tables, leagues: Leagues, store_target: str
+) -> None:
+    league = await leagues.set_signups(GUILD, ADMIN, "Cup", cap=1)
+    other = await open_store(store_target)  # a second process on the same database
+    try:
+        joined = await asyncio.gather(
+            tables.store.join_league(league.id, ALICE.id, "Alice", 1),
+            other.join_league(league.id, BOB.id, "Bob", 1))
+    finally:
+        await other.close()
+    assert sorted(joined) == [False, True]
+    assert len(await tables.store.league_members(league.id)) == 1

@@ -20,7 +20,7 @@ from bot.leagues.results import all_time, replay
 from bot.pace.clock import FakeClock
 from rules import GAMES
 from rules.core import Rng
-from tests.e2e.harness import play_to_the_end, table
+from tests.e2e.harness import custom_id, play_to_the_end, table
 from tests.e2e.standin import StandIn, UsageError
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
@@ -255,4 +255,43 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         assert history.count("\n- #") == len([x for x in await store.league_results(league.id)
                                               if t.members[leaving].user.id in
                                               {p.member_id for p in x.places}])
+        assert standin.violations == []
+
+
+async def test_sign_ups_with_a_cap_and_a_check_in_button(standin: StandIn,
+                                                        tmp_path: Path) -> None:
+    async with table(standin, tmp_path / "checkin.db", names=SEASON) as t:
+        s = t.standin
+        r = await s.slash(t.members["admin"], t.channel, "league-admin create",
+                          {"name": "Spring", "game": "palatinus", "largest": 2})
+        await t.reply(r)
+        r = await s.slash(t.members["admin"], t.channel, "league-admin signups",
+                          {"name": "Spring", "cap": 4, "checkin": True})
+        assert "capped at 4 members" in (await t.reply(r)).content
+        for name in SEASON[:4]:
+            r = await s.slash(t.members[name], t.channel, "league join", {"name": "Spring"})
+            assert "signed up" in (await t.reply(r)).content
+        r = await s.slash(t.members["eve"], t.channel, "league join", {"name": "Spring"})
+        assert "is full (4 members)" in (await t.reply(r)).content
+        r = await s.slash(t.members["admin"], t.channel, "league-admin check-in",
+                          {"name": "Spring"})
+        await t.reply(r)
+        board = next(m for m in t.bot_messages() if "Check in" in m.content)
+        button = custom_id(board, "tabula:checkin:")
+        for name in ("ann", "cat"):
+            r = await s.click(t.members[name], board, button)
+            assert "checked in for the next round" in (await t.reply(r)).content
+        r = await s.click(t.members["eve"], board, button)
+        assert "Sign up for" in (await t.reply(r)).content
+        r = await s.slash(t.members["admin"], t.channel, "league-admin round",
+                          {"name": "Spring"})
+        assert "Round 1" in (await t.reply(r)).content
+        (thread,) = t.guild.threads
+        record = await t.bot.tables.store.live_table(thread.id)
+        assert record is not None
+        seated = {seat.member_id for seat in await t.bot.tables.seats(record.id)}
+        assert seated == {t.members["ann"].user.id, t.members["cat"].user.id}
+        r = await s.slash(t.members["admin"], t.channel, "league-admin signups",
+                          {"name": "Spring", "open": False})
+        assert "sign-ups are closed" in (await t.reply(r)).content
         assert standin.violations == []

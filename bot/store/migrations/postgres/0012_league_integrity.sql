@@ -1,6 +1,7 @@
 -- Leagues a season can be run on: rounds have a state (open until closed) and may have a
 -- deadline; tables opened for a league outside rounds are sanctioned by an organiser; results
--- can be voided (with a logged reason); each seat's in-game score is kept.
+-- can be voided or corrected (logged, with a reason); each seat's in-game score is kept;
+-- sign-ups open and close, may have a cap, and a round may pair only members who checked in.
 
 ALTER TABLE league_rounds ADD COLUMN closed_at TEXT;   -- NULL while the round is open
 ALTER TABLE league_rounds ADD COLUMN deadline TEXT;    -- ISO time; NULL: no deadline
@@ -16,6 +17,17 @@ UPDATE league_rounds SET closed_at = created_at WHERE closed_at IS NULL AND id N
 CREATE UNIQUE INDEX league_rounds_one_open ON league_rounds (league_id) WHERE closed_at IS NULL;
 
 ALTER TABLE leagues ADD COLUMN points TEXT;            -- points per place, e.g. '3,1,0'
+ALTER TABLE leagues ADD COLUMN signups_open BOOLEAN NOT NULL DEFAULT TRUE;
+ALTER TABLE leagues ADD COLUMN cap INTEGER;            -- most members signed up; NULL: any
+ALTER TABLE leagues ADD COLUMN checkin BOOLEAN NOT NULL DEFAULT FALSE;  -- rounds pair checked-in members
+
+-- Members present for the league's next round (cleared when a round forms).
+CREATE TABLE league_checkins (
+    league_id  BIGINT  NOT NULL REFERENCES leagues (id),
+    member_id  BIGINT  NOT NULL,
+    at         TEXT    NOT NULL,
+    PRIMARY KEY (league_id, member_id)
+);
 
 -- League tables an organiser opened outside rounds: their results count.
 CREATE TABLE league_sanctions (
