@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL before the loop gets a turn
 GRACE_SECONDS = 5.0  # how long in-flight work may run on after a stop signal
 EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league",
-              "bot.cogs.timing")
+              "bot.cogs.league_admin", "bot.cogs.timing")
 TICK_SECONDS = 5.0
 
 

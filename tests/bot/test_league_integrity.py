@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.cogs.league import thread_delay
+from bot.cogs.league_admin import thread_delay
 from bot.leagues import Leagues
 from bot.leagues import recording as recording_module
 from bot.leagues.pairing import Entrant, form_tables, plan_cost
