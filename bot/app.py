@@ -46,6 +46,7 @@ from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.pace import deliver
 from bot.ui.respond import report_error
+from bot.ui.rounds import open_round
 
 log = logging.getLogger(__name__)
 
@@ -238,18 +239,33 @@ class TabulaBot(commands.Bot):
         return (self._scheduler.clock if self._scheduler is not None else self.clock).now()
 
     async def _settle_rounds(self) -> None:
-        """League rounds past their deadline: their unfinished tables end by the rule."""
+        """League rounds past their deadline: their unfinished tables end by the rule, and
+        the next round opens where the organisers asked for it."""
         try:
-            notices = await self.referee.settle_due(self._league_now())
+            settled = await self.referee.settle_due(self._league_now())
         except Exception:
             log.exception("could not settle league rounds past their deadline")
             return
-        for notice in notices:
+        for notice in settled.notices:
             try:
                 await self.delivery.post_move(notice)
             except Exception:
                 log.exception("could not tell table %s of its round's deadline",
                               notice.table_id)
+        for why in settled.refused:
+            log.info("no next league round: %s", why)
+        for plan in settled.plans:
+            try:
+                parent = self.get_channel(plan.league.channel_id or 0)
+                if not isinstance(parent, discord.TextChannel):
+                    log.warning("league %s: its channel is gone; round %s has no threads",
+                                plan.league.id, plan.round.number)
+                    continue
+                text = await open_round(self, self.delivery, plan, parent)
+                await parent.send(text, allowed_mentions=discord.AllowedMentions.none())
+            except Exception:
+                log.exception("could not open round %s of league %s", plan.round.number,
+                              plan.league.id)
 
     async def _catch_up_results(self) -> None:
         """League games that ended without their result stored (a crash in between)."""

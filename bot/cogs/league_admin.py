@@ -6,8 +6,7 @@ Server do not see; rights are checked in code too (server managers, or the leagu
 
 from __future__ import annotations
 
-import asyncio
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -15,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.leagues.report import safe_name
-from bot.pace.model import make_timing, parse_duration, span
+from bot.pace.model import make_timing, parse_duration
 from bot.store import LeagueSettings
 from bot.tables.computers import DEFAULT_LEVEL
 from bot.ui.choices import (
@@ -28,19 +27,11 @@ from bot.ui.choices import (
 from bot.ui.components import checkin_view
 from bot.ui.delivery import delivery_of
 from bot.ui.respond import bot_of, defer, member_of, reply, roles_of
+from bot.ui.rounds import open_round
 from bot.values import TableError
 
 NONE = discord.AllowedMentions.none()
-# Threads a round opens at once before pacing the rest: each table costs a few requests
-# (thread, greeting, board), and Discord answers a burst past its global limit with 429s.
-THREAD_BURST = 4
-THREAD_GAP = 1.0  # seconds between further threads
 MAX_DEADLINE = 60 * 86400
-
-
-def thread_delay(index: int) -> float:
-    """Seconds to wait before opening the thread of table ``index`` (from 0) of a round."""
-    return THREAD_GAP if index >= THREAD_BURST else 0.0
 
 
 
@@ -212,11 +203,12 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
     @app_commands.describe(name="The league",
                            deadline="Time the round has, e.g. 3d: then unfinished tables end "
                            "(waited-for seats forfeit)",
-                           force="Open it although the last round is still open")
+                           force="Open it although the last round is still open",
+                           auto="At the deadline, open the next round by itself (same time)")
     @app_commands.autocomplete(name=league_names)
     async def round(self, interaction: discord.Interaction[Any], name: str,
                     deadline: app_commands.Range[str, 1, 20] | None = None,
-                    force: bool = False) -> None:
+                    force: bool = False, auto: bool = False) -> None:
         assert interaction.guild_id is not None
         bot = bot_of(interaction)
         await defer(interaction, public=True)
@@ -233,31 +225,9 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
             raise TableError("The league's channel is gone or not a text channel; "
                              "create the league again in a text channel.")
         plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
-                                     roles_of(interaction), force=force, deadline=limit)
-        delivery = delivery_of(interaction)
-        links = []
-        for i, members in enumerate(plan.tables):
-            await asyncio.sleep(thread_delay(i))
-            thread = await parent.create_thread(
-                name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
-                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
-            notice = await bot.rounds.open_table(plan, i, thread.id, interaction.guild_id)
-            who = ", ".join(f"<@{m.id}>" for m in members)
-            await thread.send(
-                f"Round {plan.round.number} table {i + 1}: {who}. Good luck!",
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(m.id) for m in members]))
-            await delivery.post_move(notice)
-            links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
-                         + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
-        out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)
-        until = (f"\nDeadline: <t:{int(datetime.fromisoformat(plan.round.deadline).timestamp())}"
-                 f":f> (in {span(int(limit.total_seconds()))}); then unfinished tables end: "
-                 "the seats they wait for forfeit, the others share first place."
-                 if plan.round.deadline and limit else "")
-        text = (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
-                + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else "")
-                + until)
+                                     roles_of(interaction), force=force, deadline=limit,
+                                     auto_next=auto)
+        text = await open_round(bot, delivery_of(interaction), plan, parent)
         await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
 
     @app_commands.command(name="void", description="Void a league result, with a reason "

@@ -9,22 +9,31 @@ the substitute plays the seat on for the table, unrated for it.
 Deadlines: when a round's deadline passes, each of its tables still playing ends. The seats the
 game is waiting for have stalled: they forfeit (last place); everyone else shares first place,
 as when a member walks out. A table still in its lobby is closed with no result. The round is
-then complete."""
+then complete; when the organiser asked for it, the next round is planned at once, with as
+much time as the last one had."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
-from dataclasses import replace
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
-from bot.leagues.rounds import Rounds
+from bot.leagues.rounds import RoundPlan, Rounds
 from bot.notices import Notice
-from bot.store import Status
+from bot.store import RoundRecord, Status
 from bot.text import escape
 from bot.values import Member, TableError
 
 HandOver = Callable[[int, int, Member, Member], Awaitable[Notice]]
 DEADLINE = Member(0, "The round's deadline", is_admin=True)
+SCHEDULE = Member(0, "The league's schedule", is_admin=True)
+
+
+@dataclass
+class Settled:
+    notices: list[Notice] = field(default_factory=list)  # for the tables' channels
+    plans: list[RoundPlan] = field(default_factory=list)  # next rounds, to open
+    refused: list[str] = field(default_factory=list)  # why a next round could not form
 
 
 class Referee:
@@ -73,10 +82,11 @@ class Referee:
         await self.leagues.recorder.forfeit(table_id, seat, "substituted")
         return await hand_over(table_id, seat, newcomer, replace(by, is_admin=True))
 
-    async def settle_due(self, now: datetime) -> list[Notice]:
+    async def settle_due(self, now: datetime) -> Settled:
         """End the unfinished tables of every round whose deadline has passed (see the
-        module's rule) and complete those rounds; the notices tell the tables' channels."""
-        told: list[Notice] = []
+        module's rule), complete those rounds, and plan the next where asked."""
+        settled = Settled()
+        told = settled.notices
         for round_ in await self.store.open_rounds():
             if round_.deadline is None or datetime.fromisoformat(round_.deadline) > now:
                 continue
@@ -98,4 +108,20 @@ class Referee:
                     f"Round {round_.number}'s deadline has passed: the seats it was waiting "
                     "for forfeit, the others share first place.")))
             await self.store.close_round(round_.id)
-        return told
+        # At the deadline the next round opens, whether the last one ended early or not.
+        for round_ in await self.store.scheduled_rounds():
+            if round_.deadline is not None and datetime.fromisoformat(round_.deadline) <= now:
+                await self._next(round_, settled)
+        return settled
+
+    async def _next(self, done: RoundRecord, settled: Settled) -> None:
+        league = await self.store.get_league(done.league_id)
+        seconds = await self.store.claim_next(done.id)
+        if league is None or league.closed or seconds is None:
+            return
+        try:
+            settled.plans.append(await self.rounds.plan(
+                league.guild_id, SCHEDULE, league.name, deadline=timedelta(seconds=seconds),
+                auto_next=True))
+        except TableError as exc:
+            settled.refused.append(f"{escape(league.name)}: {exc}")

@@ -42,11 +42,14 @@ class Rounds:
 
     async def plan(self, guild_id: int, member: Member, name: str,
                    roles: Collection[int] = (), *, force: bool = False,
-                   deadline: timedelta | None = None) -> RoundPlan:
+                   deadline: timedelta | None = None, auto_next: bool = False) -> RoundPlan:
         """Form the next round's tables and store the round (with everyone's rating now, for
         "change since last round"). Opening the tables is ``open_table``'s job. Refused while
         a round of the league is open, unless ``force``; two requests at the same moment
-        cannot both succeed (the store decides, in one transaction)."""
+        cannot both succeed (the store decides, in one transaction). With ``auto_next`` (and
+        a deadline), the next round opens by itself at the deadline, with the same time."""
+        if auto_next and deadline is None:
+            raise TableError("Only a round with a deadline can open the next one by itself.")
         await self.leagues.require_runner(guild_id, member, roles, "start a round")
         league = await self.leagues.named(guild_id, name)
         if league.closed:
@@ -74,7 +77,9 @@ class Rounds:
         due = None if deadline is None else (self.leagues.clock() + deadline).isoformat(
             timespec="seconds")
         record = await self.store.add_round(league.id, season.id if season else None, marks,
-                                            force=force, deadline=due)
+                                            force=force, deadline=due,
+                                            auto_next=int(deadline.total_seconds())
+                                            if auto_next and deadline else None)
         if record is None:
             raise TableError("A round of this league is still open: it completes when all its "
                              "tables have ended (or at its deadline). Use `force` to open the "

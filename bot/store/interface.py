@@ -199,7 +199,7 @@ class Store(TimingStore, Protocol):
 
     async def add_round(
         self, league_id: int, season_id: int | None, marks: dict[int, float], *,
-        force: bool = False, deadline: str | None = None,
+        force: bool = False, deadline: str | None = None, auto_next: int | None = None,
     ) -> RoundRecord | None:
         """None while another round of the league is open (unless ``force`` closes it)."""
 
@@ -208,6 +208,11 @@ class Store(TimingStore, Protocol):
     async def open_rounds(self) -> list[RoundRecord]: ...
 
     async def round_tables(self, round_id: int) -> list[TableRecord]: ...
+
+    async def scheduled_rounds(self) -> list[RoundRecord]: ...
+
+    async def claim_next(self, round_id: int) -> int | None:
+        """The seconds the next round gets, once; None when it was claimed before."""
 
     async def add_round_table(self, round_id: int, table_id: int) -> None: ...
 

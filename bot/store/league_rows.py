@@ -181,8 +181,8 @@ class LeagueRows(LeagueResultRows):
         return {int(r["id"]): float(r["carry"]) for r in rows}
 
     async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
-                        *, force: bool = False, deadline: str | None = None
-                        ) -> RoundRecord | None:
+                        *, force: bool = False, deadline: str | None = None,
+                        auto_next: int | None = None) -> RoundRecord | None:
         """A new round, with each member's shown rating at this moment; None while another
         round of the league is open, unless ``force`` closes that one first. The check and
         the insert are one transaction (and one open round per league is a unique index)."""
@@ -196,10 +196,10 @@ class LeagueRows(LeagueResultRows):
                             " AND closed_at IS NULL", (league_id,)).fetchone():
                 return None
             row: sqlite3.Row = db.execute(
-                "INSERT INTO league_rounds (league_id, season_id, number, created_at, deadline)"
-                " VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_rounds"
-                " WHERE league_id = ?), ?, ?) RETURNING *",
-                (league_id, season_id, league_id, now, deadline),
+                "INSERT INTO league_rounds (league_id, season_id, number, created_at, deadline,"
+                " auto_next) VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1"
+                " FROM league_rounds WHERE league_id = ?), ?, ?, ?) RETURNING *",
+                (league_id, season_id, league_id, now, deadline, auto_next),
             ).fetchone()
             db.executemany(
                 "INSERT INTO league_round_marks (round_id, member_id, rating) VALUES (?, ?, ?)",
@@ -222,6 +222,25 @@ class LeagueRows(LeagueResultRows):
         rows = await self._fetch("SELECT * FROM league_rounds WHERE closed_at IS NULL"
                                  " ORDER BY id")
         return [_round(r) for r in rows]
+
+    async def scheduled_rounds(self) -> list[RoundRecord]:
+        """Rounds whose next round opens by itself at their deadline (not opened yet)."""
+        rows = await self._fetch("SELECT * FROM league_rounds WHERE auto_next IS NOT NULL"
+                                 " ORDER BY id")
+        return [_round(r) for r in rows]
+
+    async def claim_next(self, round_id: int) -> int | None:
+        """Take the round's order to open the next one (once: None when it was taken)."""
+
+        def write(db: sqlite3.Connection) -> int | None:
+            row = db.execute("SELECT auto_next FROM league_rounds WHERE id = ?",
+                             (round_id,)).fetchone()
+            if row is None or row[0] is None:
+                return None
+            db.execute("UPDATE league_rounds SET auto_next = NULL WHERE id = ?", (round_id,))
+            return int(row[0])
+
+        return await self._transact(write)
 
     async def round_tables(self, round_id: int) -> list[TableRecord]:
         rows = await self._fetch(
@@ -335,4 +354,4 @@ def _season(row: sqlite3.Row) -> SeasonRecord:
 def _round(row: sqlite3.Row) -> RoundRecord:
     return RoundRecord(int(row["id"]), int(row["league_id"]), row["season_id"],
                        int(row["number"]), str(row["created_at"]), row["closed_at"],
-                       row["deadline"])
+                       row["deadline"], row["auto_next"])

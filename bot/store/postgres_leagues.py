@@ -175,8 +175,8 @@ class PostgresLeagues(PostgresLeagueResults):
         return {r["id"]: r["carry"] for r in found}
 
     async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
-                        *, force: bool = False, deadline: str | None = None
-                        ) -> RoundRecord | None:
+                        *, force: bool = False, deadline: str | None = None,
+                        auto_next: int | None = None) -> RoundRecord | None:
         """A new round, with each member's shown rating at this moment; None while another
         round of the league is open, unless ``force`` closes that one first. Under the
         league's row lock (and one open round per league is a unique index)."""
@@ -191,13 +191,14 @@ class PostgresLeagues(PostgresLeagueResults):
                 return None
             row = await db.fetchrow(
                 "WITH made AS (INSERT INTO league_rounds (league_id, season_id, number,"
-                " created_at, deadline) VALUES ($1, $2, (SELECT COALESCE(MAX(number), 0) + 1"
-                " FROM league_rounds WHERE league_id = $1), $3, $6) RETURNING *),"
+                " created_at, deadline, auto_next) VALUES ($1, $2, (SELECT COALESCE(MAX(number),"
+                " 0) + 1 FROM league_rounds WHERE league_id = $1), $3, $6, $7) RETURNING *),"
                 " marked AS (INSERT INTO league_round_marks (round_id, member_id, rating)"
                 " SELECT made.id, m.member_id, m.rating FROM made,"
                 " unnest($4::bigint[], $5::float8[]) AS m(member_id, rating))"
                 " SELECT * FROM made",
                 league_id, season_id, at, list(marks), list(marks.values()), deadline,
+                auto_next,
             )
             await db.execute("DELETE FROM league_checkins WHERE league_id = $1", league_id)
         return rows.round_record(row)
@@ -213,6 +214,20 @@ class PostgresLeagues(PostgresLeagueResults):
         found = await self._pool.fetch("SELECT * FROM league_rounds WHERE closed_at IS NULL"
                                        " ORDER BY id")
         return [rows.round_record(r) for r in found]
+
+    async def scheduled_rounds(self) -> list[RoundRecord]:
+        """Rounds whose next round opens by itself at their deadline (not opened yet)."""
+        found = await self._pool.fetch("SELECT * FROM league_rounds WHERE auto_next IS NOT NULL"
+                                       " ORDER BY id")
+        return [rows.round_record(r) for r in found]
+
+    async def claim_next(self, round_id: int) -> int | None:
+        """Take the round's order to open the next one (once: None when it was taken)."""
+        seconds: int | None = await self._pool.fetchval(
+            "UPDATE league_rounds r SET auto_next = NULL FROM league_rounds old"
+            " WHERE r.id = $1 AND old.id = r.id AND r.auto_next IS NOT NULL"
+            " RETURNING old.auto_next", round_id)
+        return seconds
 
     async def round_tables(self, round_id: int) -> list[TableRecord]:
         found = await self._pool.fetch(

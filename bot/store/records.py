@@ -182,6 +182,7 @@ class RoundRecord:
     created_at: str
     closed_at: str | None = None  # None while the round is open
     deadline: str | None = None  # ISO time the round's unfinished tables are settled
+    auto_next: int | None = None  # seconds the next round gets, opened at the deadline
 
     @property
     def open(self) -> bool:

@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.cogs.league_admin import thread_delay
 from bot.leagues import Leagues
 from bot.leagues import recording as recording_module
 from bot.leagues.pairing import Entrant, form_tables, plan_cost
@@ -28,6 +27,7 @@ from bot.pace.clock import FakeClock
 from bot.pace.scheduler import Scheduler
 from bot.store import LeaguePlace, LeagueResult, LeagueSettings, open_store
 from bot.tables import Tables
+from bot.ui.rounds import thread_delay
 from bot.values import Member, TableError
 from tests.bot.test_leagues import GUILD, ROLE, Clock, league_game, play_to_end, sanctioned
 from tests.conftest import ADMIN, ALICE, BOB, CAROL, MALLORY

@@ -5,17 +5,19 @@ recomputed in the same transaction) and what members see of themselves (`/league
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
 from bot.leagues import Leagues
 from bot.leagues.members import history_text, me_text, member_view
+from bot.leagues.referee import Referee
 from bot.leagues.results import replay
 from bot.leagues.rounds import Rounds
 from bot.store import open_store
 from bot.tables import Tables
 from bot.values import Member, TableError
-from tests.bot.test_leagues import GUILD, ROLE, Clock, league_game
+from tests.bot.test_leagues import GUILD, ROLE, Clock, league_game, play_to_end
 from tests.conftest import ADMIN, ALICE, BOB, CAROL
 
 
@@ -144,3 +146,37 @@ async def test_two_members_joining_at_once_never_pass_the_cap(
         await other.close()
     assert sorted(joined) == [False, True]
     assert len(await tables.store.league_members(league.id)) == 1
+
+
+async def test_at_the_deadline_the_next_round_opens_by_itself_once(
+    tables: Tables, leagues: Leagues, store_target: str
+) -> None:
+    for m in (ALICE, BOB):
+        await leagues.join(GUILD, m, "Cup")
+    rounds = Rounds(leagues, tables)
+    with pytest.raises(TableError, match="with a deadline"):
+        await rounds.plan(GUILD, ADMIN, "Cup", auto_next=True)
+    plan = await rounds.plan(GUILD, ADMIN, "Cup", deadline=timedelta(hours=6), auto_next=True)
+    assert plan.round.auto_next == 6 * 3600
+    notice = await rounds.open_table(plan, 0, 4300, GUILD)
+    await play_to_end(tables, notice, [ALICE, BOB], ALICE)
+    await leagues.recorder.record(notice.table_id)
+    assert not (await tables.store.rounds(plan.league.id))[0].open  # ended early
+    referee = Referee(rounds)
+    clock = leagues.clock
+    assert isinstance(clock, Clock)
+    clock.now += timedelta(hours=5)
+    assert (await referee.settle_due(clock())).plans == []
+    clock.now += timedelta(hours=2)
+    (second,) = (await referee.settle_due(clock())).plans
+    assert second.round.number == 2 and second.round.auto_next == 6 * 3600
+    clock.now += timedelta(hours=1)
+    assert (await referee.settle_due(clock())).plans == []  # round 2's deadline is later
+    # Two processes at the deadline: one of them opens the next round.
+    other = await open_store(store_target)
+    try:
+        claims = await asyncio.gather(tables.store.claim_next(second.round.id),
+                                      other.claim_next(second.round.id))
+    finally:
+        await other.close()
+    assert sorted(claims, key=str) == [6 * 3600, None]

@@ -212,10 +212,11 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         assert t.members[resting].user.id not in {p.member_id for p in stalled.places}
         assert waiting - {t.members[resting].user.id} <= set(forfeited)
 
-        # Round 2, played to the end.
+        # Round 2, played to the end; at its deadline round 3 opens by itself.
         r = await s.slash(t.members["admin"], t.channel, "league-admin round",
-                          {"name": "Winter"})
-        assert "Round 2" in (await t.reply(r)).content
+                          {"name": "Winter", "deadline": "2d", "auto": True})
+        summary = (await t.reply(r)).content
+        assert "Round 2" in summary and "The next round then opens by itself." in summary
         round2 = (await store.rounds(league.id))[1]
         for tb in await store.round_tables(round2.id):
             await play_to_the_end(t, tb.id, rng, clock)
@@ -255,6 +256,14 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         assert history.count("\n- #") == len([x for x in await store.league_results(league.id)
                                               if t.members[leaving].user.id in
                                               {p.member_id for p in x.places}])
+
+        threads = len(t.guild.threads)
+        clock.advance(timedelta(days=2, minutes=1))
+        await t.bot.tick()
+        await s.wait_until(lambda: any(m.content.startswith("Round 3 of **Winter**")
+                                       for m in t.bot_messages()), 10.0, "round 3's summary")
+        assert len(t.guild.threads) == threads + 2
+        assert [r_.number for r_ in await store.rounds(league.id)] == [1, 2, 3]
         assert standin.violations == []
 
 

@@ -5,6 +5,9 @@
 
 ALTER TABLE league_rounds ADD COLUMN closed_at TEXT;   -- NULL while the round is open
 ALTER TABLE league_rounds ADD COLUMN deadline TEXT;    -- ISO time; NULL: no deadline
+-- Seconds the next round gets when it opens by itself at this one's deadline; NULL: the
+-- organisers open it.
+ALTER TABLE league_rounds ADD COLUMN auto_next INTEGER;
 
 -- Rounds made before rounds had a state are closed once none of their tables is live.
 UPDATE league_rounds SET closed_at = created_at WHERE NOT EXISTS (
