@@ -1,6 +1,7 @@
 """A league season at random (hypothesis state machine): sign-ups and departures, rounds
 (forced or not, with deadlines), moves until games end, forfeits, walk-outs, substitutions by
-the organiser, voids, rebuilds, and tables nobody sanctioned. After every step:
+the organiser, voids, corrected placings, rebuilds, and tables nobody sanctioned. After every
+step:
 
 - every finished game of a sanctioned table has exactly one result, every seat in it placed
   or forfeited (a finished game: over, or abandoned after a forfeit);
@@ -67,6 +68,7 @@ class LeagueMachine(RuleBasedStateMachine):
         self.hand_over = Scheduler(self.tables, FakeClock()).substitute
         self.channels = count(1000)
         self.league_id = 0
+        self.corrected: set[int] = set()
 
     def run(self, coro: Any) -> Any:
         return self.loop.run_until_complete(coro)
@@ -168,6 +170,19 @@ class LeagueMachine(RuleBasedStateMachine):
         except TableError:
             assert chosen.voided is not None
 
+    @rule(pick=st.integers(0, 20), seat=st.integers(0, 2), place=st.integers(1, 3))
+    def a_correction(self, pick: int, seat: int, place: int) -> None:
+        results = self.run(self.store.league_results(self.league_id))
+        if not results:
+            return
+        chosen = results[pick % len(results)]
+        member = chosen.places[seat % len(chosen.places)].member_id
+        if member is None:
+            return
+        self.run(self.leagues.correct(GUILD, ORGANISER, "Cup", chosen.id, member,
+                                      min(place, len(chosen.places)), "misread the board"))
+        self.corrected.add(chosen.id)
+
     @rule()
     def a_rebuild(self) -> None:
         self.run(self.leagues.recorder.rebuild())
@@ -211,8 +226,11 @@ class LeagueMachine(RuleBasedStateMachine):
             assert sorted(p.seat for p in result.places) == [s.position for s in seats]
             forfeited = {f.seat: f.member_id for f in forfeits}
             for p in result.places:
-                assert p.forfeited == (p.seat in forfeited)
-                if p.forfeited:
+                # A corrected placing may lift a forfeit; it never adds one.
+                assert p.forfeited <= (p.seat in forfeited)
+                if result.id not in self.corrected:
+                    assert p.forfeited == (p.seat in forfeited)
+                if p.seat in forfeited:
                     assert p.member_id == forfeited[p.seat]
 
     @invariant()
