@@ -2,24 +2,30 @@
 
 The cost of a plan is the number of repeat meetings (heavily weighted) plus the rating spread
 (best minus worst) within each table. Members are first cut into tables best rating first, then
-swapped between tables while that helps: a good plan, quickly. Then a branch-and-bound search
-over every way to seat the members proves the best plan (or finds it), seating members best
-rating first, so a table's spread and repeats only grow as it fills: a partial plan that
-already costs as much as the best known one is dropped. Rounds of up to about 16 members are
-searched to the end (the plan is optimal; tests compare it with trying every plan); a bigger
-round keeps the best plan found within the budget (well under a second), never worse than the
-swaps.
+swapped between tables while that helps: a good plan, quickly. Then two branch-and-bound
+searches over every way to seat the members improve it or prove it best; both drop a partial
+plan that already costs as much as the best known one:
+
+- seat by seat, best rating first (a table's spread and repeats only grow as it fills);
+- table by table: the best member left and the companions chosen for them, the plan's cost so
+  far plus a bound on the rest (the tables still to form are intervals of ratings covering every
+  member left: at least their range minus the largest gaps the tables can leave between them).
+
+Rounds of up to about 16 to 20 members are searched to the end (the plan is optimal; tests
+compare it with trying every plan); a bigger round keeps the best plan the budgets found, in a
+second or two, never worse than the swaps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, pairwise
 
 REPEAT_COST = 1_000.0  # one repeat meeting outweighs any rating spread
 MAX_PASSES = 20
-SEARCH_BUDGET = 200_000  # partial plans the exact search may visit
+SEAT_BUDGET = 100_000  # partial plans the seat-by-seat search may visit
+TABLE_BUDGET = 20_000  # partial plans the table-by-table search may visit
 
 
 @dataclass(frozen=True)
@@ -93,7 +99,7 @@ def form_tables(
         groups.append(ranked[at: at + size])
         at += size
     _improve(groups, met)
-    groups = _search(groups, met)
+    groups = _by_table(_by_seat(groups, met), met)
     tables = [[e.member_id for e in sorted(g, key=lambda e: (-e.rating, e.member_id))]
               for g in groups]
     return Plan(tables, fill, sorted(out))
@@ -130,9 +136,10 @@ def plan_cost(groups: Sequence[Sequence[Entrant]], met: Mapping[frozenset[int], 
     return sum(_cost(g, met) for g in groups)
 
 
-def _search(groups: list[list[Entrant]], met: Mapping[frozenset[int], int],
-            budget: int = SEARCH_BUDGET) -> list[list[Entrant]]:
-    """The cheapest plan with the same table sizes, by branch and bound from ``groups``."""
+def _by_seat(groups: list[list[Entrant]], met: Mapping[frozenset[int], int],
+             budget: int = SEAT_BUDGET) -> list[list[Entrant]]:
+    """The cheapest plan with the same table sizes, seating members one by one from
+    ``groups`` (the best known plan)."""
     people = sorted((e for g in groups for e in g), key=lambda e: (-e.rating, e.member_id))
     sizes = sorted((len(g) for g in groups), reverse=True)
     best_cost = plan_cost(groups, met)
@@ -179,4 +186,73 @@ def _search(groups: list[list[Entrant]], met: Mapping[frozenset[int], int],
             spare.append(size)
 
     step(0, 0.0)
+    return best
+
+
+def _cover(ratings: Sequence[float], tables: int) -> float:
+    """The least total spread of ``tables`` tables seating players of these ratings (best
+    first): the range, less the largest gaps the tables can leave between them."""
+    if len(ratings) < 2 or tables <= 0:
+        return 0.0
+    gaps = sorted((a - b for a, b in pairwise(ratings)), reverse=True)
+    return ratings[0] - ratings[-1] - sum(gaps[: tables - 1])
+
+
+def _by_table(groups: list[list[Entrant]], met: Mapping[frozenset[int], int],
+              budget: int = TABLE_BUDGET) -> list[list[Entrant]]:
+    """The cheapest plan with the same table sizes, forming tables one by one from
+    ``groups`` (the best known plan): the best member left, with companions of the lowest
+    rating first (so the table's spread grows as the choices go on)."""
+    people = sorted((e for g in groups for e in g), key=lambda e: (-e.rating, e.member_id))
+    best_cost = plan_cost(groups, met)
+    best = [list(g) for g in groups]
+    chosen: list[list[Entrant]] = []
+    visits = 0
+
+    def repeats(table: Sequence[Entrant]) -> int:
+        return sum(met.get(frozenset((a.member_id, b.member_id)), 0)
+                   for a, b in combinations(table, 2))
+
+    def options(top: Entrant, others: Sequence[Entrant], size: int, total: float
+                ) -> list[tuple[float, tuple[int, ...]]]:
+        """Companions for ``top`` (indices into ``others``) with the table's cost."""
+        found: list[tuple[float, tuple[int, ...]]] = []
+        if size == 1:
+            return [(0.0, ())]
+        for low in range(size - 2, len(others)):
+            spread = top.rating - others[low].rating
+            if total + spread >= best_cost - 1e-9:
+                break
+            for rest in combinations(range(low), size - 2):
+                picked = (*rest, low)
+                table = [top, *(others[k] for k in picked)]
+                found.append((REPEAT_COST * repeats(table) + spread, picked))
+        found.sort()
+        return found
+
+    def form(left: list[Entrant], sizes: list[int], total: float) -> None:
+        nonlocal best_cost, best, visits
+        visits += 1
+        if visits > budget:
+            return
+        if not left:
+            if total < best_cost - 1e-9:
+                best_cost, best = total, [list(t) for t in chosen]
+            return
+        if total + _cover([e.rating for e in left], len(sizes)) >= best_cost - 1e-9:
+            return
+        top, others = left[0], left[1:]
+        for size in sorted(set(sizes)):
+            remaining_sizes = list(sizes)
+            remaining_sizes.remove(size)
+            for cost, picked in options(top, others, size, total):
+                if total + cost >= best_cost - 1e-9:
+                    break
+                taken = set(picked)
+                chosen.append([top, *(others[k] for k in picked)])
+                form([e for k, e in enumerate(others) if k not in taken], remaining_sizes,
+                     total + cost)
+                chosen.pop()
+
+    form(people, sorted((len(g) for g in groups), reverse=True), 0.0)
     return best

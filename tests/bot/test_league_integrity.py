@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.leagues import Leagues
+from bot.leagues import Leagues, pairing
 from bot.leagues import recording as recording_module
-from bot.leagues.pairing import Entrant, form_tables, plan_cost
+from bot.leagues.pairing import Entrant, form_tables, plan_cost, split
 from bot.leagues.ratings import Rating
 from bot.leagues.referee import Referee
 from bot.leagues.report import standings_text
@@ -371,3 +371,18 @@ def test_a_big_round_opens_its_threads_within_discords_rate_limit() -> None:
     for start in starts:
         in_window = sum(per_table for s in starts if start <= s < start + 1.0)
         assert in_window <= 50
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 3000), min_size=4, max_size=9), st.randoms())
+def test_each_pairing_search_alone_finds_the_best_plan(ratings: list[int], rng: Random) -> None:
+    people = [Entrant(i, r / 100) for i, r in enumerate(ratings)]
+    met = {frozenset(p): 1 for p in combinations(range(len(people)), 2) if rng.random() < 0.3}
+    sizes = split(len(people), 2, 4) or []
+    cut, at = [], 0
+    for size in sizes:  # a poor start: members in id order
+        cut.append(people[at: at + size])
+        at += size
+    best = brute_force(people, sizes, met)
+    assert plan_cost(pairing._by_table(cut, met), met) == pytest.approx(best)
+    assert plan_cost(pairing._by_seat(cut, met), met) == pytest.approx(best)
