@@ -24,6 +24,7 @@ import sqlite3
 import sys
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime
 from typing import Any
 
 import aiohttp
@@ -35,6 +36,7 @@ from discord.ext import commands
 from bot.config import Settings, Sharding
 from bot.heartbeat import Heartbeat
 from bot.leagues import Leagues
+from bot.leagues.referee import Referee
 from bot.leagues.rounds import Rounds
 from bot.pace.clock import Clock, SystemClock
 from bot.pace.scheduler import Delivered, Scheduler
@@ -45,6 +47,7 @@ from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.pace import deliver
 from bot.ui.respond import report_error
+from bot.ui.rounds import open_round
 from bot.web.context import Site
 from bot.web.links import Links
 from bot.web.server import WebServer, signer_for
@@ -54,7 +57,7 @@ log = logging.getLogger(__name__)
 SWITCH_INTERVAL = 0.001  # seconds a thread may hold the GIL before the loop gets a turn
 GRACE_SECONDS = 5.0  # how long in-flight work may run on after a stop signal
 EXTENSIONS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.info", "bot.cogs.league",
-              "bot.cogs.timing")
+              "bot.cogs.league_admin", "bot.cogs.timing")
 TICK_SECONDS = 5.0
 
 
@@ -89,6 +92,7 @@ class TabulaBot(commands.Bot):
         self._tables: Tables | None = None
         self._leagues: Leagues | None = None
         self._rounds: Rounds | None = None
+        self._referee: Referee | None = None
         self._scheduler: Scheduler | None = None
         self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self._renderer: RenderPool | None = None
@@ -129,6 +133,11 @@ class TabulaBot(commands.Bot):
         return self._rounds
 
     @property
+    def referee(self) -> Referee:
+        assert self._referee is not None, "the referee is ready after setup_hook"
+        return self._referee
+
+    @property
     def renderer(self) -> RenderPool:
         assert self._renderer is not None, "the renderer is ready after setup_hook"
         return self._renderer
@@ -142,11 +151,12 @@ class TabulaBot(commands.Bot):
                 max_workers=1, mp_context=multiprocessing.get_context("spawn")
             )
         self._tables = Tables(self._store, thinker=self._thinker)
-        self._leagues = Leagues(self._store)
+        self._leagues = Leagues(self._store, clock=self._league_now)
         # A league game's ranking is stored as its last move commits (idempotent; a restart's
         # ``_catch_up_results`` covers a crash in between).
         self._tables.live.on_over = self._leagues.recorder.record
         self._rounds = Rounds(self._leagues, self._tables)
+        self._referee = Referee(self._rounds)
         self._scheduler = Scheduler(self._tables, self.clock)
         self._scheduler.on_absent = self._absent_for_time
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
@@ -244,6 +254,7 @@ class TabulaBot(commands.Bot):
 
         async def send(items: Sequence[Delivered]) -> None:
             await deliver(self.delivery, items)
+            await self._settle_rounds()
 
         await self.scheduler.run(send, TICK_SECONDS, self._stopping)
 
@@ -258,6 +269,40 @@ class TabulaBot(commands.Bot):
     async def tick(self) -> None:
         """One scheduler tick, delivered (tests call it after moving a fake clock)."""
         await deliver(self.delivery, await self.scheduler.tick())
+        await self._settle_rounds()
+
+    def _league_now(self) -> datetime:
+        """League time is the scheduler's: round deadlines fall due on its clock."""
+        return (self._scheduler.clock if self._scheduler is not None else self.clock).now()
+
+    async def _settle_rounds(self) -> None:
+        """League rounds past their deadline: their unfinished tables end by the rule, and
+        the next round opens where the organisers asked for it."""
+        try:
+            settled = await self.referee.settle_due(self._league_now())
+        except Exception:
+            log.exception("could not settle league rounds past their deadline")
+            return
+        for notice in settled.notices:
+            try:
+                await self.delivery.post_move(notice)
+            except Exception:
+                log.exception("could not tell table %s of its round's deadline",
+                              notice.table_id)
+        for why in settled.refused:
+            log.info("no next league round: %s", why)
+        for plan in settled.plans:
+            try:
+                parent = self.get_channel(plan.league.channel_id or 0)
+                if not isinstance(parent, discord.TextChannel):
+                    log.warning("league %s: its channel is gone; round %s has no threads",
+                                plan.league.id, plan.round.number)
+                    continue
+                text = await open_round(self, self.delivery, plan, parent)
+                await parent.send(text, allowed_mentions=discord.AllowedMentions.none())
+            except Exception:
+                log.exception("could not open round %s of league %s", plan.round.number,
+                              plan.league.id)
 
     async def _catch_up_results(self) -> None:
         """League games that ended without their result stored (a crash in between)."""

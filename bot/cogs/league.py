@@ -1,11 +1,5 @@
-"""Leagues with seasons, rounds in threads, OpenSkill standings.
-
-``/league list|join|leave|standings|results|export`` for everyone, and the organisers'
-``/league-admin create|close|season start|season end|round|admin-role``: Discord puts
-``default_member_permissions`` on top-level commands only, so the organisers' commands are a
-group of their own that members without Manage Server do not see; rights are checked in code
-too (server managers, or the league-admin role).
-"""
+"""Leagues for everyone: ``/league list|join|leave|standings|me|history|results|export``
+(the organisers' commands are ``/league-admin``, in ``league_admin``)."""
 
 from __future__ import annotations
 
@@ -18,30 +12,23 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.leagues.report import safe_name, standings_png, standings_text
-from bot.pace.model import make_timing
-from bot.store import LeagueSettings
-from bot.tables.computers import DEFAULT_LEVEL
+from bot.leagues.members import history_text, me_text, member_view
+from bot.leagues.report import page_of, points_text, safe_name, standings_png, standings_text
 from bot.ui.choices import (
-    GAME_CHOICES,
-    LEVEL_CHOICES,
-    PACE_CHOICES,
-    POLICY_CHOICES,
     league_names,
 )
 from bot.ui.components import web_view
 from bot.ui.delivery import delivery_of
-from bot.ui.respond import bot_of, defer, member_of, reply
-from bot.values import Member, TableError
+from bot.ui.respond import bot_of, defer, member_of, reply, roles_of
+from bot.values import Member
 from rules import GAMES
 
 RESULTS_SHOWN = 15
 NONE = discord.AllowedMentions.none()
+VIEW_CHOICES = [app_commands.Choice(name="Ratings", value="rating"),
+                app_commands.Choice(name="Points and tie-breaks", value="points")]
 
 
-def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
-    user = interaction.user
-    return [r.id for r in user.roles] if isinstance(user, discord.Member) else []
 
 
 @app_commands.guild_only()
@@ -86,26 +73,60 @@ class League(commands.GroupCog, group_name="league",
         await reply(interaction, f"{whom} left **{safe_name(league.name)}**; past results stay.",
                     allowed_mentions=NONE)
 
-    @app_commands.command(name="standings", description="A league's standings, as an image")
+    @app_commands.command(name="standings", description="A league's standings: ratings (an "
+                          "image) or tournament points")
     @app_commands.describe(name="The league",
                            season="A season's number (the running season if not given)",
-                           all_time="All games of this game on this server")
+                           all_time="All games of this game on this server",
+                           page="Which page of 20 (ranks 21-40 are page 2)",
+                           view="Ratings, or points with Buchholz and Sonneborn-Berger")
+    @app_commands.choices(view=VIEW_CHOICES)
     @app_commands.autocomplete(name=league_names)
     async def standings(self, interaction: discord.Interaction[Any], name: str,
                         season: app_commands.Range[int, 1, 10_000] | None = None,
-                        all_time: bool = False) -> None:
+                        all_time: bool = False, page: app_commands.Range[int, 1, 1000] = 1,
+                        view: app_commands.Choice[str] | None = None) -> None:
         assert interaction.guild_id is not None
         await defer(interaction, public=True)
         standings = await bot_of(interaction).leagues.standings(
             interaction.guild_id, name, season, all_time_view=all_time)
-        png, alt = await asyncio.to_thread(standings_png, standings.title, standings.lines)
+        if view is not None and view.value == "points":
+            await reply(interaction, points_text(standings.title, standings.points, page),
+                        ephemeral=False, allowed_mentions=NONE)
+            return
+        png, alt = await asyncio.to_thread(standings_png, standings.title,
+                                           page_of(standings.lines, page))
         file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
         links = delivery_of(interaction).links
         url = await links.league(standings.league.id, standings.league.guild_id) \
             if links is not None else None
-        await reply(interaction, standings_text(standings.title, standings.lines),
+        await reply(interaction, standings_text(standings.title, standings.lines, page),
                     ephemeral=False, file=file, allowed_mentions=NONE,
                     view=web_view(url) or MISSING)
+
+    @app_commands.command(name="me", description="Your rank, rating, points, latest results "
+                          "and table in a league")
+    @app_commands.describe(name="The league")
+    @app_commands.autocomplete(name=league_names)
+    async def me(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        bot = bot_of(interaction)
+        caller = member_of(interaction)
+        view = await member_view(bot.leagues, interaction.guild_id, name, caller.id,
+                                 caller.name)
+        await reply(interaction, me_text(view, bot.leagues.clock()), allowed_mentions=NONE)
+
+    @app_commands.command(name="history", description="A member's results in a league")
+    @app_commands.describe(name="The league", member="Whose results (yours if not given)")
+    @app_commands.autocomplete(name=league_names)
+    async def history(self, interaction: discord.Interaction[Any], name: str,
+                      member: discord.Member | discord.User | None = None) -> None:
+        assert interaction.guild_id is not None
+        who = member_of(interaction) if member is None else Member(member.id,
+                                                                   member.display_name)
+        view = await member_view(bot_of(interaction).leagues, interaction.guild_id, name,
+                                 who.id, who.name)
+        await reply(interaction, history_text(view), allowed_mentions=NONE)
 
     @app_commands.command(name="results", description="A league's finished tables, with links")
     @app_commands.describe(name="The league")
@@ -123,7 +144,9 @@ class League(commands.GroupCog, group_name="league",
             who = ", ".join(f"{p.place}. {safe_name(p.name, 20)}"
                             + (" (forfeit)" if p.forfeited else "") for p in order)
             link = f"https://discord.com/channels/{interaction.guild_id}/{channel}"
-            lines.append(f"- {result.finished_at[:10]} [table {result.table_id}](<{link}>): {who}")
+            voided = " (voided)" if result.voided is not None else ""
+            lines.append(f"- #{result.id} {result.finished_at[:10]} [table {result.table_id}]"
+                         f"(<{link}>){voided}: {who}")
         if len(results) > RESULTS_SHOWN:
             lines.append(f"… and {len(results) - RESULTS_SHOWN} more (`/league export`).")
         await reply(interaction, "\n".join(lines), allowed_mentions=NONE)
@@ -139,166 +162,5 @@ class League(commands.GroupCog, group_name="league",
                     allowed_mentions=NONE)
 
 
-@app_commands.guild_only()
-@app_commands.default_permissions(manage_guild=True)
-class LeagueAdmin(commands.GroupCog, group_name="league-admin",
-                  group_description="Run leagues: create, seasons, rounds (organisers)"):
-    """Organisers' commands. Discord shows them to members with Manage Server by default
-    (server admins can allow the league-admin role in the server's Integrations settings);
-    the rights are checked in code as well."""
-
-    season = app_commands.Group(name="season", description="Start or end a league season")
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="create", description="Start a league run from this channel "
-                          "(server managers or the league-admin role)")
-    @app_commands.describe(
-        name="The league's name", game="The game it plays",
-        smallest="Fewest seats at a round's table", largest="Most seats at a round's table",
-        computers="Fill short tables with computer seats",
-        reliability="Reliability (%) a member needs to join",
-        carry="Share (%) of a rating carried into a new season",
-    )
-    @app_commands.choices(game=GAME_CHOICES)
-    async def create(self, interaction: discord.Interaction[Any],
-                     name: app_commands.Range[str, 1, 40], game: app_commands.Choice[str],
-                     smallest: app_commands.Range[int, 1, 6] | None = None,
-                     largest: app_commands.Range[int, 2, 6] | None = None,
-                     computers: bool = False,
-                     reliability: app_commands.Range[int, 0, 100] = 0,
-                     carry: app_commands.Range[int, 0, 100] = 0) -> None:
-        assert interaction.guild_id is not None
-        settings = LeagueSettings(interaction.channel_id, smallest, largest, computers,
-                                  reliability / 100, carry / 100)
-        league = await bot_of(interaction).leagues.create(
-            interaction.guild_id, member_of(interaction), name, game.value,
-            roles=roles_of(interaction), settings=settings)
-        await reply(interaction, f"League **{safe_name(league.name)}** ({game.name}) is open. "
-                    "Sign up with `/league join`; rounds open their tables in threads here.",
-                    ephemeral=False, allowed_mentions=NONE)
-
-
-    @app_commands.command(name="close", description="Close a league (organisers)")
-    @app_commands.describe(name="The league")
-    @app_commands.autocomplete(name=league_names)
-    async def close(self, interaction: discord.Interaction[Any], name: str) -> None:
-        assert interaction.guild_id is not None
-        league = await bot_of(interaction).leagues.close(
-            interaction.guild_id, member_of(interaction), name, roles_of(interaction))
-        await reply(interaction, f"League **{safe_name(league.name)}** is closed; its standings "
-                    "stay.", ephemeral=False, allowed_mentions=NONE)
-
-
-    @app_commands.command(name="pace", description="Impose a pace on a league's tables "
-                          "(organisers)")
-    @app_commands.describe(
-        name="The league", pace="Time per move (none: each table chooses its own)",
-        duration="Custom pace: time per move (or initial bank), 1m to 14d, e.g. 90m, 2d",
-        bank="Custom pace as a time bank per player", out_of_time="When a seat runs out",
-        level="Computer level when it plays for a seat out of time",
-    )
-    @app_commands.choices(pace=PACE_CHOICES, out_of_time=POLICY_CHOICES, level=LEVEL_CHOICES)
-    @app_commands.autocomplete(name=league_names)
-    async def pace(self, interaction: discord.Interaction[Any], name: str,
-                   pace: app_commands.Choice[str],
-                   duration: app_commands.Range[str, 1, 20] | None = None, bank: bool = False,
-                   out_of_time: app_commands.Choice[str] | None = None,
-                   level: app_commands.Choice[str] | None = None) -> None:
-        assert interaction.guild_id is not None
-        bot = bot_of(interaction)
-        chosen = make_timing(pace.value, duration=duration, bank=bank,
-                             policy=out_of_time.value if out_of_time else "autopilot",
-                             level=level.value if level else DEFAULT_LEVEL)
-        await bot.leagues.require_runner(interaction.guild_id, member_of(interaction),
-                                         roles_of(interaction), "set a league's pace")
-        league = await bot.leagues.named(interaction.guild_id, name)
-        await bot.scheduler.set_league_timing(league.id, chosen if chosen.timed else None)
-        said = (chosen.describe() if chosen.timed
-                else "Each table chooses its own pace again.")
-        await reply(interaction, f"League **{safe_name(league.name)}**: {said} Its tables "
-                    "follow it from their next move.", ephemeral=False, allowed_mentions=NONE)
-
-    @app_commands.command(name="admin-role", description="The role that may run leagues "
-                          "besides server managers (server managers)")
-    @app_commands.describe(role="The role (leave empty for server managers only)")
-    async def admin_role(self, interaction: discord.Interaction[Any],
-                         role: discord.Role | None = None) -> None:
-        assert interaction.guild_id is not None
-        await bot_of(interaction).leagues.set_admin_role(
-            interaction.guild_id, member_of(interaction), role.id if role else None)
-        text = (f"Members with {role.mention} may run leagues." if role
-                else "Only server managers may run leagues.")
-        await reply(interaction, text, allowed_mentions=NONE)
-
-
-    @season.command(name="start", description="Start a new season (organisers)")
-    @app_commands.describe(name="The league", ends="Planned last day, YYYY-MM-DD",
-                           carry="Share (%) of each rating carried over (the league's default "
-                           "if not given)")
-    @app_commands.autocomplete(name=league_names)
-    async def season_start(self, interaction: discord.Interaction[Any], name: str,
-                           ends: app_commands.Range[str, 1, 20] | None = None,
-                           carry: app_commands.Range[int, 0, 100] | None = None) -> None:
-        assert interaction.guild_id is not None
-        season = await bot_of(interaction).leagues.start_season(
-            interaction.guild_id, member_of(interaction), name, ends_on=ends,
-            carry=None if carry is None else carry / 100, roles=roles_of(interaction))
-        until = f" until {season.ends_on}" if season.ends_on else ""
-        await reply(interaction, f"Season {season.number} of **{safe_name(name)}** has begun"
-                    f"{until}; ratings start with {round(season.carry * 100)}% carried over.",
-                    ephemeral=False, allowed_mentions=NONE)
-
-
-    @season.command(name="end", description="End the running season (organisers)")
-    @app_commands.describe(name="The league")
-    @app_commands.autocomplete(name=league_names)
-    async def season_end(self, interaction: discord.Interaction[Any], name: str) -> None:
-        assert interaction.guild_id is not None
-        season = await bot_of(interaction).leagues.end_season(
-            interaction.guild_id, member_of(interaction), name, roles_of(interaction))
-        await reply(interaction, f"Season {season.number} of **{safe_name(name)}** is over. "
-                    "`/league standings` shows it by number.", ephemeral=False,
-                    allowed_mentions=NONE)
-
-
-    @app_commands.command(name="round", description="Form the next round's tables from the "
-                          "signed-up members and open them in threads (organisers)")
-    @app_commands.describe(name="The league")
-    @app_commands.autocomplete(name=league_names)
-    async def round(self, interaction: discord.Interaction[Any], name: str) -> None:
-        assert interaction.guild_id is not None
-        bot = bot_of(interaction)
-        await defer(interaction, public=True)
-        plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
-                                     roles_of(interaction))
-        parent = interaction.client.get_channel(plan.league.channel_id
-                                                or interaction.channel_id or 0)
-        if not isinstance(parent, discord.TextChannel):
-            raise TableError("The league's channel is gone or not a text channel; "
-                             "create the league again in a text channel.")
-        delivery = delivery_of(interaction)
-        links = []
-        for i, members in enumerate(plan.tables):
-            thread = await parent.create_thread(
-                name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
-                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
-            notice = await bot.rounds.open_table(plan, i, thread.id, interaction.guild_id)
-            who = ", ".join(f"<@{m.id}>" for m in members)
-            await thread.send(
-                f"Round {plan.round.number} table {i + 1}: {who}. Good luck!",
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(m.id) for m in members]))
-            await delivery.post_move(notice)
-            links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
-                         + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
-        out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)
-        text = (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
-                + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else ""))
-        await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
-
-
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(League(bot))
-    await bot.add_cog(LeagueAdmin(bot))

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.notices import Notice
 from bot.pace.model import make_timing
 from bot.pace.status import status_lines
 from bot.tables.computers import DEFAULT_LEVEL
@@ -23,7 +24,7 @@ from bot.ui.choices import (
 )
 from bot.ui.components import lobby_view
 from bot.ui.delivery import delivery_of
-from bot.ui.respond import bot_of, defer, member_of, reply, table_here
+from bot.ui.respond import bot_of, defer, member_of, reply, roles_of, table_here
 from bot.values import Member
 
 
@@ -76,11 +77,15 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         chosen = make_timing(pace.value if pace else "none", duration=duration, bank=bank,
                              policy=out_of_time.value if out_of_time else "autopilot",
                              level=level.value if level else DEFAULT_LEVEL)
+        if league is not None:
+            # Only organisers open league tables outside rounds: checked before a thread opens.
+            assert interaction.guild_id is not None
+            await bot.leagues.require_runner(
+                interaction.guild_id, member_of(interaction), roles_of(interaction),
+                "open a league table outside rounds (league games are played in rounds)")
         if not thread:
-            notice = await bot.tables.open(
-                game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,
-                max_players=players, seat_order=order, league=league,
-            )
+            notice = await open_table(interaction, game.value, channel_id, players, order,
+                                      league)
             chosen = await bot.scheduler.set_timing(notice.table_id, chosen,
                                                     member_of(interaction))
             await reply(interaction, f"{notice.public_text}\n{chosen.describe()}",
@@ -96,10 +101,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
             name=f"{game.name} table", type=discord.ChannelType.public_thread,
             auto_archive_duration=10080,
         )
-        notice = await bot.tables.open(
-            game.value, made.id, member_of(interaction), guild_id=interaction.guild_id,
-            max_players=players, seat_order=order, league=league,
-        )
+        notice = await open_table(interaction, game.value, made.id, players, order, league)
         chosen = await bot.scheduler.set_timing(notice.table_id, chosen, member_of(interaction))
         told = replace(notice, public_text=f"{notice.public_text}\n{chosen.describe()}")
         await delivery_of(interaction).post_lobby(told)
@@ -169,14 +171,16 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         await pace.resume(interaction)
 
     @app_commands.command(name="substitute", description="Give a seat to another member "
-                          "(creator, server manager, or the seat's own player)")
-    @app_commands.describe(seat="The seat number", member="Who takes the seat")
+                          "(creator, manager or the seat's own; league: organisers)")
+    @app_commands.describe(seat="The seat number", member="Who takes the seat",
+                           anyone="League tables: allow someone not signed up to the league")
     async def substitute(self, interaction: discord.Interaction[Any],
                          seat: app_commands.Range[int, 1, 6],
-                         member: discord.Member | discord.User) -> None:
+                         member: discord.Member | discord.User, anyone: bool = False) -> None:
         table = await table_here(interaction)
         await pace.substitute(interaction, table.id, seat - 1,
-                              Member(member.id, member.display_name), member_of(interaction))
+                              Member(member.id, member.display_name), member_of(interaction),
+                              roles=roles_of(interaction), anyone=anyone)
 
     @app_commands.command(name="seek", description="Post a Join-as-substitute button for a seat")
     @app_commands.describe(seat="The seat number", role="A role to mention")
@@ -193,6 +197,20 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         notice = await bot_of(interaction).rounds.abandon(table.id, member_of(interaction))
         await reply(interaction, clip(notice.public_text), ephemeral=False,
                     allowed_mentions=discord.AllowedMentions.none())
+
+
+async def open_table(interaction: discord.Interaction[Any], game_id: str, channel_id: int,
+                     players: int | None, order: str, league: str | None) -> Notice:
+    """A table, or (``league``) one an organiser opens for the league: its result counts."""
+    bot = bot_of(interaction)
+    if league is None:
+        return await bot.tables.open(game_id, channel_id, member_of(interaction),
+                                     guild_id=interaction.guild_id, max_players=players,
+                                     seat_order=order)
+    assert interaction.guild_id is not None
+    return await bot.rounds.open_for_league(
+        interaction.guild_id, member_of(interaction), game_id, channel_id, league,
+        roles_of(interaction), max_players=players, seat_order=order)
 
 
 async def setup(bot: commands.Bot) -> None:

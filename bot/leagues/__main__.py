@@ -1,7 +1,8 @@
 """``python -m bot.leagues rebuild``: recompute every league rating from the stored results.
 
-Uses ``TABULA_DB`` (default ``./tabula.db``). Safe while the bot runs: the rebuild replaces
-the ratings in one transaction, and equals what the results recorded one by one produced.
+Uses ``TABULA_DB`` (default ``./tabula.db``). Safe while the bot runs: the results are read and
+the ratings replaced in one transaction, which a result recorded meanwhile waits for (or comes
+before), and the rebuild equals what the results recorded one by one produced.
 """
 
 from __future__ import annotations

@@ -43,12 +43,15 @@ def rate(
     ratings: Mapping[K, Rating],
     ranking: Sequence[Sequence[K]],
     forfeited: frozenset[K] = frozenset(),
+    winners: frozenset[K] | None = None,
 ) -> dict[K, Rating]:
     """The players' ratings after one game.
 
     ``ranking`` lists groups of players best first; players in one group tied. Players missing
     from ``ratings`` start at the default. Fewer than two players: nothing changes (a solo game
     is not rated). ``forfeited`` players are counted as forfeits (the caller ranks them last).
+    ``winners`` count a win (default: the first group); the caller leaves out a member who
+    finished behind a computer seat, which is no win.
     """
     players = [p for group in ranking for p in group]
     if len(players) < 2:
@@ -57,7 +60,8 @@ def rate(
     teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     ranks = [float(place) for place, group in enumerate(ranking) for _ in group]
     after = _MODEL.rate(teams, ranks=ranks)
-    winners = set(ranking[0])
+    if winners is None:
+        winners = frozenset(ranking[0])
     out: dict[K, Rating] = {}
     for player, old, team in zip(players, before, after, strict=True):
         new = team[0]

@@ -1,4 +1,7 @@
-"""Storing finished league games, forfeits, and rebuilding every rating from the results."""
+"""Storing finished league games, forfeits, voids, and rebuilding every rating from the results.
+
+Only sanctioned tables count: a round's tables, and tables an organiser opened for the league.
+A round is complete once none of its tables is live any more."""
 
 from __future__ import annotations
 
@@ -8,13 +11,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from bot.leagues.results import all_time, apply, places_from, replay, season_scope
-from bot.store import ForfeitRecord, LeagueRating, LeagueResult, Store, TableRecord
+from bot.leagues.results import apply, keys, placed_at, places_from, replay
+from bot.store import ForfeitRecord, LeagueRating, LeagueResult, Status, Store, TableRecord
 from rules.core import Game
 
 log = logging.getLogger(__name__)
 
-FORFEIT_REASONS = ("time", "abandoned")
+Book = dict[tuple[str, int], LeagueRating]
+
+# Out of time, walked out, stalled at a round's deadline, replaced by an organiser.
+FORFEIT_REASONS = ("time", "abandoned", "deadline", "substituted")
 
 
 class Recorder:
@@ -30,9 +36,11 @@ class Recorder:
 
     async def forfeit(self, table_id: int, seat: int, reason: str = "time"
                       ) -> ForfeitRecord | None:
-        """A seat removed for time (``reason="time"``) or given up (``"abandoned"``) counts as
-        a forfeit: its member finishes last for rating purposes, whatever happens to the seat
-        afterwards. Only members' seats of league tables forfeit; a repeat is a no-op (None)."""
+        """A seat removed for time (``reason="time"``), given up (``"abandoned"``), stalled at
+        a round's deadline or handed to a substitute counts as a forfeit: its member finishes
+        last for rating purposes, whatever happens to the seat afterwards (whoever plays it
+        on is not rated for it). Only members' seats of league tables forfeit; a repeat is a
+        no-op (None)."""
         if reason not in FORFEIT_REASONS:
             raise ValueError(f"unknown forfeit reason {reason!r}")
         table = await self.store.get_table(table_id)
@@ -55,16 +63,49 @@ class Recorder:
         table = await self.store.get_table(table_id)
         if table is None or table.league_id is None or table.guild_id is None:
             return None
+        if not await self.store.sanctioned(table_id):
+            return None  # a league table nobody sanctioned changes no standings
         async with self._lock:
             result = await self._result_of(table)
-            if result is None:
-                return None
-            changes = await self._changes(result)
-            result_id = await self.store.save_result(result, changes)
-        if result_id is None:
+            result_id = None
+            if result is not None:
+                carry = (await self.store.season_carries()).get(result.season_id or 0, 0.0)
+                made = result
+
+                def changes(book: Book) -> Book:
+                    return apply(book, made, carry)
+
+                result_id = await self.store.save_result(result, keys(result), changes)
+        await self._complete_round(table_id)
+        if result is None or result_id is None:
             return None
         log.info("league result of table %s stored", table_id)
         return replace(result, id=result_id)
+
+    async def void(self, result_id: int, by: int, reason: str) -> bool:
+        """Void a result (logged) and recompute every rating without it, in one transaction."""
+        async with self._lock:
+            return await self.store.void_result(result_id, by, reason, replay)
+
+    async def correct(self, result: LeagueResult, member_id: int, place: int, by: int,
+                      reason: str) -> LeagueResult:
+        """``member_id`` finished ``place`` at the result's table (logged); every rating is
+        recomputed, in one transaction."""
+        places = placed_at(result.places, member_id, place)
+        async with self._lock:
+            await self.store.correct_places(
+                result.id, by, reason, [(p.seat, p.place, p.forfeited) for p in places],
+                replay)
+        return replace(result, places=places)
+
+    async def _complete_round(self, table_id: int) -> None:
+        """The table's round is complete once none of its tables is live."""
+        round_ = await self.store.round_of_table(table_id)
+        if round_ is None or not round_.open:
+            return
+        tables = await self.store.round_tables(round_.id)
+        if all(t.status in (Status.OVER, Status.ABANDONED) for t in tables):
+            await self.store.close_round(round_.id)
 
     async def catch_up(self, owns: Callable[[int | None], bool] | None = None) -> int:
         """Results of league tables that ended while nobody recorded them (after a crash);
@@ -81,10 +122,7 @@ class Recorder:
     async def rebuild(self) -> int:
         """Every rating recomputed from the stored results; returns how many results."""
         async with self._lock:
-            results = await self.store.league_results()
-            book = replay(results, await self.store.season_carries())
-            await self.store.replace_ratings(book)
-        return len(results)
+            return await self.store.rebuild_ratings(replay)
 
     async def _result_of(self, table: TableRecord) -> LeagueResult | None:
         assert table.league_id is not None and table.guild_id is not None
@@ -98,10 +136,12 @@ class Recorder:
             if outcome is None:
                 return None
             order = [list(group) for group in outcome.ranking]
+            scores: tuple[float, ...] = tuple(float(x) for x in outcome.scores)
             abandoned = False
         elif table.status == "abandoned" and table.snapshot is not None and forfeits:
             # Abandoned after a forfeit: whoever stayed shares first place.
             order = [[s for s in seats if s not in forfeits]]
+            scores = ()
             abandoned = True
         else:
             return None
@@ -117,17 +157,6 @@ class Recorder:
         return LeagueResult(
             league_id=league.id, guild_id=table.guild_id, game_id=table.game_id,
             table_id=table.id, finished_at=self.clock().isoformat(timespec="seconds"),
-            places=places_from(order, seats, forfeits), season_id=season_id,
+            places=places_from(order, seats, forfeits, scores), season_id=season_id,
             round_id=round_.id if round_ else None, abandoned=abandoned,
         )
-
-    async def _changes(self, result: LeagueResult) -> dict[tuple[str, int], LeagueRating]:
-        scopes = [all_time(result.guild_id, result.game_id)]
-        carry = 0.0
-        if result.season_id is not None:
-            scopes.append(season_scope(result.season_id))
-            carry = (await self.store.season_carries()).get(result.season_id, 0.0)
-        book: dict[tuple[str, int], LeagueRating] = {}
-        for scope in scopes:
-            book.update({(scope, m): r for m, r in (await self.store.ratings(scope)).items()})
-        return apply(book, result, carry)

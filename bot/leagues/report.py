@@ -10,14 +10,16 @@ from datetime import datetime
 
 from bot.leagues.ratings import Rating, provisional
 from bot.leagues.reliability import percent, reliability
-from bot.leagues.results import is_rated
+from bot.leagues.results import Key, apply, is_rated, season_scope
+from bot.leagues.results import all_time as all_time_scope
+from bot.leagues.tournament import PointsLine
 from bot.store import LeagueResult
 from bot.text import clean_name, escape
 from rendering.common import encode_png
 from rendering.leagues import StandingRow, render_standings, standings_alt_text
 
 NAME_LIMIT = 32
-SHOWN = 20
+SHOWN = 20  # lines per page
 
 
 @dataclass(frozen=True)
@@ -64,12 +66,31 @@ def standing_lines(
     ]
 
 
-def standings_text(title: str, lines: Sequence[StandingLine]) -> str:
+def pages(lines: Sequence[object]) -> int:
+    return max(1, -(-len(lines) // SHOWN))
+
+
+def page_of(lines: Sequence[StandingLine], page: int) -> list[StandingLine]:
+    """Lines of page ``page`` (from 1); TableError-free: a page past the end is the last."""
+    page = min(max(page, 1), pages(lines))
+    return list(lines[(page - 1) * SHOWN: page * SHOWN])
+
+
+def _footer(count: int, page: int) -> str:
+    total = max(1, -(-count // SHOWN))
+    page = min(max(page, 1), total)
+    if total == 1:
+        return ""
+    return f"\nPage {page} of {total}" + (
+        f" (`page:{page + 1}` for ranks {page * SHOWN + 1}+)" if page < total else "")
+
+
+def standings_text(title: str, lines: Sequence[StandingLine], page: int = 1) -> str:
     """Lines for the channel: names made inert, provisional ratings marked with '?'."""
     if not lines:
         return f"**{title}**: nobody has signed up yet."
     out = [f"**{title}** (rating = skill − 3 × uncertainty; ? = provisional)"]
-    for line in lines[:SHOWN]:
+    for line in page_of(lines, page):
         change = "" if not line.change else f" ({line.change:+.1f})"
         out.append(
             f"{line.rank}. {safe_name(line.name)}: {line.rating:.1f}"
@@ -77,23 +98,64 @@ def standings_text(title: str, lines: Sequence[StandingLine]) -> str:
             + (f", {line.forfeits} forfeited" if line.forfeits else "")
             + f" · reliability {percent(line.reliability)}"
         )
-    if len(lines) > SHOWN:
-        out.append(f"… and {len(lines) - SHOWN} more")
-    return "\n".join(out)
+    return "\n".join(out) + _footer(len(lines), page)
+
+
+def points_text(title: str, lines: Sequence[PointsLine], page: int = 1) -> str:
+    """The tournament table: points, then the tie-breaks that order equal points."""
+    if not lines:
+        return f"**{title}**: nobody has signed up yet."
+    out = [f"**{title}**, points (ties broken by Buchholz, then Sonneborn-Berger, "
+           "then rating)"]
+    shown = lines[(min(max(page, 1), pages(lines)) - 1) * SHOWN:][:SHOWN]
+    for line in shown:
+        out.append(
+            f"{line.rank}. {safe_name(line.name)}: {_num(line.points)} pts · "
+            f"{line.games} played" + (f", {line.byes} bye" if line.byes else "")
+            + f" · Buchholz {_num(line.buchholz)} · SB {_num(line.sonneborn)}"
+            f" · rating {line.rating:.1f}"
+        )
+    return "\n".join(out) + _footer(len(lines), page)
+
+
+def _num(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 CSV_COLUMNS = ("result", "table", "finished_at", "season", "round", "seat", "place",
-               "member_id", "name", "computer", "forfeited", "rated", "abandoned")
+               "member_id", "name", "computer", "forfeited", "rated", "abandoned", "voided",
+               "score", "rating_before", "rating_after")
+
+Moves = dict[tuple[int, int], tuple[float, float]]  # (result, member) -> shown before, after
+
+
+def rating_moves(results: Iterable[LeagueResult], carry_of: Mapping[int, float]) -> Moves:
+    """Each member's shown rating before and after each result (replayed in recorded
+    order): in the result's season, else in the server's all-time rating of the game."""
+    book: dict[Key, Rating] = {}
+    out: Moves = {}
+    for r in results:
+        changed = apply(book, r, carry_of.get(r.season_id or 0, 0.0))
+        scope = (season_scope(r.season_id) if r.season_id is not None
+                 else all_time_scope(r.guild_id, r.game_id))
+        for (s, member), after in changed.items():
+            if s == scope:
+                before = book.get((s, member)) or Rating()
+                out[(r.id, member)] = (before.shown, after.shown)
+        book.update(changed)
+    return out
 
 
 def _cell(value: object) -> str:
+    if isinstance(value, int | float):
+        return str(value)  # a number is never a formula, even a negative one
     text = "" if value is None else str(value)
     # A spreadsheet would run a cell starting like a formula; a quote keeps it text.
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def results_csv(results: Iterable[LeagueResult], season_numbers: Mapping[int, int],
-                round_numbers: Mapping[int, int]) -> str:
+                round_numbers: Mapping[int, int], moves: Moves) -> str:
     """One row per seat of every result, in the order the results were recorded."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -102,10 +164,14 @@ def results_csv(results: Iterable[LeagueResult], season_numbers: Mapping[int, in
         season = season_numbers.get(r.season_id) if r.season_id is not None else None
         round_ = round_numbers.get(r.round_id) if r.round_id is not None else None
         for p in sorted(r.places, key=lambda p: (p.place, p.seat)):
+            moved = moves.get((r.id, p.member_id)) if p.member_id is not None else None
             writer.writerow([_cell(v) for v in (
                 r.id, r.table_id, r.finished_at, season, round_, p.seat + 1, p.place,
                 p.member_id, p.name, int(p.member_id is None), int(p.forfeited),
-                int(is_rated(r)), int(r.abandoned),
+                int(is_rated(r)), int(r.abandoned), r.voided,
+                None if p.score is None else round(p.score, 3),
+                None if moved is None else round(moved[0], 3),
+                None if moved is None else round(moved[1], 3),
             )])
     return buffer.getvalue()
 

@@ -1,16 +1,23 @@
 """League tables through the table use cases: a round's tables formed from the signed-up
 members and opened (open, join, add a computer, start), one per channel the front end provides;
-and a member walking out of a league game, which is a forfeit."""
+tables an organiser opens for the league outside rounds; and a member walking out of a league
+game, which is a forfeit.
+
+A round is open until every one of its tables has ended (or its deadline settles them); a new
+round is refused while one is open, unless the organiser forces it (the open one is then
+closed, its tables play on and still count)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import timedelta
 from itertools import combinations
+from typing import Any
 
 from bot.leagues.pairing import Entrant, form_tables
-from bot.leagues.results import all_time, season_scope
 from bot.leagues.service import Leagues
 from bot.notices import Notice
 from bot.store import LeagueRecord, RoundRecord, SeasonRecord
@@ -34,31 +41,49 @@ class Rounds:
         self.store = leagues.store
 
     async def plan(self, guild_id: int, member: Member, name: str,
-                   roles: Collection[int] = ()) -> RoundPlan:
+                   roles: Collection[int] = (), *, force: bool = False,
+                   deadline: timedelta | None = None, auto_next: bool = False) -> RoundPlan:
         """Form the next round's tables and store the round (with everyone's rating now, for
-        "change since last round"). Opening the tables is ``open_table``'s job."""
+        "change since last round"). Opening the tables is ``open_table``'s job. Refused while
+        a round of the league is open, unless ``force``; two requests at the same moment
+        cannot both succeed (the store decides, in one transaction). With ``auto_next`` (and
+        a deadline), the next round opens by itself at the deadline, with the same time."""
+        if auto_next and deadline is None:
+            raise TableError("Only a round with a deadline can open the next one by itself.")
         await self.leagues.require_runner(guild_id, member, roles, "start a round")
         league = await self.leagues.named(guild_id, name)
         if league.closed:
             raise TableError("That league is closed.")
         signed = await self.store.league_members(league.id)
+        if league.checkin:
+            # Only members present for this round are paired (they checked in for it).
+            present = await self.store.checked_in(league.id)
+            signed = [m for m in signed if m.member_id in present]
         season = await self.leagues.current_season(league)
-        scope = season_scope(season.id) if season else all_time(guild_id, league.game_id)
-        ratings = await self.store.ratings(scope)
-        entrants = [Entrant(m.member_id, ratings[m.member_id].shown if m.member_id in ratings
-                            else 0.0, ratings[m.member_id].games if m.member_id in ratings
-                            else 0) for m in signed]
+        ratings = await self.leagues.ratings_now(league, season, [m.member_id for m in signed])
+        entrants = [Entrant(m.member_id, ratings[m.member_id].shown,
+                            ratings[m.member_id].games) for m in signed]
         low, high = self.leagues.seat_range(league)
-        made = form_tables(entrants, low, high, await self._met(league, season),
-                           league.computers)
+        met = await self._met(league, season)
+        made = await asyncio.to_thread(form_tables, entrants, low, high, met, league.computers)
         if not made.tables:
             raise TableError(
-                f"Not enough members signed up for a table ({len(signed)} signed up; a table "
+                f"Not enough members {'checked in' if league.checkin else 'signed up'} for a "
+                f"table ({len(signed)}; a table "
                 f"needs {low} to {high} seats{', computers may fill' if league.computers else ''})."
             )
         members = {m.member_id: Member(m.member_id, m.name) for m in signed}
         marks = {e.member_id: e.rating for e in entrants}
-        record = await self.store.add_round(league.id, season.id if season else None, marks)
+        due = None if deadline is None else (self.leagues.clock() + deadline).isoformat(
+            timespec="seconds")
+        record = await self.store.add_round(league.id, season.id if season else None, marks,
+                                            force=force, deadline=due,
+                                            auto_next=int(deadline.total_seconds())
+                                            if auto_next and deadline else None)
+        if record is None:
+            raise TableError("A round of this league is still open: it completes when all its "
+                             "tables have ended (or at its deadline). Use `force` to open the "
+                             "next round anyway.")
         return RoundPlan(league, record, [[members[i] for i in t] for t in made.tables],
                          made.computers, [members[i] for i in made.sitting_out])
 
@@ -91,6 +116,20 @@ class Rounds:
             await self.tables.add_computer(table_id, opener)
         return await self.tables.start(table_id, opener)
 
+    async def open_for_league(self, guild_id: int, member: Member, game_id: str,
+                              channel_id: int, name: str, roles: Collection[int] = (),
+                              **options: Any) -> Notice:
+        """``/game new league:<name>``: only an organiser opens a league table outside
+        rounds; the table is sanctioned, so its result counts (and nobody else's does)."""
+        await self.leagues.require_runner(
+            guild_id, member, roles,
+            "open a league table outside rounds (league games are played in rounds)")
+        league = await self.leagues.named(guild_id, name)
+        notice = await self.tables.open(game_id, channel_id, member, guild_id=guild_id,
+                                        league=league.name, **options)
+        await self.store.sanction_table(league.id, notice.table_id, member.id)
+        return notice
+
     async def abandon(self, table_id: int, member: Member) -> Notice:
         """``/game abandon`` at a league table by one of its players: their seat forfeits
         (last place for rating purposes), the table ends, and whoever stayed shares first
@@ -104,3 +143,4 @@ class Rounds:
         notice = await self.tables.abandon(table_id, member)
         await self.leagues.recorder.record(table_id)
         return notice
+

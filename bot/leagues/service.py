@@ -8,13 +8,21 @@ and for the league-admin role a server manager names; the front end passes the c
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 
+from bot.leagues.ratings import Rating, carried
 from bot.leagues.recording import Recorder
 from bot.leagues.reliability import percent, reliability
-from bot.leagues.report import StandingLine, results_csv, standing_lines
-from bot.leagues.results import all_time, season_scope
+from bot.leagues.report import (
+    StandingLine,
+    rating_moves,
+    results_csv,
+    safe_name,
+    standing_lines,
+)
+from bot.leagues.results import all_time, replay, season_scope
+from bot.leagues.tournament import PointsLine, byes_of, parse_points, points_lines
 from bot.store import (
     AlreadyExists,
     LeagueRecord,
@@ -28,6 +36,7 @@ from rules import GAMES
 from rules.core import Game
 
 NAME_LIMIT = 40
+REASON_LIMIT = 200
 
 
 def utc_now() -> datetime:
@@ -40,6 +49,7 @@ class Standings:
     title: str
     season: SeasonRecord | None  # None: all-time
     lines: list[StandingLine]
+    points: list[PointsLine]
 
 
 class Leagues:
@@ -90,6 +100,11 @@ class Leagues:
         if not 0 <= settings.min_reliability <= 1 or not 0 <= settings.carry <= 1:
             raise TableError("Reliability and carry-over are percentages from 0 to 100.")
         try:
+            parse_points(settings.points)
+        except ValueError:
+            raise TableError("Points per place are up to six numbers from 0 to 100, best "
+                             "place first, e.g. `3,1,0`.") from None
+        try:
             await self.store.create_league(guild_id, name, game_id, member.id, settings)
         except AlreadyExists as exc:
             raise TableError(str(exc)) from None
@@ -132,8 +147,38 @@ class Leagues:
                     f"This league asks for a reliability of {percent(league.min_reliability)}; "
                     f"yours is {percent(mine)}. Finishing games raises it; old forfeits fade."
                 )
-        await self.store.join_league(league.id, member.id, member.name)
+        if not league.signups_open:
+            raise TableError(f"Sign-ups for {safe_name(league.name)} are closed.")
+        if not await self.store.join_league(league.id, member.id, member.name, league.cap):
+            raise TableError(f"{safe_name(league.name)} is full ({league.cap} members).")
         return league
+
+    async def set_signups(self, guild_id: int, member: Member, name: str, *,
+                          signups_open: bool | None = None, cap: int | None = None,
+                          checkin: bool | None = None, roles: Collection[int] = ()
+                          ) -> LeagueRecord:
+        """Open or close sign-ups, set a cap (0: none), turn check-in on or off; what is not
+        given stays as it was."""
+        await self.require_runner(guild_id, member, roles, "change sign-ups")
+        league = await self.named(guild_id, name)
+        league = replace(
+            league,
+            signups_open=league.signups_open if signups_open is None else signups_open,
+            cap=league.cap if cap is None else (cap or None),
+            checkin=league.checkin if checkin is None else checkin)
+        await self.store.set_signups(league.id, league.signups_open, league.cap,
+                                     league.checkin)
+        return league
+
+    async def check_in(self, league_id: int, member: Member) -> tuple[LeagueRecord, bool]:
+        """The member is present for the league's next round (the check-in button); the
+        bool is False when they had checked in already."""
+        league = await self.store.get_league(league_id)
+        if league is None or league.closed:
+            raise TableError("That league is closed.")
+        if member.id not in {m.member_id for m in await self.store.league_members(league.id)}:
+            raise TableError(f"Sign up for {safe_name(league.name)} first (`/league join`).")
+        return league, await self.store.check_in(league.id, member.id)
 
     async def leave(self, guild_id: int, member: Member, name: str,
                     who: Member | None = None, roles: Collection[int] = ()) -> LeagueRecord:
@@ -189,7 +234,8 @@ class Leagues:
 
     async def standings(self, guild_id: int, name: str, season: int | None = None,
                         all_time_view: bool = False) -> Standings:
-        """The running season's standings (or season number ``season``), else all-time."""
+        """The running season's standings (or season number ``season``); with no season,
+        the league's own games; ``all_time_view``: every game of this game on the server."""
         league = await self.named(guild_id, name)
         seasons = await self.store.seasons(league.id)
         chosen: SeasonRecord | None = None
@@ -199,17 +245,102 @@ class Leagues:
                 raise TableError(f"That league has no season {season}.")
         elif not all_time_view:
             chosen = next((s for s in seasons if s.running), None)
-        scope = season_scope(chosen.id) if chosen else all_time(guild_id, league.game_id)
-        ratings = await self.store.ratings(scope)
         names = await self._names(league, chosen)
+        if all_time_view and chosen is None:
+            ratings = await self.store.ratings(all_time(guild_id, league.game_id))
+            title = f"{league.name}, all of this server's {self.games[league.game_id].title}"
+        else:
+            ratings = await self.ratings_now(league, chosen, names)
+            title = league.name + (f", season {chosen.number}" if chosen else ", all-time")
         finishes = await self.store.member_finishes(guild_id, list(names))
         rounds = await self.store.rounds(league.id)
         marks = None
         if rounds and rounds[-1].season_id == (chosen.id if chosen else None):
             marks = await self.store.round_marks(rounds[-1].id)
         lines = standing_lines(ratings, names, finishes, marks, self.clock())
-        title = league.name + (f", season {chosen.number}" if chosen else ", all-time")
-        return Standings(league, title, chosen, lines)
+        points = await self._points(league, chosen, names,
+                                    {x.member_id: x.rating for x in lines})
+        return Standings(league, title, chosen, lines, points)
+
+    async def ratings_now(self, league: LeagueRecord, season: SeasonRecord | None,
+                          members: Collection[int] = ()) -> dict[int, Rating]:
+        """Ratings as the league stands now, for ``members`` and whoever has one: in a
+        season, its ratings, and for a member with no game in it yet the rating carried over
+        from their all-time one (what their first game will start from); with no season,
+        the league's own games replayed (other leagues of the server do not count)."""
+        if season is None:
+            scope = all_time(league.guild_id, league.game_id)
+            book = replay(await self.store.league_results(league.id), {})
+            out = {m: r for (s, m), r in book.items() if s == scope}
+        else:
+            out = await self.store.ratings(season_scope(season.id))
+            base = await self.store.ratings(all_time(league.guild_id, league.game_id))
+            for member in members:
+                if member not in out:
+                    out[member] = carried(base.get(member), season.carry)
+        for member in members:
+            out.setdefault(member, Rating())
+        return out
+
+    async def _points(self, league: LeagueRecord, season: SeasonRecord | None,
+                      names: dict[int, str], ratings: dict[int, float]) -> list[PointsLine]:
+        results = [r for r in await self.store.league_results(league.id)
+                   if season is None or r.season_id == season.id]
+        rounds = []
+        for round_ in await self.store.rounds(league.id):
+            if season is not None and round_.season_id != season.id:
+                continue
+            # Seated: whoever holds a seat now, and whoever forfeited one (a member replaced
+            # by a substitute played the round, and lost it; that is no bye).
+            seated: list[int] = []
+            for table in await self.store.round_tables(round_.id):
+                seated += [s.member_id for s in await self.store.seats(table.id)
+                           if s.member_id is not None]
+                seated += [f.member_id for f in await self.store.forfeits(table.id)]
+            rounds.append((list(await self.store.round_marks(round_.id)), seated))
+        return points_lines(results, byes_of(rounds), names, ratings,
+                            parse_points(league.points), self.seat_range(league)[1])
+
+    async def correct(self, guild_id: int, member: Member, name: str, result_id: int,
+                      who: int, place: int, reason: str, roles: Collection[int] = ()
+                      ) -> LeagueResult:
+        """An organiser corrects a placing (with a reason, logged): ``who`` finished
+        ``place``; every rating is recomputed in the same transaction."""
+        await self.require_runner(guild_id, member, roles, "correct a result")
+        league = await self.named(guild_id, name)
+        reason = self._reason(reason)
+        result = await self._result(league, result_id)
+        if not any(p.member_id == who for p in result.places):
+            raise TableError(f"That member has no seat in result {result_id}.")
+        if not 1 <= place <= len(result.places):
+            raise TableError(f"Places at that table go from 1 to {len(result.places)}.")
+        return await self.recorder.correct(result, who, place, member.id, reason)
+
+    def _reason(self, reason: str) -> str:
+        reason = " ".join(reason.split())[:REASON_LIMIT]
+        if not reason:
+            raise TableError("Give a reason: it is kept with the result.")
+        return reason
+
+    async def _result(self, league: LeagueRecord, result_id: int) -> LeagueResult:
+        result = next((r for r in await self.store.league_results(league.id)
+                       if r.id == result_id), None)
+        if result is None:
+            raise TableError(f"{safe_name(league.name)} has no result {result_id} "
+                             "(`/league results`).")
+        return result
+
+    async def void(self, guild_id: int, member: Member, name: str, result_id: int,
+                   reason: str, roles: Collection[int] = ()) -> LeagueResult:
+        """An organiser voids a result (with a reason, logged); every rating is recomputed
+        without it, in the same transaction."""
+        await self.require_runner(guild_id, member, roles, "void a result")
+        league = await self.named(guild_id, name)
+        reason = self._reason(reason)
+        result = await self._result(league, result_id)
+        if not await self.recorder.void(result_id, member.id, reason):
+            raise TableError(f"Result {result_id} was voided before.")
+        return result
 
     async def _names(self, league: LeagueRecord, season: SeasonRecord | None
                      ) -> dict[int, str]:
@@ -238,4 +369,8 @@ class Leagues:
         league = await self.named(guild_id, name)
         seasons = {s.id: s.number for s in await self.store.seasons(league.id)}
         rounds = {r.id: r.number for r in await self.store.rounds(league.id)}
-        return league, results_csv(await self.store.league_results(league.id), seasons, rounds)
+        everything = [r for r in await self.store.league_results()
+                      if r.guild_id == guild_id and r.game_id == league.game_id]
+        moves = rating_moves(everything, await self.store.season_carries())
+        mine = [r for r in everything if r.league_id == league.id]
+        return league, results_csv(mine, seasons, rounds, moves)

@@ -8,7 +8,7 @@ backends, and into that suite.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -168,7 +168,18 @@ class Store(TimingStore, Protocol):
 
     async def get_league(self, league_id: int) -> LeagueRecord | None: ...
 
-    async def join_league(self, league_id: int, member_id: int, name: str) -> None: ...
+    async def join_league(
+        self, league_id: int, member_id: int, name: str, cap: int | None = None
+    ) -> bool:
+        """False when ``cap`` other members are signed up (nothing written)."""
+
+    async def set_signups(
+        self, league_id: int, signups_open: bool, cap: int | None, checkin: bool
+    ) -> None: ...
+
+    async def check_in(self, league_id: int, member_id: int) -> bool: ...
+
+    async def checked_in(self, league_id: int) -> set[int]: ...
 
     async def leave_league(self, league_id: int, member_id: int) -> bool: ...
 
@@ -187,10 +198,27 @@ class Store(TimingStore, Protocol):
     async def season_carries(self) -> dict[int, float]: ...
 
     async def add_round(
-        self, league_id: int, season_id: int | None, marks: dict[int, float]
-    ) -> RoundRecord: ...
+        self, league_id: int, season_id: int | None, marks: dict[int, float], *,
+        force: bool = False, deadline: str | None = None, auto_next: int | None = None,
+    ) -> RoundRecord | None:
+        """None while another round of the league is open (unless ``force`` closes it)."""
+
+    async def close_round(self, round_id: int) -> bool: ...
+
+    async def open_rounds(self) -> list[RoundRecord]: ...
+
+    async def round_tables(self, round_id: int) -> list[TableRecord]: ...
+
+    async def scheduled_rounds(self) -> list[RoundRecord]: ...
+
+    async def claim_next(self, round_id: int) -> int | None:
+        """The seconds the next round gets, once; None when it was claimed before."""
 
     async def add_round_table(self, round_id: int, table_id: int) -> None: ...
+
+    async def sanction_table(self, league_id: int, table_id: int, by: int) -> None: ...
+
+    async def sanctioned(self, table_id: int) -> bool: ...
 
     async def rounds(self, league_id: int) -> list[RoundRecord]: ...
 
@@ -211,9 +239,35 @@ class Store(TimingStore, Protocol):
     async def tables_awaiting_result(self) -> list[int]: ...
 
     async def save_result(
-        self, result: LeagueResult, ratings: dict[tuple[str, int], LeagueRating]
+        self, result: LeagueResult, keys: list[tuple[str, int]],
+        changes: Callable[[dict[tuple[str, int], LeagueRating]],
+                          dict[tuple[str, int], LeagueRating]],
     ) -> int | None:
-        """The result and its ratings in one transaction; None if stored before."""
+        """The result and the ratings ``changes`` makes of the ratings at ``keys`` (read in
+        the same transaction); None if stored before."""
+
+    async def rebuild_ratings(
+        self, replay: Callable[[list[LeagueResult], dict[int, float]],
+                               dict[tuple[str, int], LeagueRating]],
+    ) -> int:
+        """Ratings replaced by ``replay(results, carries)`` in one transaction."""
+
+    async def void_result(
+        self, result_id: int, member_id: int, reason: str,
+        replay: Callable[[list[LeagueResult], dict[int, float]],
+                         dict[tuple[str, int], LeagueRating]],
+    ) -> bool:
+        """Void and log a result, then rebuild the ratings, in one transaction."""
+
+    async def correct_places(
+        self, result_id: int, member_id: int, reason: str,
+        places: list[tuple[int, int, bool]],
+        replay: Callable[[list[LeagueResult], dict[int, float]],
+                         dict[tuple[str, int], LeagueRating]],
+    ) -> bool:
+        """Set (seat, place, forfeited) of a result, log it, rebuild; one transaction."""
+
+    async def corrections(self, result_id: int) -> list[tuple[str, int, str]]: ...
 
     async def league_results(self, league_id: int | None = None) -> list[LeagueResult]: ...
 
@@ -224,8 +278,6 @@ class Store(TimingStore, Protocol):
     async def ratings(self, scope: str) -> dict[int, LeagueRating]: ...
 
     async def all_ratings(self) -> dict[tuple[str, int], LeagueRating]: ...
-
-    async def replace_ratings(self, ratings: dict[tuple[str, int], LeagueRating]) -> None: ...
 
     # -- web pages (``bot.store.sqlite.web``, ``bot.store.postgres.web``) -----------------
 

@@ -128,6 +128,10 @@ class LeagueRecord:
     computers: bool = False
     min_reliability: float = 0.0
     carry: float = 0.0
+    points: str | None = None  # points per place, e.g. '3,1,0'; None: shared 1 to 0
+    signups_open: bool = True
+    cap: int | None = None  # most members signed up at once; None: any number
+    checkin: bool = False  # a round pairs only the members who checked in for it
 
 
 # -- leagues -------------------------------------------------------------------------------
@@ -143,6 +147,7 @@ class LeagueSettings:
     computers: bool = False
     min_reliability: float = 0.0
     carry: float = 0.0
+    points: str | None = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,13 @@ class RoundRecord:
     season_id: int | None
     number: int
     created_at: str
+    closed_at: str | None = None  # None while the round is open
+    deadline: str | None = None  # ISO time the round's unfinished tables are settled
+    auto_next: int | None = None  # seconds the next round gets, opened at the deadline
+
+    @property
+    def open(self) -> bool:
+        return self.closed_at is None
 
 
 @dataclass(frozen=True)
@@ -212,6 +224,7 @@ class LeaguePlace:
     name: str
     place: int  # 1 is best; tied seats share a place
     forfeited: bool = False
+    score: float | None = None  # the in-game score, when the game ended on the board
 
 
 @dataclass(frozen=True)
@@ -226,3 +239,4 @@ class LeagueResult:
     round_id: int | None = None
     abandoned: bool = False
     id: int = 0
+    voided: str | None = None  # why an organiser voided it; None: it counts

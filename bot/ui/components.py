@@ -95,6 +95,15 @@ def seek_button(table_id: int, seat: int, old: int, by: int) -> discord.ui.Butto
                              custom_id=ids.seek(table_id, seat, old, by))
 
 
+def checkin_button(league_id: int) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label="Check in", style=discord.ButtonStyle.success,
+                             custom_id=ids.checkin(league_id))
+
+
+def checkin_view(league_id: int) -> discord.ui.View:
+    return _view(checkin_button(league_id))
+
+
 def vote_view(turn_id: int) -> discord.ui.View:
     return _view(*(vote_button(choice, turn_id) for choice in ids.VOTE_CHOICES))
 

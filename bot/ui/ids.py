@@ -20,6 +20,7 @@ PICK = rf"{PREFIX}:pick:(?P<table>[0-9]+):(?P<mark>v[0-9]+|s[0-9a-f]+)"
 VOTE_CHOICES = ("remove", "wait", "substitute")
 VOTE = rf"{PREFIX}:vote:(?P<choice>remove|wait|substitute):(?P<turn>[0-9]+)"
 # An advert for a seat carries whom it was posted for and who posted it (checked then).
+CHECKIN = rf"{PREFIX}:checkin:(?P<league>[0-9]+)"
 SEEK = rf"{PREFIX}:seek:(?P<table>[0-9]+):(?P<seat>[0-9]+):(?P<old>[0-9]+):(?P<by>[0-9]+)"
 
 
@@ -62,3 +63,7 @@ def vote(choice: str, turn_id: int) -> str:
 
 def seek(table_id: int, seat: int, old: int, by: int) -> str:
     return f"{PREFIX}:seek:{table_id}:{seat}:{old}:{by}"
+
+
+def checkin(league_id: int) -> str:
+    return f"{PREFIX}:checkin:{league_id}"

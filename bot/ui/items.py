@@ -8,10 +8,11 @@ from typing import Any
 
 import discord
 
+from bot.text import clean_name, escape
 from bot.ui import components, ids, lobby, pace
 from bot.ui.flows import STALE, confirm, offer_moves, play, show_hand, still_valid
 from bot.ui.ids import Mark
-from bot.ui.respond import bot_of, member_of, refuse, report_error
+from bot.ui.respond import bot_of, member_of, refuse, reply, report_error
 
 
 class Guarded:
@@ -145,4 +146,29 @@ class SeekButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         await pace.take_seat(interaction, self.table_id, self.seat, self.old, self.by)
 
 
-DYNAMIC_ITEMS = (LobbyButton, BoardButton, ConfirmButton, MoveSelect, VoteButton, SeekButton)
+class CheckInButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=ids.CHECKIN):
+    """A league member is present for the next round (only they are paired in it)."""
+
+    def __init__(self, league_id: int) -> None:
+        super().__init__(components.checkin_button(league_id))
+        self.league_id = league_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> CheckInButton:
+        return cls(int(match["league"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        league, new = await bot_of(interaction).leagues.check_in(self.league_id,
+                                                                 member_of(interaction))
+        name = escape(clean_name(league.name, 40))
+        await reply(interaction, f"You are checked in for the next round of **{name}**."
+                    if new else f"You had checked in for **{name}** already.",
+                    allowed_mentions=discord.AllowedMentions.none())
+
+
+DYNAMIC_ITEMS = (LobbyButton, BoardButton, ConfirmButton, MoveSelect, VoteButton, SeekButton,
+                 CheckInButton)

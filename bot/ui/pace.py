@@ -15,7 +15,7 @@ from bot.pace.scheduler import Delivered
 from bot.text import escape
 from bot.ui.components import VOTE_LABELS, seek_view
 from bot.ui.delivery import Delivery, delivery_of
-from bot.ui.respond import bot_of, defer, member_of, refuse, reply, table_here
+from bot.ui.respond import bot_of, defer, member_of, refuse, reply, roles_of, table_here
 from bot.values import Member
 
 log = logging.getLogger(__name__)
@@ -55,11 +55,14 @@ async def resume(interaction: discord.Interaction[Any]) -> None:
 
 
 async def substitute(interaction: discord.Interaction[Any], table_id: int, seat: int,
-                     newcomer: Member, by: Member) -> None:
-    """Hand the seat over, then post the change in the channel and DM the newcomer their
-    private view at once."""
+                     newcomer: Member, by: Member, *, roles: Sequence[int] = (),
+                     anyone: bool = False) -> None:
+    """Hand the seat over (at a league table, as the league's referee allows), then post the
+    change in the channel and DM the newcomer their private view at once."""
     await defer(interaction)
-    notice = await bot_of(interaction).scheduler.substitute(table_id, seat, newcomer, by)
+    bot = bot_of(interaction)
+    notice = await bot.referee.substitute(table_id, seat, newcomer, by,
+                                          bot.scheduler.substitute, roles=roles, anyone=anyone)
     await reply(interaction, f"Seat {seat + 1} now belongs to {escape(newcomer.name)}.",
                 allowed_mentions=discord.AllowedMentions.none())
     await delivery_of(interaction).post_move(notice)
@@ -76,7 +79,13 @@ async def seek(interaction: discord.Interaction[Any], seat: int, role: discord.R
         await refuse(interaction, f"Seats with a player are numbered 1 to {len(seats)}.")
         return
     held = seats[seat - 1]
-    if asker.id not in (table.creator_id, held.member_id) and not asker.is_admin:
+    if table.league_id is not None:
+        assert interaction.guild_id is not None
+        if not await bot.leagues.may_run(interaction.guild_id, asker, roles_of(interaction)):
+            await refuse(interaction, "At a league table only an organiser looks for a "
+                         "substitute (who must be signed up to the league).")
+            return
+    elif asker.id not in (table.creator_id, held.member_id) and not asker.is_admin:
         await refuse(interaction, "Only the table's creator, a server manager or the seat's "
                      "own player can look for a substitute.")
         return
@@ -93,7 +102,8 @@ async def take_seat(interaction: discord.Interaction[Any], table_id: int, seat: 
                     by: int) -> None:
     """The advert's button: whoever clicks first takes the seat, while it still belongs to
     the member it was advertised for. The advert's author was checked when it was posted;
-    the button can only come from that message, so it acts with the author's say-so."""
+    the button can only come from that message, so it acts with the author's say-so (at a
+    league table, the clicker must be signed up to the league)."""
     seats = await bot_of(interaction).tables.seats(table_id)
     if seat >= len(seats) or seats[seat].member_id != old:
         await refuse(interaction, "That seat has been taken already.")

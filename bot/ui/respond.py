@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.leagues import Leagues
+from bot.leagues.referee import Referee
 from bot.leagues.rounds import Rounds
 from bot.pace.scheduler import Scheduler
 from bot.render_pool import RenderPool
@@ -41,6 +42,9 @@ class Services(Protocol):
 
     @property
     def rounds(self) -> Rounds: ...
+
+    @property
+    def referee(self) -> Referee: ...
 
     @property
     def renderer(self) -> RenderPool: ...
@@ -140,3 +144,9 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         await refuse(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell %s about an error", interaction.user.id)
+
+
+def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
+    """The caller's role ids in the server (none in a DM)."""
+    user = interaction.user
+    return [r.id for r in user.roles] if isinstance(user, discord.Member) else []

@@ -7,6 +7,7 @@ import asyncio
 import csv
 import io
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,14 @@ async def leagues(tables: Tables, clock: Clock) -> Leagues:
     return made
 
 
+async def sanctioned(tables: Tables, leagues: Leagues, channel: int, opener: Member,
+                     league: str = "Cup", **options: Any) -> Notice:
+    """A league table opened by an organiser (``opener`` holds the league-admin role)."""
+    await leagues.set_admin_role(GUILD, ADMIN, ROLE)
+    return await Rounds(leagues, tables).open_for_league(GUILD, opener, "pebbles", channel,
+                                                         league, [ROLE], **options)
+
+
 async def play_to_end(tables: Tables, notice: Notice, members: list[Member],
                       winner: Member | None) -> Notice:
     """``winner`` plays their highest card every turn, everyone else holds (all hold: a tie)."""
@@ -61,8 +70,8 @@ async def play_to_end(tables: Tables, notice: Notice, members: list[Member],
 
 async def league_game(tables: Tables, leagues: Leagues, channel: int, members: list[Member],
                       winner: Member | None, forfeit: Member | None = None) -> int:
-    opened = await tables.open("pebbles", channel, members[0], guild_id=GUILD, league="Cup",
-                               options={"turns": 2}, seed=f"s{channel}")
+    opened = await sanctioned(tables, leagues, channel, members[0], options={"turns": 2},
+                              seed=f"s{channel}")
     for m in members[1:]:
         await tables.join(opened.table_id, m)
     notice = await tables.start(opened.table_id, members[0])
@@ -228,8 +237,7 @@ async def test_results_and_csv_list_finished_tables(tables: Tables, leagues: Lea
 
 async def test_results_missed_by_a_crash_are_caught_up(tables: Tables,
                                                        leagues: Leagues) -> None:
-    opened = await tables.open("pebbles", 1, ALICE, guild_id=GUILD, league="Cup",
-                               options={"turns": 1})
+    opened = await sanctioned(tables, leagues, 1, ALICE, options={"turns": 1})
     await tables.join(opened.table_id, BOB)
     notice = await tables.start(opened.table_id, ALICE)
     await play_to_end(tables, notice, [ALICE, BOB], ALICE)
@@ -267,8 +275,7 @@ async def test_a_league_game_is_recorded_as_its_last_move_commits(tables: Tables
     """The table use cases tell the league of a game's end themselves (``Live.on_over``):
     nothing has to deliver the final board first."""
     tables.live.on_over = leagues.recorder.record
-    opened = await tables.open("pebbles", 900, ALICE, guild_id=GUILD, league="Cup",
-                               options={"turns": 2}, seed="hook")
+    opened = await sanctioned(tables, leagues, 900, ALICE, options={"turns": 2}, seed="hook")
     await tables.join(opened.table_id, BOB)
     notice = await tables.start(opened.table_id, ALICE)
     assert await tables.store.league_results() == []

@@ -122,6 +122,7 @@ async def a_busy_sqlite_file(path: Path) -> tuple[dict[str, object], int, int]:
     await tables.start(opened.table_id, CAROL)
     await tables.open("pebbles", 4, CAROL)
     opened = await tables.open("pebbles", 5, BOB, guild_id=GUILD, league="Spring")
+    await store.sanction_table(league.id, opened.table_id, ADMIN.id)
     await tables.abandon(opened.table_id, ADMIN)
     await store.set_web_pages(GUILD, False)
     held = await everything(store)

@@ -1,21 +1,26 @@
 """A league season through Discord: a manager creates a league, seven members sign up, a round
 opens tables in threads, the games are played to the end (moves go through the table use cases
 for speed), one member never moves and forfeits by timeout under the league's one-minute pace,
-and the standings image and the CSV show the order the stored ratings give."""
+and the standings image and the CSV show the order the stored ratings give. Then a season of
+two rounds: a round deadline settles a stalled table, an organiser hands a seat to a
+substitute, a result is voided, and the points table breaks a tie."""
 
 from __future__ import annotations
 
 import csv
 import io
+import re
+from datetime import timedelta
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
-from bot.leagues.results import all_time
+from bot.leagues.results import all_time, replay
 from bot.pace.clock import FakeClock
 from rules import GAMES
 from rules.core import Rng
-from tests.e2e.harness import play_to_the_end, table
+from tests.e2e.harness import custom_id, play_to_the_end, table
 from tests.e2e.standin import StandIn, UsageError
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
@@ -116,8 +121,186 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
         assert len(rows) == 7
         forfeits = [row["name"].lower() for row in rows if row["forfeited"] == "1"]
         assert forfeits == [quitter]
+        # Each seat's score on the board, and each member's season rating before and after.
+        assert all(row["score"] and row["rating_before"] and row["rating_after"] for row in rows)
+        assert {float(row["rating_after"]) for row in rows} == {
+            round(r.shown, 3) for r in ratings.values()}
 
         r = await s.slash(t.members["cat"], t.channel, "league results", {"name": "Autumn"})
         listing = (await t.reply(r)).content
         assert listing.count("https://discord.com/channels/") == 2 and "(forfeit)" in listing
+        assert standin.violations == []
+
+
+SEASON = ("ann", "ben", "cat", "dan", "eve")
+
+
+def points_rows(text: str) -> list[tuple[str, float, float, float, float]]:
+    """(name, points, Buchholz, Sonneborn-Berger, rating) per line of the points view."""
+    rows = []
+    for line in text.splitlines()[1:]:
+        found = re.match(r"\d+\. (\w+): ([\d.]+) pts .* Buchholz ([\d.]+) · SB ([\d.]+)"
+                         r" · rating (-?[\d.]+)", line)
+        assert found, line
+        name, *numbers = found.groups()
+        rows.append((name, *(float(x) for x in numbers)))  # type: ignore[arg-type]
+    return rows
+
+
+async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_tie_break(
+    standin: StandIn, tmp_path: Path
+) -> None:
+    async with table(standin, tmp_path / "season.db", names=SEASON) as t:
+        s, store = t.standin, t.bot.tables.store
+        clock = FakeClock()
+        t.bot.scheduler.clock = clock
+        by_id = {t.members[n].user.id: n for n in SEASON}
+        r = await s.slash(t.members["admin"], t.channel, "league-admin create",
+                          {"name": "Winter", "game": "palatinus", "largest": 2})
+        assert "is open" in (await t.reply(r)).content
+        for name in SEASON:
+            r = await s.slash(t.members[name], t.channel, "league join", {"name": "Winter"})
+            assert "signed up" in (await t.reply(r)).content
+        # A member cannot open a rated table of the league outside rounds.
+        r = await s.slash(t.members["ann"], t.channel, "game new",
+                          {"game": "palatinus", "league": "Winter"})
+        assert "outside rounds" in (await t.reply(r)).content
+
+        # Round 1 has a day; a second round waits until it is complete.
+        r = await s.slash(t.members["admin"], t.channel, "league-admin round",
+                          {"name": "Winter", "deadline": "1d"})
+        summary = (await t.reply(r)).content
+        assert "Round 1" in summary and "Deadline: <t:" in summary
+        assert "Sitting out this round:" in summary
+        r = await s.slash(t.members["admin"], t.channel, "league-admin round",
+                          {"name": "Winter"})
+        assert "still open" in (await t.reply(r)).content
+        league = await t.bot.leagues.named(t.guild.id, "Winter")
+        (round1,) = await store.rounds(league.id)
+        first, second = await store.round_tables(round1.id)
+        seated = {s_.member_id for tb in (first, second) for s_ in await store.seats(tb.id)}
+        (resting,) = [n for n in SEASON if t.members[n].user.id not in seated]
+
+        # At the second table the organiser hands a seat to the member sitting out; the
+        # seat's own player may not.
+        thread = next(c for c in t.guild.threads if c.id == second.channel_id)
+        seats = await store.seats(second.id)
+        leaving = by_id[seats[1].member_id or 0]
+        r = await s.slash(t.members[leaving], thread, "game substitute",
+                          {"seat": 2, "member": t.members[resting]})
+        assert "only an organiser" in (await t.reply(r)).content
+        r = await s.slash(t.members["admin"], thread, "game substitute",
+                          {"seat": 2, "member": t.members[resting]})
+        assert f"now belongs to {resting}" in (await t.reply(r)).content.lower()
+
+        rng = Rng("winter")
+        await play_to_the_end(t, first.id, rng, clock)
+        # The second table stalls until the deadline: the seat it waits for forfeits.
+        waiting = {s_.member_id for s_ in await store.seats(second.id)
+                   if s_.member_id in (await t.bot.tables.status(second.id)).next_members}
+        clock.advance(timedelta(days=1, minutes=1))
+        await t.bot.tick()
+        await s.wait_until(lambda: any("deadline has passed" in m.content
+                                       for m in s.channel_messages(thread)), 10.0,
+                           "the deadline's notice in the thread")
+        assert not (await store.rounds(league.id))[0].open
+        stalled = next(r_ for r_ in await store.league_results(league.id)
+                       if r_.table_id == second.id)
+        forfeited = {p.member_id: p for p in stalled.places if p.forfeited}
+        # The member replaced forfeits (their result is kept), and so does the stalled seat.
+        assert t.members[leaving].user.id in forfeited
+        assert t.members[resting].user.id not in {p.member_id for p in stalled.places}
+        assert waiting - {t.members[resting].user.id} <= set(forfeited)
+
+        # Round 2, played to the end; at its deadline round 3 opens by itself.
+        r = await s.slash(t.members["admin"], t.channel, "league-admin round",
+                          {"name": "Winter", "deadline": "2d", "auto": True})
+        summary = (await t.reply(r)).content
+        assert "Round 2" in summary and "The next round then opens by itself." in summary
+        round2 = (await store.rounds(league.id))[1]
+        for tb in await store.round_tables(round2.id):
+            await play_to_the_end(t, tb.id, rng, clock)
+
+        # The organiser voids the last result, with a reason; ratings follow.
+        voided = (await store.league_results(league.id))[-1]
+        assert voided.round_id == round2.id
+        with pytest.raises(UsageError, match="permissions"):
+            await s.slash(t.members["ben"], t.channel, "league-admin void",
+                          {"name": "Winter", "result": voided.id, "reason": "wrong seats"})
+        r = await s.slash(t.members["admin"], t.channel, "league-admin void",
+                          {"name": "Winter", "result": voided.id, "reason": "wrong seats"})
+        assert "is void: wrong seats" in (await t.reply(r)).content
+        results = await store.league_results()
+        assert await store.all_ratings() == replay(results, await store.season_carries())
+        r = await s.slash(t.members["cat"], t.channel, "league results", {"name": "Winter"})
+        assert "(voided)" in (await t.reply(r)).content
+
+        # The tournament table: equal points are ordered by Buchholz, Sonneborn-Berger, then
+        # rating, as shown.
+        r = await s.slash(t.members["dan"], t.channel, "league standings",
+                          {"name": "Winter", "view": "points"})
+        rows = points_rows((await t.reply(r)).content)
+        assert sorted(n.lower() for n, *_ in rows) == sorted(SEASON)
+        keys = [(-p, -b, -sb, -rating) for _, p, b, sb, rating in rows]
+        assert keys == sorted(keys)
+        # Equal points, told apart by Buchholz (the voided game counts for nothing).
+        assert any(a[1] == b[1] and a[2] > b[2] for a, b in pairwise(rows))
+
+        # Members see themselves: rank, points, latest results; anyone's history.
+        r = await s.slash(t.members[leaving], t.channel, "league me", {"name": "Winter"})
+        mine = (await t.reply(r)).content
+        assert "Rank " in mine and "No round is open" in mine and "(forfeit)" in mine
+        r = await s.slash(t.members["eve"], t.channel, "league history",
+                          {"name": "Winter", "member": t.members[leaving]})
+        history = (await t.reply(r)).content
+        assert history.count("\n- #") == len([x for x in await store.league_results(league.id)
+                                              if t.members[leaving].user.id in
+                                              {p.member_id for p in x.places}])
+
+        threads = len(t.guild.threads)
+        clock.advance(timedelta(days=2, minutes=1))
+        await t.bot.tick()
+        await s.wait_until(lambda: any(m.content.startswith("Round 3 of **Winter**")
+                                       for m in t.bot_messages()), 10.0, "round 3's summary")
+        assert len(t.guild.threads) == threads + 2
+        assert [r_.number for r_ in await store.rounds(league.id)] == [1, 2, 3]
+        assert standin.violations == []
+
+
+async def test_sign_ups_with_a_cap_and_a_check_in_button(standin: StandIn,
+                                                        tmp_path: Path) -> None:
+    async with table(standin, tmp_path / "checkin.db", names=SEASON) as t:
+        s = t.standin
+        r = await s.slash(t.members["admin"], t.channel, "league-admin create",
+                          {"name": "Spring", "game": "palatinus", "largest": 2})
+        await t.reply(r)
+        r = await s.slash(t.members["admin"], t.channel, "league-admin signups",
+                          {"name": "Spring", "cap": 4, "checkin": True})
+        assert "capped at 4 members" in (await t.reply(r)).content
+        for name in SEASON[:4]:
+            r = await s.slash(t.members[name], t.channel, "league join", {"name": "Spring"})
+            assert "signed up" in (await t.reply(r)).content
+        r = await s.slash(t.members["eve"], t.channel, "league join", {"name": "Spring"})
+        assert "is full (4 members)" in (await t.reply(r)).content
+        r = await s.slash(t.members["admin"], t.channel, "league-admin check-in",
+                          {"name": "Spring"})
+        await t.reply(r)
+        board = next(m for m in t.bot_messages() if "Check in" in m.content)
+        button = custom_id(board, "tabula:checkin:")
+        for name in ("ann", "cat"):
+            r = await s.click(t.members[name], board, button)
+            assert "checked in for the next round" in (await t.reply(r)).content
+        r = await s.click(t.members["eve"], board, button)
+        assert "Sign up for" in (await t.reply(r)).content
+        r = await s.slash(t.members["admin"], t.channel, "league-admin round",
+                          {"name": "Spring"})
+        assert "Round 1" in (await t.reply(r)).content
+        (thread,) = t.guild.threads
+        record = await t.bot.tables.store.live_table(thread.id)
+        assert record is not None
+        seated = {seat.member_id for seat in await t.bot.tables.seats(record.id)}
+        assert seated == {t.members["ann"].user.id, t.members["cat"].user.id}
+        r = await s.slash(t.members["admin"], t.channel, "league-admin signups",
+                          {"name": "Spring", "open": False})
+        assert "sign-ups are closed" in (await t.reply(r)).content
         assert standin.violations == []

@@ -199,11 +199,12 @@ async def test_deadline_league_and_a_hostile_name_in_the_browser(
         played = standin.add_channel(t.guild, "league")
         game = await bot.tables.open("palermo", played.id, alice, guild_id=guild,
                                      seat_order="join", league=HOSTILE_LEAGUE)
+        league = await bot.leagues.named(guild, HOSTILE_LEAGUE)
+        await bot.tables.store.sanction_table(league.id, game.table_id, admin.id)  # it counts
         await bot.tables.join(game.table_id, hostile)
         await bot.tables.add_computer(game.table_id, alice, "random")
         await bot.tables.start(game.table_id, alice)
         await play_to_the_end(t, game.table_id, Rng("league"), FakeClock())
-        league = await bot.leagues.named(guild, HOSTILE_LEAGUE)
         league_url = await bot.delivery.links.league(league.id, guild)  # type: ignore[union-attr]
         assert league_url is not None
         await page.goto(league_url)

@@ -1,7 +1,7 @@
-"""The PostgreSQL store's leagues: settings, seasons, sign-ups, rounds, forfeits, results and
-ratings, method for method as in the SQLite store. Each method is one statement where it can
-be; a numbered row (a season, a round) is added under the league's row lock, so two processes
-never pick the same number."""
+"""The PostgreSQL store's leagues: settings, seasons, sign-ups, rounds, forfeits (results and
+ratings: ``postgres.league_results``), method for method as in the SQLite store. Each method is
+one statement where it can be; a numbered row (a season, a round) is added under the league's
+row lock, so two processes never pick the same number."""
 
 from __future__ import annotations
 
@@ -11,13 +11,12 @@ import asyncpg
 
 from bot.store.errors import AlreadyExists
 from bot.store.postgres import rows
-from bot.store.postgres.tables import PostgresTables, now
+from bot.store.postgres.league_results import PostgresLeagueResults, stamp
+from bot.store.postgres.tables import now
 from bot.store.records import (
     ForfeitRecord,
     LeagueMemberRecord,
-    LeagueRating,
     LeagueRecord,
-    LeagueResult,
     LeagueSettings,
     RoundRecord,
     SeasonRecord,
@@ -25,15 +24,8 @@ from bot.store.records import (
     TableRecord,
 )
 
-Ratings = dict[tuple[str, int], LeagueRating]
 
-
-def stamp() -> str:
-    """League times as text, exactly as the SQLite store writes them."""
-    return rows.iso(now())
-
-
-class PostgresLeagues(PostgresTables):
+class PostgresLeagues(PostgresLeagueResults):
     async def create_league(self, guild_id: int, name: str, game_id: str, created_by: int,
                             settings: LeagueSettings | None = None) -> int:
         """A new league; ``AlreadyExists`` when the server has one of that name."""
@@ -41,10 +33,10 @@ class PostgresLeagues(PostgresTables):
         try:
             league_id = await self._pool.fetchval(
                 "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at,"
-                " channel_id, min_seats, max_seats, computers, min_reliability, carry)"
-                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                " channel_id, min_seats, max_seats, computers, min_reliability, carry, points)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
                 guild_id, name, game_id, created_by, now(), o.channel_id, o.min_seats,
-                o.max_seats, o.computers, o.min_reliability, o.carry,
+                o.max_seats, o.computers, o.min_reliability, o.carry, o.points,
             )
         except asyncpg.UniqueViolationError as exc:
             raise AlreadyExists("This server already has a league of that name.") from exc
@@ -93,14 +85,42 @@ class PostgresLeagues(PostgresTables):
         row = await self._pool.fetchrow("SELECT * FROM leagues WHERE id = $1", league_id)
         return rows.league_record(row) if row else None
 
-    async def join_league(self, league_id: int, member_id: int, name: str) -> None:
-        """Sign a member up (again); keeps their first join date."""
+    async def join_league(self, league_id: int, member_id: int, name: str,
+                          cap: int | None = None) -> bool:
+        """Sign a member up (again); keeps their first join date. False (nothing written)
+        when ``cap`` members are signed up already and this one is not among them; under
+        the league's row lock, so two joins at once never pass the cap."""
+        async with self._write() as db:
+            await db.execute("SELECT 1 FROM leagues WHERE id = $1 FOR UPDATE", league_id)
+            if cap is not None and await db.fetchval(
+                    "SELECT COUNT(*) FROM league_members WHERE league_id = $1"
+                    " AND left_at IS NULL AND member_id != $2", league_id, member_id) >= cap:
+                return False
+            await db.execute(
+                "INSERT INTO league_members (league_id, member_id, name, joined_at)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (league_id, member_id)"
+                " DO UPDATE SET name = excluded.name, left_at = NULL",
+                league_id, member_id, name, stamp())
+        return True
+
+    async def set_signups(self, league_id: int, signups_open: bool, cap: int | None,
+                          checkin: bool) -> None:
         await self._pool.execute(
-            "INSERT INTO league_members (league_id, member_id, name, joined_at)"
-            " VALUES ($1, $2, $3, $4) ON CONFLICT (league_id, member_id)"
-            " DO UPDATE SET name = excluded.name, left_at = NULL",
-            league_id, member_id, name, stamp(),
-        )
+            "UPDATE leagues SET signups_open = $2, cap = $3, checkin = $4 WHERE id = $1",
+            league_id, signups_open, cap, checkin)
+
+    async def check_in(self, league_id: int, member_id: int) -> bool:
+        """The member is present for the next round; False when they had checked in."""
+        added = await self._pool.fetchval(
+            "INSERT INTO league_checkins (league_id, member_id, at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (league_id, member_id) DO NOTHING RETURNING member_id",
+            league_id, member_id, stamp())
+        return added is not None
+
+    async def checked_in(self, league_id: int) -> set[int]:
+        found = await self._pool.fetch(
+            "SELECT member_id FROM league_checkins WHERE league_id = $1", league_id)
+        return {r[0] for r in found}
 
     async def leave_league(self, league_id: int, member_id: int) -> bool:
         """False when the member was not signed up."""
@@ -154,28 +174,86 @@ class PostgresLeagues(PostgresTables):
         found = await self._pool.fetch("SELECT id, carry FROM league_seasons")
         return {r["id"]: r["carry"] for r in found}
 
-    async def add_round(self, league_id: int, season_id: int | None,
-                        marks: dict[int, float]) -> RoundRecord:
-        """A new round, with each member's shown rating at this moment."""
+    async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
+                        *, force: bool = False, deadline: str | None = None,
+                        auto_next: int | None = None) -> RoundRecord | None:
+        """A new round, with each member's shown rating at this moment; None while another
+        round of the league is open, unless ``force`` closes that one first. Under the
+        league's row lock (and one open round per league is a unique index)."""
+        at = stamp()
         async with self._write() as db:
             await db.execute("SELECT 1 FROM leagues WHERE id = $1 FOR UPDATE", league_id)
+            if force:
+                await db.execute("UPDATE league_rounds SET closed_at = $2 WHERE league_id = $1"
+                                 " AND closed_at IS NULL", league_id, at)
+            elif await db.fetchval("SELECT 1 FROM league_rounds WHERE league_id = $1"
+                                   " AND closed_at IS NULL", league_id):
+                return None
             row = await db.fetchrow(
                 "WITH made AS (INSERT INTO league_rounds (league_id, season_id, number,"
-                " created_at) VALUES ($1, $2, (SELECT COALESCE(MAX(number), 0) + 1"
-                " FROM league_rounds WHERE league_id = $1), $3) RETURNING *),"
+                " created_at, deadline, auto_next) VALUES ($1, $2, (SELECT COALESCE(MAX(number),"
+                " 0) + 1 FROM league_rounds WHERE league_id = $1), $3, $6, $7) RETURNING *),"
                 " marked AS (INSERT INTO league_round_marks (round_id, member_id, rating)"
                 " SELECT made.id, m.member_id, m.rating FROM made,"
                 " unnest($4::bigint[], $5::float8[]) AS m(member_id, rating))"
                 " SELECT * FROM made",
-                league_id, season_id, stamp(), list(marks), list(marks.values()),
+                league_id, season_id, at, list(marks), list(marks.values()), deadline,
+                auto_next,
             )
+            await db.execute("DELETE FROM league_checkins WHERE league_id = $1", league_id)
         return rows.round_record(row)
+
+    async def close_round(self, round_id: int) -> bool:
+        """Mark the round complete; False when it already was."""
+        closed = await self._pool.fetchval(
+            "UPDATE league_rounds SET closed_at = $2 WHERE id = $1 AND closed_at IS NULL"
+            " RETURNING id", round_id, stamp())
+        return closed is not None
+
+    async def open_rounds(self) -> list[RoundRecord]:
+        found = await self._pool.fetch("SELECT * FROM league_rounds WHERE closed_at IS NULL"
+                                       " ORDER BY id")
+        return [rows.round_record(r) for r in found]
+
+    async def scheduled_rounds(self) -> list[RoundRecord]:
+        """Rounds whose next round opens by itself at their deadline (not opened yet)."""
+        found = await self._pool.fetch("SELECT * FROM league_rounds WHERE auto_next IS NOT NULL"
+                                       " ORDER BY id")
+        return [rows.round_record(r) for r in found]
+
+    async def claim_next(self, round_id: int) -> int | None:
+        """Take the round's order to open the next one (once: None when it was taken)."""
+        seconds: int | None = await self._pool.fetchval(
+            "UPDATE league_rounds r SET auto_next = NULL FROM league_rounds old"
+            " WHERE r.id = $1 AND old.id = r.id AND r.auto_next IS NOT NULL"
+            " RETURNING old.auto_next", round_id)
+        return seconds
+
+    async def round_tables(self, round_id: int) -> list[TableRecord]:
+        found = await self._pool.fetch(
+            "SELECT t.* FROM game_tables t JOIN league_round_tables rt ON rt.table_id = t.id"
+            " WHERE rt.round_id = $1 ORDER BY t.id", round_id)
+        return [rows.table_record(r) for r in found]
 
     async def add_round_table(self, round_id: int, table_id: int) -> None:
         await self._pool.execute(
             "INSERT INTO league_round_tables (round_id, table_id) VALUES ($1, $2)",
             round_id, table_id,
         )
+
+    async def sanction_table(self, league_id: int, table_id: int, by: int) -> None:
+        """An organiser opened this league table outside rounds: its result counts."""
+        await self._pool.execute(
+            "INSERT INTO league_sanctions (table_id, league_id, opened_by, at)"
+            " VALUES ($1, $2, $3, $4) ON CONFLICT (table_id) DO NOTHING",
+            table_id, league_id, by, stamp())
+
+    async def sanctioned(self, table_id: int) -> bool:
+        """A round's table, or one an organiser opened for the league."""
+        found = await self._pool.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM league_round_tables WHERE table_id = $1)"
+            " OR EXISTS (SELECT 1 FROM league_sanctions WHERE table_id = $1)", table_id)
+        return bool(found)
 
     async def rounds(self, league_id: int) -> list[RoundRecord]:
         found = await self._pool.fetch(
@@ -224,94 +302,3 @@ class PostgresLeagues(PostgresTables):
             "SELECT * FROM league_forfeits WHERE table_id = $1 ORDER BY seat", table_id
         )
         return [rows.forfeit_record(r) for r in found]
-
-    async def tables_awaiting_result(self) -> list[int]:
-        """Finished or abandoned league tables whose result is not stored yet."""
-        found = await self._pool.fetch(
-            "SELECT t.id FROM game_tables t LEFT JOIN league_results r ON r.table_id = t.id"
-            " WHERE t.league_id IS NOT NULL AND t.status IN ('over', 'abandoned')"
-            " AND r.id IS NULL ORDER BY t.updated_at, t.id"
-        )
-        return [r[0] for r in found]
-
-    async def save_result(self, result: LeagueResult, ratings: Ratings) -> int | None:
-        """Store a result and the ratings it moved, in one transaction. None (and nothing
-        written) when the table's result was stored before: recording is idempotent, in
-        any process (the unique table id decides). The NOT EXISTS spares a repeat an id from
-        the sequence, so result numbers shown to members stay 1, 2, 3 as in SQLite."""
-        places = result.places
-        async with self._write() as db:
-            result_id = await db.fetchval(
-                "WITH made AS (INSERT INTO league_results (league_id, guild_id, game_id,"
-                " season_id, round_id, table_id, finished_at, abandoned)"
-                " SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE NOT EXISTS"
-                " (SELECT 1 FROM league_results WHERE table_id = $6)"
-                " ON CONFLICT (table_id) DO NOTHING RETURNING id),"
-                " placed AS (INSERT INTO league_places (result_id, seat, member_id, name,"
-                " place, forfeited) SELECT made.id, p.seat, p.member_id, p.name, p.place,"
-                " p.forfeited FROM made, unnest($9::int[], $10::bigint[], $11::text[],"
-                " $12::int[], $13::bool[]) AS p(seat, member_id, name, place, forfeited))"
-                " SELECT id FROM made",
-                result.league_id, result.guild_id, result.game_id, result.season_id,
-                result.round_id, result.table_id, result.finished_at, result.abandoned,
-                [p.seat for p in places], [p.member_id for p in places],
-                [p.name for p in places], [p.place for p in places],
-                [p.forfeited for p in places],
-            )
-            if result_id is None:
-                return None
-            await _put_ratings(db, ratings)
-        return int(result_id)
-
-    async def league_results(self, league_id: int | None = None) -> list[LeagueResult]:
-        """Results in the order they were recorded: one league's, or every one (rebuilds)."""
-        found = await self._pool.fetch(
-            "SELECT r.*, p.seat, p.member_id, p.name, p.place, p.forfeited FROM league_results r"
-            " JOIN league_places p ON p.result_id = r.id"
-            " WHERE $1::bigint IS NULL OR r.league_id = $1 ORDER BY r.id, p.seat",
-            league_id,
-        )
-        return rows.results(found)
-
-    async def member_finishes(self, guild_id: int, member_ids: list[int]
-                              ) -> list[tuple[int, str, bool]]:
-        """(member, finished at, forfeited) for the members' league games in the server."""
-        found = await self._pool.fetch(
-            "SELECT p.member_id, r.finished_at, p.forfeited FROM league_places p"
-            " JOIN league_results r ON r.id = p.result_id"
-            " WHERE r.guild_id = $1 AND p.member_id = ANY($2::bigint[])",
-            guild_id, member_ids,
-        )
-        return [(r[0], r[1], r[2]) for r in found]
-
-    async def ratings(self, scope: str) -> dict[int, LeagueRating]:
-        found = await self._pool.fetch("SELECT * FROM league_ratings WHERE scope = $1", scope)
-        return {r["member_id"]: rows.rating(r) for r in found}
-
-    async def all_ratings(self) -> Ratings:
-        found = await self._pool.fetch("SELECT * FROM league_ratings")
-        return {(r["scope"], r["member_id"]): rows.rating(r) for r in found}
-
-    async def replace_ratings(self, ratings: Ratings) -> None:
-        """Every stored rating replaced by ``ratings`` (a rebuild), in one transaction."""
-        async with self._write() as db:
-            await db.execute("DELETE FROM league_ratings")
-            await _put_ratings(db, ratings)
-
-
-async def _put_ratings(db: asyncpg.Connection, ratings: Ratings) -> None:
-    if not ratings:
-        return
-    items = list(ratings.items())
-    await db.execute(
-        "INSERT INTO league_ratings (scope, member_id, mu, sigma, games, wins, forfeits)"
-        " SELECT * FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::float8[],"
-        " $5::int[], $6::int[], $7::int[])"
-        " ON CONFLICT (scope, member_id) DO UPDATE SET mu = excluded.mu,"
-        " sigma = excluded.sigma, games = excluded.games, wins = excluded.wins,"
-        " forfeits = excluded.forfeits",
-        [s for (s, _), _ in items], [m for (_, m), _ in items],
-        [r.mu for _, r in items], [r.sigma for _, r in items],
-        [r.games for _, r in items], [r.wins for _, r in items],
-        [r.forfeits for _, r in items],
-    )

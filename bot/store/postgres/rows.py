@@ -110,6 +110,10 @@ def league_record(row: Row) -> LeagueRecord:
         computers=row["computers"],
         min_reliability=row["min_reliability"],
         carry=row["carry"],
+        points=row["points"],
+        signups_open=row["signups_open"],
+        cap=row["cap"],
+        checkin=row["checkin"],
     )
 
 
@@ -125,7 +129,7 @@ def season_record(row: Row) -> SeasonRecord:
 
 def round_record(row: Row) -> RoundRecord:
     return RoundRecord(row["id"], row["league_id"], row["season_id"], row["number"],
-                       row["created_at"])
+                       row["created_at"], row["closed_at"], row["deadline"], row["auto_next"])
 
 
 def forfeit_record(row: Row) -> ForfeitRecord:
@@ -143,13 +147,13 @@ def results(rows: Sequence[Row]) -> list[LeagueResult]:
     places: list[LeaguePlace] = []
     for i, row in enumerate(rows):
         places.append(LeaguePlace(row["seat"], row["member_id"], row["name"], row["place"],
-                                  row["forfeited"]))
+                                  row["forfeited"], row["score"]))
         if i + 1 == len(rows) or rows[i + 1]["id"] != row["id"]:
             out.append(LeagueResult(
                 league_id=row["league_id"], guild_id=row["guild_id"], game_id=row["game_id"],
                 table_id=row["table_id"], finished_at=row["finished_at"],
                 places=tuple(places), season_id=row["season_id"], round_id=row["round_id"],
-                abandoned=row["abandoned"], id=row["id"],
+                abandoned=row["abandoned"], id=row["id"], voided=row["voided"],
             ))
             places = []
     return out

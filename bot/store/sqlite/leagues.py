@@ -1,6 +1,7 @@
-"""League rows: leagues and their settings, seasons, sign-ups, rounds, forfeits, results and
-ratings. Portable SQL only (ON CONFLICT, RETURNING); each method is one hand-off, one
-transaction when it writes. A PostgreSQL store mirrors these methods."""
+"""League rows: leagues and their settings, seasons, sign-ups and check-ins, rounds,
+sanctioned tables and forfeits (results and ratings: ``sqlite.league_results``). Portable SQL only
+(ON CONFLICT, RETURNING); each method is one hand-off, one transaction when it writes. A
+PostgreSQL store mirrors these methods."""
 
 from __future__ import annotations
 
@@ -10,10 +11,7 @@ from bot.store.errors import AlreadyExists
 from bot.store.records import (
     ForfeitRecord,
     LeagueMemberRecord,
-    LeaguePlace,
-    LeagueRating,
     LeagueRecord,
-    LeagueResult,
     LeagueSettings,
     RoundRecord,
     SeasonRecord,
@@ -21,11 +19,11 @@ from bot.store.records import (
     TableRecord,
 )
 from bot.store.sqlite.commits import now_text as _now
-from bot.store.sqlite.rows import Handoffs
+from bot.store.sqlite.league_results import LeagueResultRows
 from bot.store.sqlite.rows import table_record as _table
 
 
-class LeagueRows(Handoffs):
+class LeagueRows(LeagueResultRows):
     """Mixed into ``SqliteStore``, which provides the hand-offs."""
 
     # -- leagues ---------------------------------------------------------------------------
@@ -37,10 +35,10 @@ class LeagueRows(Handoffs):
         try:
             return await self._transact(lambda db: int(db.execute(
                 "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at,"
-                " channel_id, min_seats, max_seats, computers, min_reliability, carry)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " channel_id, min_seats, max_seats, computers, min_reliability, carry, points)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, name, game_id, created_by, _now(), o.channel_id, o.min_seats,
-                 o.max_seats, int(o.computers), o.min_reliability, o.carry),
+                 o.max_seats, int(o.computers), o.min_reliability, o.carry, o.points),
             ).fetchone()[0]))
         except sqlite3.IntegrityError as exc:
             raise AlreadyExists("This server already has a league of that name.") from exc
@@ -89,14 +87,42 @@ class LeagueRows(Handoffs):
         rows = await self._fetch("SELECT * FROM leagues WHERE id = ?", (league_id,))
         return _league(rows[0]) if rows else None
 
-    async def join_league(self, league_id: int, member_id: int, name: str) -> None:
-        """Sign a member up (again); keeps their first join date."""
+    async def join_league(self, league_id: int, member_id: int, name: str,
+                          cap: int | None = None) -> bool:
+        """Sign a member up (again); keeps their first join date. False (nothing written)
+        when ``cap`` members are signed up already and this one is not among them."""
+
+        def write(db: sqlite3.Connection) -> bool:
+            if cap is not None and db.execute(
+                    "SELECT COUNT(*) FROM league_members WHERE league_id = ? AND left_at IS NULL"
+                    " AND member_id != ?", (league_id, member_id)).fetchone()[0] >= cap:
+                return False
+            db.execute(
+                "INSERT INTO league_members (league_id, member_id, name, joined_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (league_id, member_id)"
+                " DO UPDATE SET name = excluded.name, left_at = NULL",
+                (league_id, member_id, name, _now()))
+            return True
+
+        return await self._transact(write)
+
+    async def set_signups(self, league_id: int, signups_open: bool, cap: int | None,
+                          checkin: bool) -> None:
         await self._transact(lambda db: db.execute(
-            "INSERT INTO league_members (league_id, member_id, name, joined_at)"
-            " VALUES (?, ?, ?, ?) ON CONFLICT (league_id, member_id)"
-            " DO UPDATE SET name = excluded.name, left_at = NULL",
-            (league_id, member_id, name, _now()),
-        ))
+            "UPDATE leagues SET signups_open = ?, cap = ?, checkin = ? WHERE id = ?",
+            (int(signups_open), cap, int(checkin), league_id)))
+
+    async def check_in(self, league_id: int, member_id: int) -> bool:
+        """The member is present for the next round; False when they had checked in."""
+        return await self._transact(lambda db: db.execute(
+            "INSERT INTO league_checkins (league_id, member_id, at) VALUES (?, ?, ?)"
+            " ON CONFLICT (league_id, member_id) DO NOTHING RETURNING member_id",
+            (league_id, member_id, _now())).fetchone() is not None)
+
+    async def checked_in(self, league_id: int) -> set[int]:
+        rows = await self._fetch("SELECT member_id FROM league_checkins WHERE league_id = ?",
+                                 (league_id,))
+        return {int(r[0]) for r in rows}
 
     async def leave_league(self, league_id: int, member_id: int) -> bool:
         """False when the member was not signed up."""
@@ -154,30 +180,95 @@ class LeagueRows(Handoffs):
         rows = await self._fetch("SELECT id, carry FROM league_seasons")
         return {int(r["id"]): float(r["carry"]) for r in rows}
 
-    async def add_round(self, league_id: int, season_id: int | None,
-                        marks: dict[int, float]) -> RoundRecord:
-        """A new round, with each member's shown rating at this moment."""
+    async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
+                        *, force: bool = False, deadline: str | None = None,
+                        auto_next: int | None = None) -> RoundRecord | None:
+        """A new round, with each member's shown rating at this moment; None while another
+        round of the league is open, unless ``force`` closes that one first. The check and
+        the insert are one transaction (and one open round per league is a unique index)."""
 
-        def write(db: sqlite3.Connection) -> sqlite3.Row:
+        def write(db: sqlite3.Connection) -> sqlite3.Row | None:
+            now = _now()
+            if force:
+                db.execute("UPDATE league_rounds SET closed_at = ? WHERE league_id = ?"
+                           " AND closed_at IS NULL", (now, league_id))
+            elif db.execute("SELECT 1 FROM league_rounds WHERE league_id = ?"
+                            " AND closed_at IS NULL", (league_id,)).fetchone():
+                return None
             row: sqlite3.Row = db.execute(
-                "INSERT INTO league_rounds (league_id, season_id, number, created_at)"
-                " VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_rounds"
-                " WHERE league_id = ?), ?) RETURNING *",
-                (league_id, season_id, league_id, _now()),
+                "INSERT INTO league_rounds (league_id, season_id, number, created_at, deadline,"
+                " auto_next) VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1"
+                " FROM league_rounds WHERE league_id = ?), ?, ?, ?) RETURNING *",
+                (league_id, season_id, league_id, now, deadline, auto_next),
             ).fetchone()
             db.executemany(
                 "INSERT INTO league_round_marks (round_id, member_id, rating) VALUES (?, ?, ?)",
                 [(row["id"], m, r) for m, r in marks.items()],
             )
+            db.execute("DELETE FROM league_checkins WHERE league_id = ?", (league_id,))
             return row
 
-        return _round(await self._transact(write))
+        row = await self._transact(write)
+        return _round(row) if row is not None else None
+
+    async def close_round(self, round_id: int) -> bool:
+        """Mark the round complete; False when it already was."""
+        return await self._transact(lambda db: db.execute(
+            "UPDATE league_rounds SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+            (_now(), round_id),
+        ).rowcount > 0)
+
+    async def open_rounds(self) -> list[RoundRecord]:
+        rows = await self._fetch("SELECT * FROM league_rounds WHERE closed_at IS NULL"
+                                 " ORDER BY id")
+        return [_round(r) for r in rows]
+
+    async def scheduled_rounds(self) -> list[RoundRecord]:
+        """Rounds whose next round opens by itself at their deadline (not opened yet)."""
+        rows = await self._fetch("SELECT * FROM league_rounds WHERE auto_next IS NOT NULL"
+                                 " ORDER BY id")
+        return [_round(r) for r in rows]
+
+    async def claim_next(self, round_id: int) -> int | None:
+        """Take the round's order to open the next one (once: None when it was taken)."""
+
+        def write(db: sqlite3.Connection) -> int | None:
+            row = db.execute("SELECT auto_next FROM league_rounds WHERE id = ?",
+                             (round_id,)).fetchone()
+            if row is None or row[0] is None:
+                return None
+            db.execute("UPDATE league_rounds SET auto_next = NULL WHERE id = ?", (round_id,))
+            return int(row[0])
+
+        return await self._transact(write)
+
+    async def round_tables(self, round_id: int) -> list[TableRecord]:
+        rows = await self._fetch(
+            "SELECT t.* FROM game_tables t JOIN league_round_tables rt ON rt.table_id = t.id"
+            " WHERE rt.round_id = ? ORDER BY t.id", (round_id,))
+        return [_table(r) for r in rows]
 
     async def add_round_table(self, round_id: int, table_id: int) -> None:
         await self._transact(lambda db: db.execute(
             "INSERT INTO league_round_tables (round_id, table_id) VALUES (?, ?)",
             (round_id, table_id),
         ))
+
+    async def sanction_table(self, league_id: int, table_id: int, by: int) -> None:
+        """An organiser opened this league table outside rounds: its result counts."""
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO league_sanctions (table_id, league_id, opened_by, at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (table_id) DO NOTHING",
+            (table_id, league_id, by, _now()),
+        ))
+
+    async def sanctioned(self, table_id: int) -> bool:
+        """A round's table, or one an organiser opened for the league."""
+        rows = await self._fetch(
+            "SELECT 1 FROM league_round_tables WHERE table_id = ?"
+            " UNION ALL SELECT 1 FROM league_sanctions WHERE table_id = ?",
+            (table_id, table_id))
+        return bool(rows)
 
     async def rounds(self, league_id: int) -> list[RoundRecord]:
         rows = await self._fetch(
@@ -226,82 +317,6 @@ class LeagueRows(Handoffs):
         return [ForfeitRecord(int(r["table_id"]), int(r["seat"]), int(r["member_id"]),
                               str(r["name"]), str(r["reason"]), str(r["at"])) for r in rows]
 
-    async def tables_awaiting_result(self) -> list[int]:
-        """Finished or abandoned league tables whose result is not stored yet."""
-        rows = await self._fetch(
-            "SELECT t.id FROM game_tables t LEFT JOIN league_results r ON r.table_id = t.id"
-            " WHERE t.league_id IS NOT NULL AND t.status IN ('over', 'abandoned')"
-            " AND r.id IS NULL ORDER BY t.updated_at, t.id"
-        )
-        return [int(r[0]) for r in rows]
-
-    async def save_result(self, result: LeagueResult,
-                          ratings: dict[tuple[str, int], LeagueRating]) -> int | None:
-        """Store a result and the ratings it moved, in one transaction. None (and nothing
-        written) when the table's result was stored before: recording is idempotent."""
-
-        def write(db: sqlite3.Connection) -> int | None:
-            row = db.execute(
-                "INSERT INTO league_results (league_id, guild_id, game_id, season_id, round_id,"
-                " table_id, finished_at, abandoned) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (table_id) DO NOTHING RETURNING id",
-                (result.league_id, result.guild_id, result.game_id, result.season_id,
-                 result.round_id, result.table_id, result.finished_at, int(result.abandoned)),
-            ).fetchone()
-            if row is None:
-                return None
-            db.executemany(
-                "INSERT INTO league_places (result_id, seat, member_id, name, place, forfeited)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(row[0], p.seat, p.member_id, p.name, p.place, int(p.forfeited))
-                 for p in result.places],
-            )
-            _put_ratings(db, ratings)
-            return int(row[0])
-
-        return await self._transact(write)
-
-    async def league_results(self, league_id: int | None = None) -> list[LeagueResult]:
-        """Results in the order they were recorded: one league's, or every one (rebuilds)."""
-        where = "" if league_id is None else " WHERE r.league_id = ?"
-        params = () if league_id is None else (league_id,)
-        rows = await self._fetch(
-            "SELECT r.*, p.seat, p.member_id, p.name, p.place, p.forfeited FROM league_results r"
-            " JOIN league_places p ON p.result_id = r.id" + where + " ORDER BY r.id, p.seat",
-            params,
-        )
-        return _results(rows)
-
-    async def member_finishes(self, guild_id: int, member_ids: list[int]
-                              ) -> list[tuple[int, str, bool]]:
-        """(member, finished at, forfeited) for the members' league games in the server."""
-        marks = ", ".join("?" for _ in member_ids) or "NULL"
-        rows = await self._fetch(
-            "SELECT p.member_id, r.finished_at, p.forfeited FROM league_places p"
-            " JOIN league_results r ON r.id = p.result_id"
-            f" WHERE r.guild_id = ? AND p.member_id IN ({marks})",
-            (guild_id, *member_ids),
-        )
-        return [(int(r[0]), str(r[1]), bool(r[2])) for r in rows]
-
-    async def ratings(self, scope: str) -> dict[int, LeagueRating]:
-        rows = await self._fetch("SELECT * FROM league_ratings WHERE scope = ?", (scope,))
-        return {int(r["member_id"]): _rating(r) for r in rows}
-
-    async def all_ratings(self) -> dict[tuple[str, int], LeagueRating]:
-        rows = await self._fetch("SELECT * FROM league_ratings")
-        return {(str(r["scope"]), int(r["member_id"])): _rating(r) for r in rows}
-
-    async def replace_ratings(self, ratings: dict[tuple[str, int], LeagueRating]) -> None:
-        """Every stored rating replaced by ``ratings`` (a rebuild), in one transaction."""
-
-        def write(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM league_ratings")
-            _put_ratings(db, ratings)
-
-        await self._transact(write)
-
-
 
 def _league(row: sqlite3.Row) -> LeagueRecord:
     return LeagueRecord(
@@ -318,22 +333,16 @@ def _league(row: sqlite3.Row) -> LeagueRecord:
         computers=bool(row["computers"]),
         min_reliability=float(row["min_reliability"]),
         carry=float(row["carry"]),
+        points=row["points"],
+        signups_open=bool(row["signups_open"]),
+        cap=row["cap"],
+        checkin=bool(row["checkin"]),
     )
 
 
 # -- leagues, on the connection's thread -------------------------------------------------------
 
 
-def _put_ratings(db: sqlite3.Connection,
-                 ratings: dict[tuple[str, int], LeagueRating]) -> None:
-    db.executemany(
-        "INSERT INTO league_ratings (scope, member_id, mu, sigma, games, wins, forfeits)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, member_id) DO UPDATE SET"
-        " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
-        " wins = excluded.wins, forfeits = excluded.forfeits",
-        [(scope, member, r.mu, r.sigma, r.games, r.wins, r.forfeits)
-         for (scope, member), r in ratings.items()],
-    )
 
 
 def _season(row: sqlite3.Row) -> SeasonRecord:
@@ -344,28 +353,5 @@ def _season(row: sqlite3.Row) -> SeasonRecord:
 
 def _round(row: sqlite3.Row) -> RoundRecord:
     return RoundRecord(int(row["id"]), int(row["league_id"]), row["season_id"],
-                       int(row["number"]), str(row["created_at"]))
-
-
-def _rating(row: sqlite3.Row) -> LeagueRating:
-    return LeagueRating(float(row["mu"]), float(row["sigma"]), int(row["games"]),
-                        int(row["wins"]), int(row["forfeits"]))
-
-
-def _results(rows: list[sqlite3.Row]) -> list[LeagueResult]:
-    """Results from rows of results joined with their places (ordered by result)."""
-    out: list[LeagueResult] = []
-    places: list[LeaguePlace] = []
-    for i, row in enumerate(rows):
-        places.append(LeaguePlace(int(row["seat"]), row["member_id"], str(row["name"]),
-                                  int(row["place"]), bool(row["forfeited"])))
-        if i + 1 == len(rows) or rows[i + 1]["id"] != row["id"]:
-            out.append(LeagueResult(
-                league_id=int(row["league_id"]), guild_id=int(row["guild_id"]),
-                game_id=str(row["game_id"]), table_id=int(row["table_id"]),
-                finished_at=str(row["finished_at"]), places=tuple(places),
-                season_id=row["season_id"], round_id=row["round_id"],
-                abandoned=bool(row["abandoned"]), id=int(row["id"]),
-            ))
-            places = []
-    return out
+                       int(row["number"]), str(row["created_at"]), row["closed_at"],
+                       row["deadline"], row["auto_next"])

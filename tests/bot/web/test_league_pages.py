@@ -23,6 +23,7 @@ async def league_with_a_game(web: Web) -> tuple[int, int]:
     league = await leagues.named(GUILD, "Spring <i>Cup</i>")
     opened = await web.tables.open("minerva", 1, ALICE, guild_id=GUILD, seat_order="join",
                                    seed="league-game", league="Spring <i>Cup</i>")
+    await web.store.sanction_table(league.id, opened.table_id, ADMIN.id)  # its result counts
     for m in (BOB, HOSTILE):
         await web.tables.join(opened.table_id, m)
     await web.tables.start(opened.table_id, ALICE)

@@ -1,0 +1,127 @@
+"""What organisers decide at league tables: handing a seat to a substitute, and settling a
+round's unfinished tables at its deadline.
+
+Substitutes: at a league table only an organiser hands a seat on, to a member signed up to the
+league (unless the organiser says anyone may take it) who sits at no other live table of the
+same round. The member replaced forfeits (last place, recorded before the seat changes hands);
+the substitute plays the seat on for the table, unrated for it.
+
+Deadlines: when a round's deadline passes, each of its tables still playing ends. The seats the
+game is waiting for have stalled: they forfeit (last place); everyone else shares first place,
+as when a member walks out. A table still in its lobby is closed with no result. The round is
+then complete; when the organiser asked for it, the next round is planned at once, with as
+much time as the last one had."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Collection
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from bot.leagues.rounds import RoundPlan, Rounds
+from bot.notices import Notice
+from bot.store import RoundRecord, Status
+from bot.text import escape
+from bot.values import Member, TableError
+
+HandOver = Callable[[int, int, Member, Member], Awaitable[Notice]]
+DEADLINE = Member(0, "The round's deadline", is_admin=True)
+SCHEDULE = Member(0, "The league's schedule", is_admin=True)
+
+
+@dataclass
+class Settled:
+    notices: list[Notice] = field(default_factory=list)  # for the tables' channels
+    plans: list[RoundPlan] = field(default_factory=list)  # next rounds, to open
+    refused: list[str] = field(default_factory=list)  # why a next round could not form
+
+
+class Referee:
+    def __init__(self, rounds: Rounds) -> None:
+        self.rounds = rounds
+        self.leagues = rounds.leagues
+        self.store = rounds.store
+        self.tables = rounds.tables
+
+    async def substitute(self, table_id: int, seat: int, newcomer: Member, by: Member,
+                         hand_over: HandOver, *, roles: Collection[int] = (),
+                         anyone: bool = False) -> Notice:
+        """``newcomer`` takes ``seat`` (from 0); at a table of no league, ``hand_over`` alone
+        decides (the table's creator, a server manager or the seat's own player)."""
+        table = await self.tables.table_for(table_id)
+        if table.league_id is None:
+            return await hand_over(table_id, seat, newcomer, by)
+        league = await self.store.get_league(table.league_id)
+        assert league is not None
+        if not await self.leagues.may_run(league.guild_id, by, roles):
+            raise TableError("At a league table only an organiser (a server manager or the "
+                             "league-admin role) hands a seat to a substitute.")
+        seats = await self.tables.seats(table_id)
+        if table.status != Status.PLAYING:
+            raise TableError("Seats change hands only while the game is on.")
+        if not 0 <= seat < len(seats):
+            raise TableError(f"Seats are numbered 1 to {len(seats)}.")
+        held = seats[seat]
+        if held.member_id is None:
+            raise TableError("That seat is a computer player's.")
+        if held.member_id == newcomer.id:
+            raise TableError("That member already holds this seat.")
+        if any(s.member_id == newcomer.id for s in seats):
+            raise TableError("That member already has a seat at this table.")
+        signed = {m.member_id for m in await self.store.league_members(league.id)}
+        if newcomer.id not in signed and not anyone:
+            raise TableError(f"{escape(newcomer.name[:40])} is not signed up to "
+                             f"{escape(league.name)}; a substitute must be (or say `anyone`).")
+        round_ = await self.store.round_of_table(table_id)
+        if round_ is not None and round_.open:
+            for other in await self.store.round_tables(round_.id):
+                if other.id != table_id and other.live and any(
+                        s.member_id == newcomer.id for s in await self.tables.seats(other.id)):
+                    raise TableError("That member plays another table of this round.")
+        # Recorded first: the member replaced keeps their result even if a crash follows.
+        await self.leagues.recorder.forfeit(table_id, seat, "substituted")
+        return await hand_over(table_id, seat, newcomer, replace(by, is_admin=True))
+
+    async def settle_due(self, now: datetime) -> Settled:
+        """End the unfinished tables of every round whose deadline has passed (see the
+        module's rule), complete those rounds, and plan the next where asked."""
+        settled = Settled()
+        told = settled.notices
+        for round_ in await self.store.open_rounds():
+            if round_.deadline is None or datetime.fromisoformat(round_.deadline) > now:
+                continue
+            for table in await self.store.round_tables(round_.id):
+                if not table.live:
+                    continue
+                if table.status == Status.PLAYING:
+                    loaded = await self.tables.live.load(table.id)
+                    waiting = (loaded.game.active_seats(loaded.state)
+                               if loaded.state is not None else frozenset())
+                    for seat in sorted(waiting):
+                        await self.leagues.recorder.forfeit(table.id, seat, "deadline")
+                try:
+                    notice = await self.tables.abandon(table.id, DEADLINE)
+                except TableError:
+                    continue  # it ended meanwhile
+                await self.leagues.recorder.record(table.id)
+                told.append(replace(notice, public_text=(
+                    f"Round {round_.number}'s deadline has passed: the seats it was waiting "
+                    "for forfeit, the others share first place.")))
+            await self.store.close_round(round_.id)
+        # At the deadline the next round opens, whether the last one ended early or not.
+        for round_ in await self.store.scheduled_rounds():
+            if round_.deadline is not None and datetime.fromisoformat(round_.deadline) <= now:
+                await self._next(round_, settled)
+        return settled
+
+    async def _next(self, done: RoundRecord, settled: Settled) -> None:
+        league = await self.store.get_league(done.league_id)
+        seconds = await self.store.claim_next(done.id)
+        if league is None or league.closed or seconds is None:
+            return
+        try:
+            settled.plans.append(await self.rounds.plan(
+                league.guild_id, SCHEDULE, league.name, deadline=timedelta(seconds=seconds),
+                auto_next=True))
+        except TableError as exc:
+            settled.refused.append(f"{escape(league.name)}: {exc}")

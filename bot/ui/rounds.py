@@ -1,0 +1,54 @@
+"""A league round's tables opened in threads of the league's channel, paced so a big round
+stays within Discord's rate limit; by an organiser's command or by the league's schedule."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+
+import discord
+
+from bot.leagues.report import safe_name
+from bot.leagues.rounds import RoundPlan
+from bot.ui.delivery import Delivery
+from bot.ui.respond import Services
+
+# Threads a round opens at once before pacing the rest: each table costs a few requests
+# (thread, greeting, board, DMs), and Discord answers a burst past its global limit with 429s.
+THREAD_BURST = 4
+THREAD_GAP = 1.0  # seconds between further threads
+
+
+def thread_delay(index: int) -> float:
+    """Seconds to wait before opening the thread of table ``index`` (from 0) of a round."""
+    return THREAD_GAP if index >= THREAD_BURST else 0.0
+
+
+async def open_round(bot: Services, delivery: Delivery, plan: RoundPlan,
+                     parent: discord.TextChannel) -> str:
+    """Open each table of ``plan`` in a thread of ``parent``; the round's summary."""
+    links = []
+    for i, members in enumerate(plan.tables):
+        await asyncio.sleep(thread_delay(i))
+        thread = await parent.create_thread(
+            name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
+            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+        notice = await bot.rounds.open_table(plan, i, thread.id, parent.guild.id)
+        who = ", ".join(f"<@{m.id}>" for m in members)
+        await thread.send(
+            f"Round {plan.round.number} table {i + 1}: {who}. Good luck!",
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(m.id) for m in members]))
+        await delivery.post_move(notice)
+        links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
+                     + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
+    out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)
+    until = ""
+    if plan.round.deadline:
+        when = datetime.fromisoformat(plan.round.deadline)
+        until = (f"\nDeadline: <t:{int(when.timestamp())}:f>; then unfinished tables end: the "
+                 "seats they wait for forfeit, the others share first place."
+                 + (" The next round then opens by itself." if plan.round.auto_next else ""))
+    return (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
+            + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else "")
+            + until)

@@ -1,0 +1,284 @@
+"""A league season at random (hypothesis state machine): sign-ups and departures, rounds
+(forced or not, with deadlines), moves until games end, forfeits, walk-outs, substitutions by
+the organiser, voids, corrected placings, rebuilds, and tables nobody sanctioned. After every
+step:
+
+- every finished game of a sanctioned table has exactly one result, every seat in it placed
+  or forfeited (a finished game: over, or abandoned after a forfeit);
+- the stored ratings equal a fresh replay of the stored results;
+- no member sits at two live tables of one open round, and a league has one open round at most;
+- no table nobody sanctioned has a result (so none changes the standings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    rule,
+    run_state_machine_as_test,
+)
+
+import rules
+from bot.leagues import Leagues
+from bot.leagues.referee import Referee
+from bot.leagues.results import replay
+from bot.leagues.rounds import Rounds
+from bot.pace.clock import FakeClock
+from bot.pace.scheduler import Scheduler
+from bot.store import LeagueSettings, Status, open_store
+from bot.tables import Tables
+from bot.values import Member, TableError
+from tests.pebbles import GAME as PEBBLES
+
+GUILD = 5
+ORGANISER = Member(99, "Org", is_admin=True)
+MEMBERS = [Member(i, f"M{i}") for i in range(1, 7)]
+STRANGER = Member(50, "Stranger")
+
+
+class LeagueMachine(RuleBasedStateMachine):
+    new_target: Callable[[], str]
+    drop_target: Callable[[str], None]
+
+    def __init__(self) -> None:
+        super().__init__()
+        rules.GAMES[PEBBLES.id] = PEBBLES
+        self.loop = asyncio.new_event_loop()
+        self.target = type(self).new_target()
+        self.store = self.run(open_store(self.target))
+        self.tables = Tables(self.store)
+        self.now = datetime(2025, 3, 1, 12, tzinfo=UTC)
+        self.leagues = Leagues(self.store, self.tables.games, clock=lambda: self.now)
+        self.tables.live.on_over = self.leagues.recorder.record
+        self.rounds = Rounds(self.leagues, self.tables)
+        self.referee = Referee(self.rounds)
+        self.hand_over = Scheduler(self.tables, FakeClock()).substitute
+        self.channels = count(1000)
+        self.league_id = 0
+        self.corrected: set[int] = set()
+
+    def run(self, coro: Any) -> Any:
+        return self.loop.run_until_complete(coro)
+
+    def live_tables(self) -> list[int]:
+        return [t.id for t in self.run(self.store.tables_with_status(Status.PLAYING))]
+
+    @initialize(signed=st.sets(st.sampled_from(MEMBERS), min_size=3))
+    def a_league(self, signed: set[Member]) -> None:
+        league = self.run(self.leagues.create(GUILD, ORGANISER, "Cup", "pebbles",
+                                              settings=LeagueSettings(max_seats=3)))
+        self.league_id = league.id
+        for member in sorted(signed, key=lambda m: m.id):
+            self.run(self.leagues.join(GUILD, member, "Cup"))
+
+    # -- rules -------------------------------------------------------------------------------
+
+    @rule(who=st.sampled_from(MEMBERS))
+    def sign_up(self, who: Member) -> None:
+        self.run(self.leagues.join(GUILD, who, "Cup"))
+
+    @rule(who=st.sampled_from(MEMBERS))
+    def leave(self, who: Member) -> None:
+        try:
+            self.run(self.leagues.leave(GUILD, who, "Cup"))
+        except TableError:
+            pass
+
+    @rule(force=st.booleans(), deadline=st.booleans())
+    def a_round(self, force: bool, deadline: bool) -> None:
+        try:
+            plan = self.run(self.rounds.plan(GUILD, ORGANISER, "Cup", force=force,
+                                             deadline=timedelta(hours=1) if deadline else None))
+        except TableError as exc:
+            assert "still open" in str(exc) or "Not enough" in str(exc)
+            if "still open" in str(exc):
+                assert not force
+            return
+        for i in range(len(plan.tables)):
+            self.run(self.rounds.open_table(plan, i, next(self.channels), GUILD))
+
+    @rule(pick=st.integers(0, 5), play=st.booleans(),
+          moves=st.sampled_from([1, 3, 40]))  # 40: to the end of the game
+    def some_moves(self, pick: int, play: bool, moves: int) -> None:
+        live = self.live_tables()
+        if not live:
+            return
+        table_id = live[pick % len(live)]
+        for _ in range(moves):
+            notice = self.run(self.tables.status(table_id))
+            if notice.over or notice.status != Status.PLAYING:
+                return
+            mover = next((s for s in self.run(self.tables.seats(table_id))
+                          if s.member_id in notice.next_members), None)
+            if mover is None or mover.member_id is None:
+                return
+            member = Member(mover.member_id, mover.name)
+            legal = self.run(self.tables.legal_moves(table_id, member))
+            move = sorted(legal)[-1] if play and len(legal) > 1 else "hold"
+            self.run(self.tables.act(table_id, member, move))
+
+    @rule(pick=st.integers(0, 5), seat=st.integers(0, 2))
+    def a_forfeit_for_time(self, pick: int, seat: int) -> None:
+        live = self.live_tables()
+        if live:
+            self.run(self.leagues.recorder.forfeit(live[pick % len(live)], seat, "time"))
+
+    @rule(pick=st.integers(0, 5), seat=st.integers(0, 2))
+    def a_walk_out(self, pick: int, seat: int) -> None:
+        live = self.live_tables()
+        if not live:
+            return
+        table_id = live[pick % len(live)]
+        seats = self.run(self.tables.seats(table_id))
+        held = seats[seat % len(seats)]
+        if held.member_id is not None:
+            self.run(self.rounds.abandon(table_id, Member(held.member_id, held.name)))
+
+    @rule(pick=st.integers(0, 5), seat=st.integers(0, 2),
+          newcomer=st.sampled_from([*MEMBERS, STRANGER]), anyone=st.booleans())
+    def a_substitution(self, pick: int, seat: int, newcomer: Member, anyone: bool) -> None:
+        live = self.live_tables()
+        if not live:
+            return
+        try:
+            self.run(self.referee.substitute(live[pick % len(live)], seat, newcomer, ORGANISER,
+                                             self.hand_over, anyone=anyone))
+        except TableError:
+            pass
+
+    @rule(pick=st.integers(0, 20))
+    def a_void(self, pick: int) -> None:
+        results = self.run(self.store.league_results(self.league_id))
+        if not results:
+            return
+        chosen = results[pick % len(results)]
+        try:
+            self.run(self.leagues.void(GUILD, ORGANISER, "Cup", chosen.id, "wrong players"))
+        except TableError:
+            assert chosen.voided is not None
+
+    @rule(pick=st.integers(0, 20), seat=st.integers(0, 2), place=st.integers(1, 3))
+    def a_correction(self, pick: int, seat: int, place: int) -> None:
+        results = self.run(self.store.league_results(self.league_id))
+        if not results:
+            return
+        chosen = results[pick % len(results)]
+        member = chosen.places[seat % len(chosen.places)].member_id
+        if member is None:
+            return
+        self.run(self.leagues.correct(GUILD, ORGANISER, "Cup", chosen.id, member,
+                                      min(place, len(chosen.places)), "misread the board"))
+        self.corrected.add(chosen.id)
+
+    @rule()
+    def a_rebuild(self) -> None:
+        self.run(self.leagues.recorder.rebuild())
+
+    @rule()
+    def the_deadlines_pass(self) -> None:
+        self.now += timedelta(hours=2)
+        self.run(self.referee.settle_due(self.now))
+
+    @rule(a=st.sampled_from(MEMBERS), b=st.sampled_from([*MEMBERS, STRANGER]))
+    def an_unsanctioned_game(self, a: Member, b: Member) -> None:
+        if a == b:
+            return
+        opened = self.run(self.tables.open("pebbles", next(self.channels), a, guild_id=GUILD,
+                                           league="Cup", options={"turns": 1}))
+        self.run(self.tables.join(opened.table_id, b))
+        notice = self.run(self.tables.start(opened.table_id, a))
+        by_id = {a.id: a, b.id: b}
+        while not notice.over:
+            notice = self.run(self.tables.act(notice.table_id,
+                                              by_id[notice.next_members[0]], "hold"))
+
+    # -- invariants --------------------------------------------------------------------------
+
+    @invariant()
+    def every_finished_sanctioned_game_has_one_complete_result(self) -> None:
+        results = self.run(self.store.league_results())
+        by_table: dict[int, int] = {}
+        for r in results:
+            by_table[r.table_id] = by_table.get(r.table_id, 0) + 1
+        assert all(n == 1 for n in by_table.values())
+        ended = self.run(self.store.tables_with_status(Status.OVER, Status.ABANDONED))
+        for table in ended:
+            if table.league_id is None or not self.run(self.store.sanctioned(table.id)):
+                continue
+            forfeits = self.run(self.store.forfeits(table.id))
+            if table.status == Status.ABANDONED and not forfeits:
+                continue  # closed with no result: nobody forfeited, nothing to count
+            (result,) = [r for r in results if r.table_id == table.id]
+            seats = self.run(self.store.seats(table.id))
+            assert sorted(p.seat for p in result.places) == [s.position for s in seats]
+            forfeited = {f.seat: f.member_id for f in forfeits}
+            for p in result.places:
+                # A corrected placing may lift a forfeit; it never adds one.
+                assert p.forfeited <= (p.seat in forfeited)
+                if result.id not in self.corrected:
+                    assert p.forfeited == (p.seat in forfeited)
+                if p.seat in forfeited:
+                    assert p.member_id == forfeited[p.seat]
+
+    @invariant()
+    def ratings_equal_a_replay_of_the_results(self) -> None:
+        results = self.run(self.store.league_results())
+        carries = self.run(self.store.season_carries())
+        assert self.run(self.store.all_ratings()) == replay(results, carries)
+
+    @invariant()
+    def nobody_sits_twice_in_an_open_round(self) -> None:
+        open_rounds = [r for r in self.run(self.store.open_rounds())
+                       if r.league_id == self.league_id]
+        assert len(open_rounds) <= 1
+        for round_ in open_rounds:
+            seated = [s.member_id for t in self.run(self.store.round_tables(round_.id))
+                      if t.live for s in self.run(self.store.seats(t.id))]
+            assert len(seated) == len(set(seated))
+
+    @invariant()
+    def no_unsanctioned_table_has_a_result(self) -> None:
+        for result in self.run(self.store.league_results()):
+            assert self.run(self.store.sanctioned(result.table_id))
+
+    def teardown(self) -> None:
+        self.run(self.store.close())
+        self.loop.close()
+        type(self).drop_target(self.target)
+        rules.GAMES.pop(PEBBLES.id, None)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_random_season_keeps_the_leagues_invariants(
+    backend: str, request: pytest.FixtureRequest
+) -> None:
+    class Machine(LeagueMachine):
+        pass
+
+    if backend == "postgres":
+        server = request.getfixturevalue("postgres_server")
+        Machine.new_target = staticmethod(server.new_database)
+        Machine.drop_target = staticmethod(server.drop_database)
+    else:
+        folder = tempfile.TemporaryDirectory()
+        request.addfinalizer(folder.cleanup)
+        names = iter(range(1_000_000))
+        Machine.new_target = staticmethod(lambda: str(Path(folder.name) / f"{next(names)}.db"))
+        Machine.drop_target = staticmethod(lambda target: Path(target).unlink())
+    run_state_machine_as_test(Machine, settings=settings(
+        max_examples=25 if backend == "sqlite" else 8, stateful_step_count=30, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    ))
