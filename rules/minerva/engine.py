@@ -136,8 +136,7 @@ class MinervaGame:
             if not s.stack:
                 continue_turn(self.cat, s, log)
         drew = len(s.deck) != len(state.deck) or len(s.temple_stack) != len(state.temple_stack)
-        pending = views.pending(self.cat, s)
-        said = narration.events(seat, action, s.round, log, pending)
+        said = narration.events(seat, action, s.round, log)
         return Transition(state=s, events=said, irreversible=drew)
 
     # ---- views and outcome ---------------------------------------------------------------

@@ -1,0 +1,93 @@
+"""Counting words the way players write them: "1 soldier", "2 soldiers", "1 denarius",
+"3 denarii", "an H2 house". One helper for every text of every game and of the front ends
+(the bot imports it too), so no text falls back on "soldier(s)"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# Nouns whose plural is not the singular plus "s".
+_IRREGULAR = {
+    "denarius": "denarii",
+    "box": "boxes",
+    "glory": "glory",
+    "disdain": "disdain",
+    "renown": "renown",
+    "piety": "piety",
+    "valour": "valour",
+    "production": "production",
+    "discipline": "discipline",
+    "favour": "favour",
+    "wolf": "wolves",
+    "city": "cities",
+    "family": "families",
+    "man": "men",
+    "person": "people",
+}
+# Nouns the games name in the plural (Hadrian's Wall's citizens): one of them is singular.
+_PLURALS = {"apparitores": "apparitor", "traders": "trader", "performers": "performer",
+            "priests": "priest", "patricians": "patrician"}
+_SINGULAR = {plural: singular for singular, plural in _IRREGULAR.items()} | _PLURALS
+
+# Letters read with a vowel sound at the start ("an H2", "an M3", "an 8").
+_VOWEL_SOUND_LETTERS = frozenset("AEFHILMNORSX")
+
+
+def plural(noun: str, count: int = 2) -> str:
+    """``noun`` in the form ``count`` needs; the last word of a phrase is the one that
+    changes ("wall guard" -> "wall guards"). A noun the games name in the plural
+    ("patricians") becomes singular for a count of one."""
+    head, _, last = noun.rpartition(" ")
+    lower = last.lower()
+    if count == 1:
+        word = _PLURALS.get(lower, last)
+    elif lower in _PLURALS:
+        word = last
+    elif lower in _IRREGULAR:
+        word = _IRREGULAR[lower]
+    elif lower.endswith(("s", "x", "ch", "sh")):
+        word = last + "es"
+    elif lower.endswith("y") and lower[-2:-1] not in tuple("aeiou"):
+        word = last[:-1] + "ies"
+    else:
+        word = last + "s"
+    return f"{head} {word}" if head else word
+
+
+def singular(noun: str) -> str:
+    """The singular of a plural ``plural`` made, for the nouns the games use."""
+    return _SINGULAR.get(noun, noun[:-1] if noun.endswith("s") else noun)
+
+
+def counted(count: int, noun: str) -> str:
+    """The count and the noun in agreement: "1 soldier", "0 points", "3 denarii"."""
+    return f"{count} {plural(noun, count)}"
+
+
+def signed(count: int, noun: str) -> str:
+    """A gain or loss: "+1 soldier", "-2 points"."""
+    return f"{count:+d} {plural(noun, abs(count))}"
+
+
+def article(word: str) -> str:
+    """"a" or "an" before ``word``, by how it is read aloud: "an H2 house", "an 8", "a tile"."""
+    first = word[:1]
+    if not first:
+        return "a"
+    if first.isupper() and (len(word) == 1 or not word[1:2].islower()):
+        return "an" if first in _VOWEL_SOUND_LETTERS else "a"
+    if first.isdigit():
+        digits = word[: len(word) - len(word.lstrip("0123456789"))]
+        return "an" if digits.startswith("8") or digits in ("11", "18") else "a"
+    return "an" if first.lower() in "aeiou" else "a"
+
+
+def with_article(word: str) -> str:
+    return f"{article(word)} {word}"
+
+
+def listed(items: Sequence[str], last: str = "and") -> str:
+    """"a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
