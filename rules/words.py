@@ -91,3 +91,26 @@ def listed(items: Sequence[str], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def option_text(value: object) -> str:
+    """A setup option's value in words, never as JSON: ``True`` is "yes", ``None`` "the
+    default", ``"first_home"`` "first home", a list its items, an object its entries."""
+    if value is None:
+        return "the default"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return value.replace("_", " ")
+    if isinstance(value, list | tuple):
+        return listed([option_text(v) for v in value]) if value else "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{option_text(k)} {option_text(v)}" for k, v in value.items()) or "none"
+    return str(value)
+
+
+def options_changed(defaults: dict[str, object], chosen: dict[str, object]) -> list[str]:
+    """The options a table set away from the game's defaults, one line each, in words
+    ("tie break: first home")."""
+    return [f"{option_text(key)}: {option_text(value)}" for key, value in sorted(chosen.items())
+            if defaults.get(key) != value]

@@ -197,6 +197,10 @@ class HadriansWall:
     def load(self, data: dict[str, Any]) -> State:
         return load_state(data)
 
+    def moves_hint(self) -> str:
+        return ("type an area and a box number (`fort 7`, `wall guard 2`, `citizen`), the "
+                "worker you pay with (`servant`) or `pass`")
+
     def rules_summary(self) -> str:
         return (
             "Hadrian's Wall: 6 Years. Each Year everyone gains the Fate card's workers, chooses a "

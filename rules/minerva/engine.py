@@ -182,5 +182,9 @@ class MinervaGame:
     def describe(self, view: Mapping[str, Any]) -> str:
         return views.describe(view)
 
+    def moves_hint(self) -> str:
+        return ("type what you do and where: `build` and a tile's name (`build wheat field`) "
+                "or cell (`build 1,0`), `residence`, `activate`, `assistant`, `sell` or `pass`")
+
     def rules_summary(self) -> str:
         return views.RULES_SUMMARY

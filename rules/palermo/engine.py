@@ -120,6 +120,10 @@ class PalermoGame:
     def describe(self, view: Mapping[str, Any]) -> str:
         return views.describe(view)
 
+    def moves_hint(self) -> str:
+        return ("type a space (`C4`) or a house kind (`H2`, the house with 2 roof sections); "
+                "in phase 2 a cell (`e5`), `police`, `keep`, `business`, `home` or `walk on`")
+
     def rules_summary(self) -> str:
         return (
             "Palermo (3-5 players). Phase 1: in turn, build one house next to an existing roof "

@@ -221,7 +221,9 @@ def place_police(
 
 def walk_on(state: PalermoState, seat: int) -> tuple[PalermoState, Events]:
     """The pawn passes its stops by and will use every point (spec 7.4, ending 1)."""
-    return replace(state, step=WALK), []
+    told = Event("walk_on", {"seat": seat}, text=f"{{p{seat}}} walks on: the pawn passes its "
+                 "stops by and uses every movement point.")
+    return replace(state, step=WALK), [told]
 
 
 def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState, Events]:

@@ -246,7 +246,7 @@ async def test_export_withholds_the_seed_and_actions_while_the_game_is_live(tabl
     assert exported["seed"] is None and len(exported["seed_sha256"]) == 64
     # Neither the actions' JSON nor the card drawn may leak; the public log is there.
     assert exported["actions"] is None
-    assert exported["public_log"] == [f"1. {mover.name}: {mover.name} played {card}. "
+    assert exported["public_log"] == [f"1. {mover.name} played {card}. "
                                       f"{mover.name} drew a card."]
 
 

@@ -118,5 +118,6 @@ async def test_history_and_export_after_some_moves(standin: StandIn, tmp_path: P
         export = await t.reply(r)
         assert export.attachments and b'"seed": null' in export.attachments[0].data
         r = await standin.slash(t.members["bob"], t.channel, "rules", {"game": "palatinus"})
-        assert "Setup options in force" in (await t.reply(r)).content
+        said = (await t.reply(r)).content
+        assert "Setup: the standard rules." in said and '": ' not in said
         assert standin.violations == []
