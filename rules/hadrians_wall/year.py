@@ -49,7 +49,7 @@ def start_year(w: Work, year: int) -> None:
         sheet["ignored"] = []
         w.emit("draw", f"You draw {' and '.join(sheet['drawn'])}: choose one as your Path.",
                frozenset({seat}), cards=list(sheet["drawn"]))
-    what = ", ".join(f"{n} {g}" for g, n in gains.items() if n)
+    what = ", ".join(counted(n, g) for g, n in gains.items() if n)
     # With reshuffling off (spec 2.7 option) the draw pile can be empty: nothing is gained.
     fate = (f"Fate card {card_id}: everyone gains {what}." if card_id is not None
             else "The Fate deck is empty: nobody gains anything.")

@@ -30,7 +30,7 @@ NOUNS = {
 _SINGULAR = sorted({s for s, p in NOUNS.items() if s != p})
 _PLURAL = sorted({p for s, p in NOUNS.items() if s != p})
 _ONE_MANY = re.compile(rf"(?<![\w.,/-])1 ({'|'.join(_PLURAL)})\b")
-_MANY_ONE = re.compile(rf"(?<![\w.,/-])(0|[2-9]|[1-9]\d+) ({'|'.join(_SINGULAR)})\b(?![-'])")
+_MANY_ONE = re.compile(rf"(?<![\w.,/-])(?<!Year )(0|[2-9]|[1-9]\d+) ({'|'.join(_SINGULAR)})\b(?![-'])")
 _A_VOWEL_SOUND = re.compile(r"\ba [AEFHILMNORSX]\d")
 _RAW_OPTION = re.compile(r"`?\b[a-z_]+`?: (\{|\[|\"|null\b|true\b|false\b)")
 
