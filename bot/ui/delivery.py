@@ -109,6 +109,8 @@ class Delivery:
         content = text
         over = notice.status in (Status.OVER, Status.ABANDONED)
         deadlines = notice.data.get("deadlines", {})
+        if notice.status == Status.OVER:
+            content += "\n`/export` gives the file that replays the game."
         if notice.next_members and not over:
             content += "\nNext: " + ", ".join(
                 f"<@{m}>" + (f" (deadline {deadline_text(deadlines[m])})" if m in deadlines

@@ -90,8 +90,8 @@ def findings(text: str) -> list[str]:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     found += [f"a line said twice: {a!r}" for a, b in zip(lines, lines[1:]) if a == b]
     if "Since your last turn" in text:
-        recap = text.split("Since your last turn", 1)[1]
-        if "Next:" in recap:
+        recap = text.split("Since your last turn", 1)[1].splitlines()
+        if any(line.startswith("- ") and "Next:" in line for line in recap):
             found.append("a 'Next:' hint inside a recap")
     found += [f"'Next:' addressed to a computer: {line!r}" for line in lines
               if re.search(r"Computer \d+\b[^.]*\. Next:", line)]
