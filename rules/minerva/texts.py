@@ -37,7 +37,7 @@ def clause_text(clause: Mapping[str, Any]) -> str:
         return " / ".join("+" + amounts_text(o) for o in clause["gain_choice"])
     if "gain_any" in clause:
         n = clause["gain_any"]
-        return f"+{n} resource{'s' if n > 1 else ''} of choice"
+        return f"+{counted(n, 'resource')} of choice"
     if "exchange" in clause:
         body = clause["exchange"]
         return f"{amounts_text(body['pay'])} -> {amounts_text(body['gain'])}, any times"

@@ -237,8 +237,8 @@ def describe(v: Mapping[str, Any]) -> str:
             for r in v["reachable"][:12]
         ]
         more = len(v["reachable"]) - len(shown)
-        lines.append("You can reach (cell, then points spent and how the pawn ends there): "
-                     + "; ".join(shown) + (f"; and {more} more." if more else "."))
+        lines.append("You can reach (cell, then movement points spent and how the pawn ends "
+                     "there): " + "; ".join(shown) + (f"; and {more} more." if more else "."))
     if v.get("outcome"):
         ranking = v["outcome"]["ranking"]
         places = "; ".join(

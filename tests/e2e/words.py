@@ -5,6 +5,7 @@ menus and alt text); ``findings`` names each banned word or pattern found in one
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -30,7 +31,9 @@ NOUNS = {
 _SINGULAR = sorted({s for s, p in NOUNS.items() if s != p})
 _PLURAL = sorted({p for s, p in NOUNS.items() if s != p})
 _ONE_MANY = re.compile(rf"(?<![\w.,/-])1 ({'|'.join(_PLURAL)})\b")
-_MANY_ONE = re.compile(rf"(?<![\w.,/-])(?<!Year )(0|[2-9]|[1-9]\d+) ({'|'.join(_SINGULAR)})\b(?![-'])")
+# "Year 2 attack" names an attack, it does not count them.
+_MANY_ONE = re.compile(
+    rf"(?<![\w.,/-])(?<!Year )(0|[2-9]|[1-9]\d+) ({'|'.join(_SINGULAR)})\b(?![-'])")
 _A_VOWEL_SOUND = re.compile(r"\ba [AEFHILMNORSX]\d")
 _RAW_OPTION = re.compile(r"`?\b[a-z_]+`?: (\{|\[|\"|null\b|true\b|false\b)")
 
@@ -88,7 +91,7 @@ def findings(text: str) -> list[str]:
     if text.count("Next:") > 1:
         found.append("more than one 'Next:' in a post")
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    found += [f"a line said twice: {a!r}" for a, b in zip(lines, lines[1:]) if a == b]
+    found += [f"a line said twice: {a!r}" for a, b in itertools.pairwise(lines) if a == b]
     if "Since your last turn" in text:
         recap = text.split("Since your last turn", 1)[1].splitlines()
         if any(line.startswith("- ") and "Next:" in line for line in recap):
