@@ -125,4 +125,4 @@ async def test_reminders_turns_pause_and_substitute(standin: StandIn, tmp_path: 
         r = await s.slash(t.members[first], t.channel, "hand")
         assert "do not have a seat" in (await t.reply(r)).content
         r = await s.slash(t.members["carol"], t.channel, "turns")
-        assert "wait on you" in (await t.reply(r)).content
+        assert "1 table waits on you" in (await t.reply(r)).content
