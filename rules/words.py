@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-# Nouns whose plural is not the singular plus "s".
+# Nouns whose plural is not made by the rules of ``plural`` (uncountable ones stay as they are).
 _IRREGULAR = {
     "denarius": "denarii",
-    "box": "boxes",
     "glory": "glory",
     "disdain": "disdain",
     "renown": "renown",
@@ -19,15 +18,10 @@ _IRREGULAR = {
     "discipline": "discipline",
     "favour": "favour",
     "wolf": "wolves",
-    "city": "cities",
-    "family": "families",
-    "man": "men",
-    "person": "people",
 }
 # Nouns the games name in the plural (Hadrian's Wall's citizens): one of them is singular.
 _PLURALS = {"apparitores": "apparitor", "traders": "trader", "performers": "performer",
             "priests": "priest", "patricians": "patrician"}
-_SINGULAR = {plural: singular for singular, plural in _IRREGULAR.items()} | _PLURALS
 
 # Letters read with a vowel sound at the start ("an H2", "an M3", "an 8").
 _VOWEL_SOUND_LETTERS = frozenset("AEFHILMNORSX")
@@ -52,11 +46,6 @@ def plural(noun: str, count: int = 2) -> str:
     else:
         word = last + "s"
     return f"{head} {word}" if head else word
-
-
-def singular(noun: str) -> str:
-    """The singular of a plural ``plural`` made, for the nouns the games use."""
-    return _SINGULAR.get(noun, noun[:-1] if noun.endswith("s") else noun)
 
 
 def counted(count: int, noun: str) -> str:

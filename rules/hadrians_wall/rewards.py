@@ -27,7 +27,7 @@ from rules.hadrians_wall.components import (
     PRODUCTION_CIRCLES,
 )
 from rules.hadrians_wall.state import Sheet
-from rules.words import counted
+from rules.words import counted, signed
 
 Gained = dict[str, int]
 
@@ -163,6 +163,6 @@ def gain(sheet: Sheet, icons: Iterable[str], gained: Gained, cohort: str | None 
 def gained_text(gained: Gained) -> str:
     if not gained:
         return ""
-    parts = [f"+{counted(n, what)}" if not what.startswith("wasted") else f"{what} ({n})"
+    parts = [signed(n, what) if not what.startswith("wasted") else f"{what} ({n})"
              for what, n in gained.items()]
     return "; " + ", ".join(parts)

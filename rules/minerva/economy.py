@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from rules.minerva.components import CULTURE, RESOURCES, Catalogue, Cost
 from rules.minerva.state import PlayerState
-from rules.words import counted
+from rules.words import counted, signed
 
 R_INDEX = {r: i for i, r in enumerate(RESOURCES)}
 C_INDEX = {c: i for i, c in enumerate(CULTURE)}
@@ -54,9 +54,9 @@ def gain_all(
 def gained_text(key: str, n: int) -> str:
     """``+2 grain``, ``+1 denarius``, ``+3 art points`` (culture keys count points)."""
     if key in C_INDEX:
-        return f"+{counted(n, key + ' point')}"
+        return signed(n, key + " point")
     if key == "denarii":
-        return f"+{counted(n, 'denarius')}"
+        return signed(n, "denarius")
     return f"+{n} {key}"
 
 
