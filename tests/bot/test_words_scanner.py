@@ -19,6 +19,7 @@ from tests.e2e.words import findings
     "Alice passes.\nAlice passes.",
     "Since your last turn:\n- carol placed their police stone on c2. Next: move the pawn.",
     "Computer 1 built a residence at 1,1. Next: choose a direction.",
+    "Alice passed.\nNext: Computer 1",
     "Preview of **SF A3** (only you see this).",
     "You have 40 legal moves; `/move` searches them all as you type (area names, box numbers).",
 ])

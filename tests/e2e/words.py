@@ -97,7 +97,7 @@ def findings(text: str) -> list[str]:
         if any(line.startswith("- ") and "Next:" in line for line in recap):
             found.append("a 'Next:' hint inside a recap")
     found += [f"'Next:' addressed to a computer: {line!r}" for line in lines
-              if re.search(r"Computer \d+\b[^.]*\. Next:", line)]
+              if re.search(r"Computer \d+\b[^.]*\. Next:|^Next:.*\bComputer \d", line)]
     if "Preview of **" in text:
         found.append("a preview titled with raw notation")
     if "searches them all as you type (area names" in text:
