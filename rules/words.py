@@ -16,7 +16,6 @@ _IRREGULAR = {
     "valour": "valour",
     "production": "production",
     "discipline": "discipline",
-    "favour": "favour",
     "wolf": "wolves",
 }
 # Nouns the games name in the plural (Hadrian's Wall's citizens): one of them is singular.
