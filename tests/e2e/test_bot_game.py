@@ -91,7 +91,9 @@ async def asides(t: Table, game: str, board: Message, step: int) -> str | None:
     on_turn = mentioned_ids(board)
     if step == 0 and on_turn:
         who = next(m for m in t.members.values() if m.id == on_turn[0])
-        await t.reply(await t.standin.slash(who, t.channel, "move", {}))
+        listed = (await t.reply(await t.standin.slash(who, t.channel, "move", {}))).content
+        # Many moves: the hint to search them is the game's own.
+        assert "Pick your move" in listed or GAMES[game].moves_hint() in listed, listed
     if step == 4:
         await ask(t, "bob", "history")
         await ask(t, "alice", "rules", {"game": game})
