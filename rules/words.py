@@ -81,9 +81,10 @@ def listed(items: Sequence[str], last: str = "and") -> str:
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
-def option_text(value: object) -> str:
+def option_text(value: object, inner: bool = False) -> str:
     """A setup option's value in words, never as JSON: ``True`` is "yes", ``None`` "the
-    default", ``"first_home"`` "first home", a list its items, an object its entries."""
+    default", ``"first_home"`` "first home", a list its items, an object its entries (an
+    object inside another in brackets: "H1 (roof NW, door NE, count 12)")."""
     if value is None:
         return "the default"
     if isinstance(value, bool):
@@ -93,7 +94,10 @@ def option_text(value: object) -> str:
     if isinstance(value, list | tuple):
         return listed([option_text(v) for v in value]) if value else "none"
     if isinstance(value, dict):
-        return "; ".join(f"{option_text(k)} {option_text(v)}" for k, v in value.items()) or "none"
+        entries = [f"{option_text(k)} {option_text(v, True)}" for k, v in value.items()]
+        if not entries:
+            return "none"
+        return f"({', '.join(entries)})" if inner else "; ".join(entries)
     return str(value)
 
 

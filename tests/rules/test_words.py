@@ -45,7 +45,8 @@ def test_options_are_told_in_words_never_json() -> None:
     assert option_text(None) == "the default"
     assert option_text(True) == "yes" and option_text(False) == "no"
     assert option_text("first_home") == "first home"
-    assert option_text({"H1": {"roof": ["NW"], "count": 3}}) == "H1 roof NW; count 3"
+    assert option_text({"H1": {"roof": ["NW", "NE"], "count": 3}, "H2": {"count": 1}}) == (
+        "H1 (roof NW and NE, count 3); H2 (count 1)")
     defaults = {"tie_break": "shared", "laurels": [1, 2], "first": None}
     chosen = {"tie_break": "first_home", "laurels": [1, 2], "first": 2}
     assert options_changed(defaults, chosen) == ["first: 2", "tie break: first home"]
