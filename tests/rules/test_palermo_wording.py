@@ -60,3 +60,27 @@ def test_phase_one_mistakes_get_phase_one_hints() -> None:
             assert step_hint in message, message
             assert "cell" not in message and "move e5" not in message, message
         state = GAME.apply(state, state.turn, GAME.legal_actions(state, state.turn)[0]).state
+
+
+def test_houses_are_explained_and_points_say_what_they_count() -> None:
+    """"an H2 house (2 roof sections)", never "a H2 house"; a pawn moves "using 4 movement
+    points" (the image's name for the idea), never "for 4"."""
+    state = GAME.setup(3, "words", {"first_player": 0})
+    said: list[str] = []
+    view_texts: list[str] = []
+    for _ in range(400):
+        if GAME.outcome(state) is not None:
+            break
+        seat = sorted(GAME.active_seats(state))[0]
+        view_texts.append(GAME.describe(GAME.view(state, seat)))
+        action = GAME.legal_actions(state, seat)[-1]
+        transition = GAME.apply(state, seat, action)
+        said += [e.text for e in transition.events]
+        state = transition.state
+    text = "\n".join(said + view_texts)
+    assert re.search(r"built an H[123] house \([123] roof sections?\) on", text)
+    assert "a H" not in text and "allowance" not in text
+    assert re.search(r"using \d+ movement points?\.", text)
+    assert not re.search(r"for \d+\.", text)
+    assert re.search(r"\d+ movement points? a turn", text)
+    assert "× H1 house (1 roof section)" in text
