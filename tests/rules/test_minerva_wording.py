@@ -61,3 +61,11 @@ def test_other_players_and_round_news_get_lines_of_their_own() -> None:
     others = said[1:]
     assert others and all(text.count("{p") <= 1 for text in said)
     assert all(text.startswith("{p") and "passes again" in text for text in others)
+
+
+def test_one_denarius_and_one_assistant_are_singular() -> None:
+    s = fresh()
+    set_player(s, 0, money=1)
+    text = GAME.describe(GAME.view(s, None))
+    assert "{p0}: 1 denarius," in text
+    assert "1 denarii" not in text and "1 assistants" not in text and "1 residences" not in text
