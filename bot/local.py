@@ -141,6 +141,10 @@ class TerminalTable:
         table = await self.tables.store.live_table(LOCAL_CHANNEL)
         if table is None:
             return False
+        yours = any(s.member_id == YOU.id for s in await self.tables.seats(table.id))
+        if not yours:
+            raise TableError(f"{self.folder} holds an unfinished game of computer players "
+                             "only; choose another folder with --out.")
         if table.game_id != self.game_id or auto:
             raise TableError(
                 f"{self.folder} holds an unfinished game of {GAMES[table.game_id].title}: "
