@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import json
 import os
 import sys
 from collections.abc import Callable
@@ -21,9 +22,11 @@ from bot.store import SqliteStore
 from bot.tables import Tables
 from bot.tables.computers import DEFAULT_LEVEL, LEVELS
 from bot.terminal_input import TerminalInput
-from bot.values import Member
+from bot.text import plain
+from bot.values import Member, TableError
 from rules import GAMES
 from rules.core import Game, RulesError
+from rules.words import counted
 
 
 def _your_name() -> str:
@@ -37,19 +40,52 @@ YOU = Member(1, _your_name())
 LOCAL_CHANNEL = 1
 COMMANDS = """\
 Commands: a move in the game's notation, or
-  legal   list your legal moves        board   the board again
-  hand    your private view            undo    take back your last move
-  help    the rules, how to write a move, and this list
+  legal   your legal moves (by kind when there are many; legal WORD lists those with WORD)
+  board   the board again              hand    your private view
+  undo    take back your last move     help    the rules, how to write a move, this list
   quit    leave the table (Ctrl-D and Ctrl-C leave too)"""
-LEFT = "Left the table. The game stays in the database."
 INTERRUPTED = 130  # the shell's code for a program stopped by Ctrl-C
+LISTED = 20  # up to this many moves, `legal` lists them one a line
+WIDTH = 100
 
 
-def players_problem(game: Game, players: int | None) -> str | None:
+def left_text(game_id: str, folder: Path) -> str:
+    """Leaving an unfinished game: where it is kept and how to pick it up again."""
+    return (f"Left the table. The game is kept in {folder}; "
+            f"python -m bot local {game_id} --out {folder} picks it up where you left it.")
+
+
+def players_problem(game: Game, players: int | None, auto: bool = False) -> str | None:
     """Why ``players`` cannot sit at ``game``, or None when it can (None: the fewest)."""
     if players is None or game.min_players <= players <= game.max_players:
         return None
-    return f"{game.title} takes {game.min_players} to {game.max_players} players, yours included"
+    whose = "computer players" if auto else "players, yours included"
+    return f"{game.title} takes {game.min_players} to {game.max_players} {whose}"
+
+
+def legal_text(moves: list[str], typed: str = "") -> str:
+    """The answer to ``legal``: every move one a line when they are few (or when ``typed``
+    words pick some out), else one line per kind (the moves' first word) with a sample."""
+    words = typed.lower().split()
+    if words:
+        picked = [m for m in moves if all(w in m.lower() for w in words)]
+        return "\n".join(picked) if picked else f"No legal move has {' '.join(words)!r}."
+    if not moves:
+        return "Nothing to do now: it is not your turn."
+    if len(moves) <= LISTED:
+        return "\n".join(moves)
+    kinds: dict[str, list[str]] = {}
+    for move in moves:
+        first, _, rest = move.partition(" ")
+        kinds.setdefault(first, []).append(rest)
+    lines = [f"{counted(len(moves), 'legal move')}, by kind; legal WORD lists the moves "
+             f"with WORD (e.g. legal {next(iter(kinds))}):"]
+    for first, rests in kinds.items():
+        sample = ", ".join(r for r in rests if r)
+        head = f"  {first} ({len(rests)})" if sample else f"  {first}"
+        line = f"{head}: {sample}" if sample else head
+        lines.append(line if len(line) <= WIDTH else line[: WIDTH - 1] + "…")
+    return "\n".join(lines)
 
 
 class TerminalTable:
@@ -64,7 +100,7 @@ class TerminalTable:
         self.over = False
 
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        print(plain(text), file=self.out, flush=True)
 
     def help_text(self) -> str:
         return f"{self.game.rules_summary()}\n\n{COMMANDS}"
@@ -86,6 +122,8 @@ class TerminalTable:
         Computers play at ``level``: by default ``normal`` against you, and random moves in an
         ``auto`` game, so a whole game takes seconds."""
         self.say(f"Images and the table's database go to {self.folder}")
+        if await self.resume(auto):
+            return
         opened = await self.tables.open(self.game_id, LOCAL_CHANNEL, YOU, seat_order="join",
                                         seed=seed)
         self.table_id = opened.table_id
@@ -96,6 +134,27 @@ class TerminalTable:
         for _ in range(players if auto else players - 1):
             await self.tables.add_computer(self.table_id, YOU, level)
         await self.show(await self.tables.start(self.table_id, YOU))
+
+    async def resume(self, auto: bool) -> bool:
+        """Pick up the folder's unfinished game, if it holds one; ``TableError`` when that
+        game cannot be picked up here (another game, or a game of computers only)."""
+        table = await self.tables.store.live_table(LOCAL_CHANNEL)
+        if table is None:
+            return False
+        yours = any(s.member_id == YOU.id for s in await self.tables.seats(table.id))
+        if not yours:
+            raise TableError(f"{self.folder} holds an unfinished game of computer players "
+                             "only; choose another folder with --out.")
+        if table.game_id != self.game_id or auto:
+            raise TableError(
+                f"{self.folder} holds an unfinished game of {GAMES[table.game_id].title}: "
+                f"python -m bot local {table.game_id} --out {self.folder} picks it up; "
+                "or choose another folder with --out.")
+        self.table_id = table.id
+        self.say("Picking up the unfinished game kept here.")
+        await self.show(await self.tables.status(table.id))
+        self.show_private(await self.tables.private_view(table.id, YOU))
+        return True
 
     async def show(self, notice: Notice) -> None:
         self.over = notice.over
@@ -110,6 +169,14 @@ class TerminalTable:
             self.show_private(private)
         if notice.next_names and not notice.over:
             self.say("To act: " + ", ".join(notice.next_names))
+        if notice.over:
+            await self.save_replay()
+
+    async def save_replay(self) -> None:
+        path = self.folder / "replay.json"
+        data = await self.tables.export(LOCAL_CHANNEL)
+        await asyncio.to_thread(path.write_text, json.dumps(data, indent=1))
+        self.say(f"The replay file is {path}; python -m rules replay {path} replays the game.")
 
     def show_private(self, private: SeatNotice) -> None:
         if private.member_id != YOU.id:
@@ -125,13 +192,13 @@ class TerminalTable:
             if not line:
                 pass
             elif word == "quit":
-                self.say(LEFT)
+                self.say(left_text(self.game_id, self.folder))
                 return False
             elif word == "help":
                 self.say(self.help_text())
-            elif word == "legal":
+            elif word == "legal" or word.startswith("legal "):
                 moves = await self.tables.legal_moves(self.table_id, YOU)
-                self.say("\n".join(moves) if moves else "Nothing to do now: not your turn.")
+                self.say(legal_text(moves, line[len("legal"):]))
             elif word == "board":
                 text, public = await self.tables.public_view(self.table_id)
                 self.say(text)
@@ -147,12 +214,13 @@ class TerminalTable:
         return True
 
 
-def _players_or_fewest(game_id: str, players: int | None, out: TextIO) -> int | None:
+def _players_or_fewest(game_id: str, players: int | None, out: TextIO, auto: bool = False
+                       ) -> int | None:
     if game_id not in GAMES:
         print(f"Unknown game {game_id!r}. Games: {', '.join(sorted(GAMES))}.", file=out)
         return None
     game = GAMES[game_id]
-    problem = players_problem(game, players)
+    problem = players_problem(game, players, auto)
     if problem is not None:
         print(f"{problem}.", file=out)
         return None
@@ -166,14 +234,18 @@ async def run_local(
     """The terminal table on a running event loop, ``read`` called in a worker thread (for
     programs and tests; the command line uses ``play_at_terminal``)."""
     out = out or sys.stdout
-    count = _players_or_fewest(game_id, players, out)
+    count = _players_or_fewest(game_id, players, out, auto)
     if count is None:
         return 2
     await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
     store = await SqliteStore.open(folder / "table.db")
     try:
         table = TerminalTable(Tables(store), GAMES[game_id], folder, out)
-        await table.begin(count, seed, auto, level)
+        try:
+            await table.begin(count, seed, auto, level)
+        except RulesError as exc:
+            table.say(str(exc))
+            return 2
         if auto:
             return 0 if table.over else 1
         table.say(COMMANDS)
@@ -197,7 +269,7 @@ def play_at_terminal(
     """The terminal table with its prompt on the main thread, outside the event loop, so
     Ctrl-C interrupts the prompt at once; each command runs on one loop kept between them."""
     out = out or sys.stdout
-    count = _players_or_fewest(game_id, players, out)
+    count = _players_or_fewest(game_id, players, out, auto)
     if count is None:
         return 2
     typed = TerminalInput(out) if read is None and not auto and os.name == "posix" else None
@@ -211,7 +283,7 @@ def play_at_terminal(
             finally:
                 runner.run(store.close())
     except KeyboardInterrupt:
-        print(f"\n{LEFT}", file=out, flush=True)
+        print(f"\n{left_text(game_id, folder)}", file=out, flush=True)
         return INTERRUPTED
     finally:
         if typed is not None:
@@ -220,7 +292,11 @@ def play_at_terminal(
 
 def _play(runner: asyncio.Runner, table: TerminalTable, count: int, seed: str | None,
           auto: bool, read: Callable[[str], str], level: str | None = None) -> int:
-    runner.run(table.begin(count, seed, auto, level))
+    try:
+        runner.run(table.begin(count, seed, auto, level))
+    except RulesError as exc:
+        table.say(str(exc))
+        return 2
     if auto:
         return 0 if table.over else 1
     table.say(COMMANDS)
@@ -239,15 +315,19 @@ def local_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot local",
                                      description="Play at a terminal table, without Discord.")
     parser.add_argument("game", choices=sorted(GAMES))
-    parser.add_argument("--players", type=int, help="seats, yours included")
+    parser.add_argument("--players", type=int,
+                        help="seats, yours included (with --auto, computer players only)")
     parser.add_argument("--seed", help="pin the secret seed (the same seed replays the setup)")
     parser.add_argument("--auto", action="store_true",
                         help="computer players play the whole game; print the outcome")
     parser.add_argument("--level", choices=LEVELS,
                         help="how the computers play (default normal; random with --auto)")
-    parser.add_argument("--out", type=Path, help="folder for images (default ./tabula-local/...)")
+    parser.add_argument("--out", type=Path,
+                        help="folder for images, the table's database and the replay file "
+                        "(default a new ./tabula-local/... folder); a folder holding an "
+                        "unfinished game picks it up")
     args = parser.parse_args(argv)
-    problem = players_problem(GAMES[args.game], args.players)
+    problem = players_problem(GAMES[args.game], args.players, args.auto)
     if problem is not None:
         parser.error(f"argument --players: {problem}")
     folder = args.out or Path("tabula-local") / f"{args.game}-{args.seed or 'random'}"

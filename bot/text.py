@@ -56,6 +56,15 @@ def fill(template: str, names: Sequence[str]) -> str:
     return _PLACEHOLDER.sub(name_of, template)
 
 
+# An escaped character (kept), or a bold or code mark (dropped), read in one pass.
+_MARKUP = re.compile(r"\\([\\*_~`|>#\-\[\]()<:])|\*\*|`")
+
+
+def plain(text: str) -> str:
+    """A Discord text for a terminal: no bold or code marks, names unescaped."""
+    return _MARKUP.sub(lambda m: m.group(1) or "", text)
+
+
 def echo(typed: str, limit: int = ECHO_LIMIT) -> str:
     """Typed input quoted back to its author: one line, capped, as inline code."""
     flat = " ".join(clean_name(typed, limit=limit * 2).replace("`", "'").split())

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
 
-from rules import find_game
+from rules import GAMES, find_game
 from rules.core import RulesError, derive_seed
-from rules.players import choose, parse_level
+from rules.players import LEVELS, choose, parse_level
 from rules.players.registry import heuristic_for
 
 MAX_DECISIONS = 50_000
@@ -136,13 +136,23 @@ def format_summary(summary: dict[str, Any]) -> str:
 
 
 def add_arena_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game")
-    parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--games", type=int, required=True)
-    parser.add_argument("--seats", required=True, help="levels, comma separated, rotated")
-    parser.add_argument("--seed", default="arena")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    games = ", ".join(sorted(GAMES))
+    parser.description = ("Computer players against each other: every level takes every seat "
+                          "in turn, and the figures per level are printed.")
+    parser.epilog = f"Games: {games}. Levels: {', '.join(LEVELS)}."
+    parser.add_argument("game", help=f"the game to play: one of {games}")
+    parser.add_argument("--players", type=int, required=True,
+                        help="players at each table (within the game's range)")
+    parser.add_argument("--games", type=int, required=True, help="how many games to play")
+    parser.add_argument("--seats", required=True,
+                        help="levels, comma separated (e.g. hard,random); game g seats level "
+                        "(s + g) mod the count at seat s, so each level plays every seat")
+    parser.add_argument("--seed", default="arena",
+                        help="the arena seed (default arena): the same seed repeats a run")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="worker processes playing games side by side (default 2)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the figures as JSON instead of a table")
 
 
 def run_arena_command(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:

@@ -284,6 +284,11 @@ class Game(Protocol):
         """A few lines for ``/rules``: how a turn goes and how to write a move."""
         ...
 
+    def moves_hint(self) -> str:
+        """What to type to find a move among many, in this game's own words (the words its
+        moves start with), for a front end whose search filters the legal moves as one types."""
+        ...
+
 
 def merge_options(
     defaults: Mapping[str, Any], overrides: Mapping[str, Any] | None

@@ -39,6 +39,9 @@ class Pebbles:
     def options(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return merge_options(DEFAULTS, overrides)
 
+    def moves_hint(self) -> str:
+        return "type `play` and a card (`play 7`) or `hold`"
+
     def rules_summary(self) -> str:
         return "Play a card from your hand (`play 7`) or `hold`. Highest total wins."
 

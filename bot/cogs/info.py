@@ -14,6 +14,7 @@ from bot.text import clip
 from bot.ui.choices import GAME_CHOICES
 from bot.ui.respond import bot_of, reply
 from rules import GAMES
+from rules.words import options_changed
 
 HELP_TEXT = """\
 **Tabula**: board games played at your own pace, right here.
@@ -31,6 +32,17 @@ Time: `/game new ... pace:` sets deadlines; `/turns` lists every table waiting o
 `/league join` signs you up for a league; its organisers' `/league-admin round` opens your tables in
 threads; `/league standings` shows ratings (OpenSkill), `/league results` the finished tables."""
 
+
+EXPORT_OVER = (
+    "This file replays the game: it holds the secret seed (check its SHA-256 against the one "
+    "announced at the start) and every move in order, so anyone can deal the same game and "
+    "play it through move by move to check the result (Tabula's README, under Fair play, says "
+    "how)."
+)
+EXPORT_LIVE = (
+    "The game is still on, so its seed stays secret: this file lists the moves as the channel "
+    "saw them. Once the game is over, `/export` gives the file that replays it."
+)
 
 TIME_CHOICES = ("Time: each table picks its pace at `/game new` (`none`, `fast`, `daily`, "
                 "`relaxed` or `custom`), what happens when a seat runs out of time "
@@ -62,11 +74,7 @@ class Info(commands.Cog):
     async def export(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.channel_id is not None
         data = await bot_of(interaction).tables.export(interaction.channel_id)
-        note = (
-            "Replay with `python -m rules replay FILE`."
-            if data["seed"] else
-            "The seed stays secret until the game ends, so this file lists the moves only."
-        )
+        note = EXPORT_OVER if data["seed"] else EXPORT_LIVE
         body = json.dumps(data, indent=1).encode()
         await reply(interaction, note, ephemeral=False,
                     file=discord.File(io.BytesIO(body), filename=f"{data['game']}-replay.json"))
@@ -87,11 +95,12 @@ class Info(commands.Cog):
             if table is not None and table.game_id == chosen.id:
                 options = table.options
                 time = "This table: " + (await bot.scheduler.timing(table.id)).describe()
-        in_force = chosen.options(options)
-        shown = "\n".join(f"- `{k}`: {json.dumps(v)}" for k, v in sorted(in_force.items()))
+        changed = options_changed(chosen.options(), chosen.options(options))
+        setup = ("Setup: the standard rules." if not changed else
+                 "Setup: the standard rules, except\n" + "\n".join(f"- {c}" for c in changed))
         text = (
-            f"**{chosen.title}** ({chosen.min_players}-{chosen.max_players} players)\n"
-            f"{time}\n\n{chosen.rules_summary()}\n\nSetup options in force:\n{shown}"
+            f"**{chosen.title}** ({chosen.min_players} to {chosen.max_players} players)\n"
+            f"{time}\n\n{chosen.rules_summary()}\n\n{setup}"
         )
         await reply(interaction, clip(text))
 

@@ -15,6 +15,7 @@ from bot.pace.member import check_clock_time, check_interval, check_zone, zone_n
 from bot.pace.notices import waiting_line
 from bot.text import clip
 from bot.ui.respond import bot_of, reply
+from rules.words import counted
 
 REMINDER_CHOICES = [app_commands.Choice(name=n, value=v) for n, v in
                     (("off", 0), ("every 6 h", 6), ("every 12 h", 12), ("every 24 h", 24))]
@@ -31,7 +32,8 @@ class Timing(commands.Cog):
         if not waiting:
             await reply(interaction, "No table waits on you.")
             return
-        lines = [f"{len(waiting)} table(s) wait on you, oldest first:"]
+        verb = "waits" if len(waiting) == 1 else "wait"
+        lines = [f"{counted(len(waiting), 'table')} {verb} on you, oldest first:"]
         lines += [waiting_line(w) for w in waiting]
         await reply(interaction, clip("\n".join(lines)))
 

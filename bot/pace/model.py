@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from bot.tables.computers import DEFAULT_LEVEL, check_level
 from bot.values import TableError
+from rules.words import counted
 
 MINUTE = 60
 HOUR = 60 * MINUTE
@@ -84,7 +85,7 @@ def span(seconds: int) -> str:
     for unit, size in (("day", DAY), ("h", HOUR), ("min", MINUTE), ("s", 1)):
         count, seconds = divmod(seconds, size)
         if count:
-            parts.append(f"{count} {unit}" + ("s" if unit == "day" and count > 1 else ""))
+            parts.append(counted(count, unit) if unit == "day" else f"{count} {unit}")
     return " ".join(parts[:2]) or "0 s"
 
 

@@ -78,9 +78,12 @@ def history_lines(names: list[str], played: list[Played],
     for number, entry in enumerate(played, start=1):
         while pending and pending[0].version <= entry.record.version:
             lines.append(_changed(names, pending.pop(0)))
-        who = names[entry.seat] if entry.seat < len(names) else f"seat {entry.seat + 1}"
-        text = format_text(entry.record.text or "", names) or "(an action)"
-        lines.append(f"{number}. {who}: {text}")
+        who = names[entry.seat] if entry.seat < len(names) else f"Seat {entry.seat + 1}"
+        told = format_text(entry.record.text or "", names).splitlines()
+        first, rest = (told[0], told[1:]) if told else (f"{who} moved.", [])
+        # A move's narration names its player; an old log entry may hold notation only.
+        lines.append(f"{number}. {first}" if who in first else f"{number}. {who}: {first}")
+        lines.extend(f"    {line}" for line in rest)
     lines.extend(_changed(names, change) for change in pending)
     return lines
 

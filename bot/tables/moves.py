@@ -21,11 +21,12 @@ from bot.tables.narration import narrate, play_notice, private_notices
 from bot.values import OutOfDate
 from bot.web.metrics import MOVES
 from rules.core import Event, Transition
+from rules.words import counted
 
 log = logging.getLogger(__name__)
 
 MAX_COMPUTER_STEPS = 5_000  # a bound on computer moves chained after one human move
-RECAP_LINES = 12  # "since your last turn" keeps the latest groups of moves
+RECAP_LINES = 12  # "since your last turn" keeps the latest events
 
 Move = tuple[int, int | None, dict[str, Any], Transition, str | None]
 """seat, member id (None for a computer or the autopilot), action, its transition, key."""
@@ -69,7 +70,8 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
         if headline:
             line, headline = " ".join(t for t in (headline, line) if t), None
         entry = NewAction(
-            "act", seat, member_id, action=action, text=line or notation,
+            "act", seat, member_id, action=action,
+            text=line or f"{{p{seat}}} played {notation}.",
             irreversible=transition.irreversible, idem_key=idem_key, notation=notation,
         )
         steps.append(Step(game.dump(transition.state), entry, status))
@@ -193,19 +195,13 @@ async def recaps_for(live: Live, loaded: Loaded, chain: Chain) -> dict[int, str]
 
 
 def recap(records: list[ActionRecord], seat: int) -> list[str]:
-    """The moves of the other seats, consecutive moves of one seat on one line; the latest
-    ``RECAP_LINES`` lines, with how many earlier ones were left out."""
-    groups: list[tuple[int | None, list[str]]] = []
-    for played in gamelog.effective(records):
-        record = played.record
-        if played.seat == seat or not record.text:
-            continue
-        if groups and groups[-1][0] == played.seat:
-            groups[-1][1].append(record.text)
-        else:
-            groups.append((played.seat, [record.text]))
-    lines = ["- " + " ".join(texts).replace("\n", " ") for _, texts in groups]
+    """What the other seats' moves did, one event a line (a move's narration holds a line
+    per event); the latest ``RECAP_LINES`` lines, with how many earlier ones were left out."""
+    lines = [f"- {line.strip()}" for played in gamelog.effective(records)
+             if played.seat != seat and played.record.text
+             for line in played.record.text.splitlines() if line.strip()]
     if len(lines) > RECAP_LINES:
         left = len(lines) - RECAP_LINES
-        lines = [f"- ({left} earlier turns: `/history`)", *lines[-RECAP_LINES:]]
+        lines = [f"- {counted(left, 'earlier event')}: `/history` lists them.",
+                 *lines[-RECAP_LINES:]]
     return lines

@@ -149,8 +149,7 @@ def play_notice(
     if outcome is not None:
         text_lines.append(outcome_text(outcome.to_json(), names))
         text_lines.append(
-            f"The secret seed was `{table.seed}` (its SHA-256 was announced at the start); "
-            "`/export` gives the replay."
+            f"The secret seed was `{table.seed}` (its SHA-256 was announced at the start)."
         )
     elif state is not None:
         for seat in sorted(game.active_seats(state)):

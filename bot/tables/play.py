@@ -26,16 +26,30 @@ from bot.tables.narration import (
 from bot.text import escape
 from bot.values import Member, OutOfDate, Proposal, TableError
 from bot.web.metrics import ACT_SECONDS, observed
+from rules.words import listed
 
 ALREADY = "That move was already made."
 MOVE_TEXT_LIMIT = 300  # no move in any game's notation comes near it
 
 
 def parse(loaded: Loaded, seat: int, text: str) -> dict[str, Any]:
+    """A typed move as the game's action; a member not on turn hears whose turn it is (not the
+    hint for the move on turn, which is someone else's)."""
+    if seat not in loaded.game.active_seats(loaded.state):
+        raise TableError(not_your_turn(loaded))
     if len(text) > MOVE_TEXT_LIMIT:
         raise TableError(f"A move is at most {MOVE_TEXT_LIMIT} characters; "
                          "`/move` lists the legal ones as you type.")
     return loaded.game.parse_action(loaded.state, seat, text)
+
+
+def not_your_turn(loaded: Loaded) -> str:
+    names = [escape(loaded.seats[s].name) for s in sorted(loaded.game.active_seats(loaded.state))]
+    if not names:
+        return "It is not your turn: nobody can move now."
+    if len(names) == 1:
+        return f"It is not your turn: it is {names[0]}'s turn."
+    return f"It is not your turn: {listed(names)} are still to move."
 
 
 class PlayCases:

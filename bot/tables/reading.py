@@ -76,6 +76,10 @@ class ReadingCases:
             f"{loaded.game.id}:moves", views.texts, seat
         )
 
+    async def moves_hint(self, table_id: int) -> str:
+        """What to type in ``/move`` to find one of many moves, in the table's game's words."""
+        return (await self.live.load(table_id)).game.moves_hint()
+
     async def seat_print(self, table_id: int, member: Member) -> str | None:
         """The member's seat's own position (view and moves), to check a menu against."""
         loaded = await self.live.load(table_id)

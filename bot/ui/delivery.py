@@ -125,13 +125,14 @@ class Delivery:
         content = text
         over = notice.status in (Status.OVER, Status.ABANDONED)
         deadlines = notice.data.get("deadlines", {})
+        if notice.status == Status.OVER:
+            content += "\n`/export` gives the file that replays the game."
+        # "Next:" is for the members who must act; computers answer in a post of their own.
         if notice.next_members and not over:
             content += "\nNext: " + ", ".join(
                 f"<@{m}>" + (f" (deadline {deadline_text(deadlines[m])})" if m in deadlines
                              else "")
                 for m in notice.next_members)
-        elif notice.next_names and not over:
-            content += "\nNext: " + ", ".join(notice.next_names)
         mentioned = discord.AllowedMentions(
             users=[discord.Object(m) for m in notice.next_members], everyone=False, roles=False
         )

@@ -31,7 +31,8 @@ async def show_preview(interaction: discord.Interaction[Any], table_id: int, tex
     proposal = await bot.tables.propose(table_id, member_of(interaction), text)
     table = await bot.tables.live.record(table_id)
     files = image_files(await bot.renderer.render(table.game_id, proposal.view), "preview")
-    content = f"Preview of **{proposal.text}** (only you see this).\n{proposal.description}"
+    content = (f"Preview: you are about to play `{proposal.text}`; Confirm plays it (only you "
+               f"see this).\n{proposal.description}")
     await interaction.followup.send(
         clip(content), ephemeral=True, files=files or MISSING,
         view=confirm_view(proposal.pending_id)
@@ -137,8 +138,8 @@ async def offer_moves(interaction: discord.Interaction[Any], table_id: int) -> N
                     view=moves_view(table_id, mark, moves))
         return
     short = shortlist(moves, await bot.tables.last_notation(table_id, member))
-    hint = (f"You have {len(moves)} legal moves; `/move` searches them all as you type "
-            "(area names, box numbers, costs).")
+    hint = (f"You have {len(moves)} legal moves; `/move` searches them all as you type: "
+            f"{await bot.tables.moves_hint(table_id)}.")
     if short:
         await reply(interaction, hint + " Common ones:", view=moves_view(table_id, mark, short))
     else:

@@ -112,7 +112,7 @@ def _moves(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, A
             text = f"The game is over: you finished #{place} of {len(view['sheets'])}."
         draw.text((PAD, y), text, font=font(TEXT), fill=MUTED)
         return y + LINE + 8
-    draw.text((PAD, y), "You can do now (type one of these; 'legal' lists all)",
+    draw.text((PAD, y), "You can do now (/move lists every move)",
               font=font(TEXT + 2, bold=True), fill=HEAD)
     y += 30
     lines = _group(moves)

@@ -130,15 +130,13 @@ class HadriansWall:
         reason = kind.check(state, seat, action)
         if reason:
             raise IllegalAction(reason)
-        text = notation.format_action(action)
+        said = notation.action_sentence(action)
         work = Work(state)
         kind.run(work, seat, action)
         if action["type"] != "choose":
             extra = "".join(f"; {n}" for n in work.notes)
-            work.events.insert(0, Event(
-                "action", {"seat": seat, "action": action}, None,
-                f"{{p{seat}}}: {text}{gained_text(work.gained)}{extra}",
-            ))
+            text = f"{{p{seat}}} {said}{gained_text(work.gained)}{extra}." if said else ""
+            work.events.insert(0, Event("action", {"seat": seat, "action": action}, None, text))
         if action["type"] == "favour":
             year.after_favour(work, seat)
         year.advance(work)
@@ -198,6 +196,10 @@ class HadriansWall:
 
     def load(self, data: dict[str, Any]) -> State:
         return load_state(data)
+
+    def moves_hint(self) -> str:
+        return ("type an area and a box number (`fort 7`, `wall guard 2`, `citizen`), the "
+                "worker you pay with (`servant`) or `pass`")
 
     def rules_summary(self) -> str:
         return (

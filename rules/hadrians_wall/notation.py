@@ -24,6 +24,7 @@ from rules.hadrians_wall.components import (
 from rules.hadrians_wall.rewards import cost_text
 from rules.hadrians_wall.scouting import cell_name
 from rules.hadrians_wall.trade import SOURCE_LABELS
+from rules.words import counted
 
 TRACK_PAYMENT = {"mining": "servant", "guard": "soldier", "wall": "resource", "cippi": "resource"}
 
@@ -33,10 +34,6 @@ TRACK_PAYMENT = {"mining": "servant", "guard": "soldier", "wall": "resource", "c
 
 def _cohort(a: Action) -> str:
     return f", {a['cohort']} cohort" if "cohort" in a else ""
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _f_track(a: Action) -> str:
@@ -53,7 +50,7 @@ def _f_build(a: Action) -> str:
 
 def _f_forum(a: Action) -> str:
     paid = a["pay"]
-    what = _plural(2, paid[0]) if paid[0] == paid[1] else f"{paid[0]} + {paid[1]}"
+    what = counted(2, paid[0]) if paid[0] == paid[1] else f"{paid[0]} + {paid[1]}"
     return f"forum {a['box']}: pay {what}, gain {a['gain']}"
 
 
@@ -68,7 +65,7 @@ def _f_temple(a: Action) -> str:
 
 def _f_bribe(a: Action) -> str:
     cost = BATHS_BOXES[a["box"] - 1][1]
-    return f"baths {a['box']} ({_plural(cost, 'resource')}): remove 1 disdain"
+    return f"baths {a['box']} ({counted(cost, 'resource')}): remove 1 disdain"
 
 
 def _f_ruling(a: Action) -> str:
@@ -108,6 +105,33 @@ _FORMATS: dict[str, Callable[[Action], str]] = {
     "favour": lambda a: f"favour: ignore a {a['cohort']} attack with a {a['with']} favour",
     "defend": lambda a: "resolve attack",
 }
+
+
+# How a move reads in a sentence after its player's name: the verb its notation lacks.
+_VERBS = {
+    "road": "takes", "build": "builds", "landmark": "builds", "gladiator": "trains",
+    "scout": "scouts",
+}
+_SENTENCES: dict[str, Callable[[Action], str]] = {
+    "pass": lambda a: "passes",
+    "defend": lambda a: "",  # the attack's result, said next, tells it
+    "favour": lambda a: f"ignores a {a['cohort']} attack with a {a['with']} favour",
+    "battle": lambda a: f"sends their {a['gladiator']} gladiator into battle",
+}
+
+
+def action_sentence(action: Action) -> str:
+    """The move as it reads after its player's name ("fills fort 5 (1 builder)"), or empty
+    when another line tells what it did."""
+    kind = str(action.get("type"))
+    if kind in _SENTENCES:
+        return _SENTENCES[kind](action)
+    text = format_action(action)
+    verb = _VERBS.get(kind)
+    if verb is None:
+        return f"fills {text}"
+    first, _, rest = text.partition(" ")
+    return f"{verb} {rest}" if first in ("build", "train", "scout") else f"{verb} {text}"
 
 
 def format_action(action: Action) -> str:

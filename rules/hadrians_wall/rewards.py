@@ -27,6 +27,7 @@ from rules.hadrians_wall.components import (
     PRODUCTION_CIRCLES,
 )
 from rules.hadrians_wall.state import Sheet
+from rules.words import counted, signed
 
 Gained = dict[str, int]
 
@@ -51,7 +52,7 @@ def cost_text(cost: Mapping[str, int]) -> str:
     for key in GOODS:
         n = cost.get(key, 0)
         if n:
-            parts.append(f"{n} {key}{'s' if n > 1 else ''}")
+            parts.append(counted(n, key))
     return ", ".join(parts) if parts else "free"
 
 
@@ -162,6 +163,6 @@ def gain(sheet: Sheet, icons: Iterable[str], gained: Gained, cohort: str | None 
 def gained_text(gained: Gained) -> str:
     if not gained:
         return ""
-    parts = [f"+{n} {what}" if not what.startswith("wasted") else f"{what} ({n})"
+    parts = [signed(n, what) if not what.startswith("wasted") else f"{what} ({n})"
              for what, n in gained.items()]
     return "; " + ", ".join(parts)

@@ -29,6 +29,7 @@ from rules.hadrians_wall.right import is_dead
 from rules.hadrians_wall.scoring import breakdown, outcome
 from rules.hadrians_wall.state import Sheet, State, clone
 from rules.hadrians_wall.year import temple_favours
+from rules.words import counted
 
 PUBLIC_KEYS = (
     "hand", "cohorts", "mining", "guard", "fort", "wall", "cippi", "production", "training",
@@ -170,13 +171,14 @@ def describe(v: Mapping[str, Any]) -> str:
              f"{v['phase']}: {v['progress']['label']}."]
     card = v.get("fate_card")
     if card:
-        gains = ", ".join(f"{n} {g}" for g, n in card["gains"].items() if n)
+        gains = ", ".join(counted(n, g) for g, n in card["gains"].items() if n)
         lines.append(f"Fate card {card['id']}: attack {card['attack']}, gains {gains}.")
     for n in v.get("neutral", []):
         lines.append(f"Neutral card {n['id']}: trade good {n['trade_good']}, pattern "
-                     f"{n['pattern']}, {n['resources']} resource(s), {n['soldiers']} soldier(s).")
+                     f"{n['pattern']}, {counted(n['resources'], 'resource')}, "
+                     f"{counted(n['soldiers'], 'soldier')}.")
     for s in v["sheets"]:
-        hand = ", ".join(f"{n} {g}" for g, n in s["hand"].items() if n) or "nothing"
+        hand = ", ".join(counted(n, g) for g, n in s["hand"].items() if n) or "nothing"
         attrs = " ".join(f"{a[:3]} {s['attributes'][a]}" for a in ATTRIBUTES)
         cits = " ".join(f"{c[:4]} {s['citizens'][c]}" for c in CITIZENS)
         lines.append(

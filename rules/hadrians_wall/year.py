@@ -21,6 +21,7 @@ from rules.hadrians_wall.components import (
 from rules.hadrians_wall.decks import draw_fate
 from rules.hadrians_wall.rewards import add_attribute, circle_disdain, gained_text
 from rules.hadrians_wall.state import Sheet, State, Work
+from rules.words import counted, plural
 
 # --------------------------------------------------------------------------------------------
 # Year setup.
@@ -48,7 +49,7 @@ def start_year(w: Work, year: int) -> None:
         sheet["ignored"] = []
         w.emit("draw", f"You draw {' and '.join(sheet['drawn'])}: choose one as your Path.",
                frozenset({seat}), cards=list(sheet["drawn"]))
-    what = ", ".join(f"{n} {g}" for g, n in gains.items() if n)
+    what = ", ".join(counted(n, g) for g, n in gains.items() if n)
     # With reshuffling off (spec 2.7 option) the draw pile can be empty: nothing is gained.
     fate = (f"Fate card {card_id}: everyone gains {what}." if card_id is not None
             else "The Fate deck is empty: nobody gains anything.")
@@ -91,7 +92,7 @@ def reveal(w: Work) -> None:
         gains = PLAYER_CARDS[prospect].prospect_gain
         for good, n in gains.items():
             sheet["hand"][good] += n
-        got = ", ".join(f"{n} {g}" for g, n in gains.items())
+        got = ", ".join(counted(n, g) for g, n in gains.items())
         w.emit("reveal", f"{{p{seat}}} reveals Path {path} and Prospect {prospect} (+{got}).",
                seat=seat, path=path, prospect=prospect)
     count = NEUTRAL_REVEAL.get(w.players, 0)
@@ -101,7 +102,8 @@ def reveal(w: Work) -> None:
         w.neutral.append({"card": card, "resources": 0, "soldiers": 0, "by": [0] * w.players})
     if w.neutral:
         names = [n["card"] for n in w.neutral]
-        w.emit("neutral", f"Neutral card(s) revealed: {', '.join(names)}.", cards=names)
+        w.emit("neutral", f"{plural('Neutral card', len(names))} revealed: {', '.join(names)}.",
+               cards=names)
     for seat in range(w.players):
         income(w, seat)
     w.phase = "actions"
@@ -214,8 +216,8 @@ def end_actions(w: Work) -> None:
     w.last_attack = {"year": w.year, "cards": list(cards), "extra": extra,
                      "grey_flag": GREY_FLAG[w.year - 1], "results": [None] * w.players}
     arrows = ", ".join(FATE_CARDS[c].attack for c in cards) or "none"
-    w.emit("attack", f"Year {w.year}: the Picts attack with {len(cards)} card(s): {arrows}.",
-           cards=list(cards))
+    w.emit("attack", f"Year {w.year}: the Picts attack with {counted(len(cards), 'card')}: "
+           f"{arrows}.", cards=list(cards))
     w.phase = "attack"
     for seat in range(w.players):
         sheet = w.sheet(seat)
@@ -246,9 +248,9 @@ def resolve(w: Work, seat: int) -> None:
     if through == 0:
         verdict = "holds every attack"
     elif disdain >= grey:
-        verdict = f"lets {through} attack(s) through"
+        verdict = f"lets {counted(through, 'attack')} through"
     else:
-        verdict = f"lets {through} attack(s) through, partly"
+        verdict = f"lets {counted(through, 'attack')} through, partly"
     # Valour and Disdain are said once, not again among the other gains.
     others = {k: n for k, n in gained.items() if k not in ("valour", "disdain")}
     w.emit("defence", f"{{p{seat}}} {verdict}: +{valour} valour, +{disdain} disdain"

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from rules.minerva.components import CULTURE, RESOURCES, Catalogue, Cost
 from rules.minerva.state import PlayerState
+from rules.words import counted, signed
 
 R_INDEX = {r: i for i, r in enumerate(RESOURCES)}
 C_INDEX = {c: i for i, c in enumerate(CULTURE)}
@@ -28,7 +29,8 @@ def gain(
             p.res[i] = cap
             refund = extra * int(cat.const("overflow_refund_per_token"))
             p.money += refund
-            log.append(f"{extra} {key} over the cap of {cap} returned for {refund} denarii")
+            log.append(f"{extra} {key} over the cap of {cap} returned for "
+                       f"{counted(refund, 'denarius')}")
     elif key == "denarii":
         p.money += n
     elif key == "glory":
@@ -52,9 +54,9 @@ def gain_all(
 def gained_text(key: str, n: int) -> str:
     """``+2 grain``, ``+1 denarius``, ``+3 art points`` (culture keys count points)."""
     if key in C_INDEX:
-        return f"+{n} {key} point{'s' if n != 1 else ''}"
+        return signed(n, key + " point")
     if key == "denarii":
-        return f"+{n} {'denarius' if n == 1 else 'denarii'}"
+        return signed(n, "denarius")
     return f"+{n} {key}"
 
 
@@ -116,9 +118,9 @@ def pay(cat: Catalogue, p: PlayerState, cost: Cost, fee: int, log: list[str]) ->
     p.money -= owed + fee
     parts = [f"{n} {RESOURCES[i]}" for i, n in enumerate(used) if n]
     if owed:
-        parts.append(f"{owed} denarii for missing resources")
+        parts.append(f"{counted(owed, 'denarius')} for missing resources")
     if fee:
-        parts.append(f"the {fee} denarius fee")
+        parts.append(f"the {counted(fee, 'denarius')} fee")
     if parts:
         log.append("paid " + ", ".join(parts))
 

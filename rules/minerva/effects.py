@@ -32,6 +32,7 @@ from rules.minerva.city import (
 from rules.minerva.components import CULTURE, RESOURCES, Catalogue
 from rules.minerva.economy import gain, gain_all, holding, take
 from rules.minerva.state import Cell, Frame, MinervaState, PlayerState
+from rules.words import counted
 
 DONE: Action = {"type": "done"}
 
@@ -260,7 +261,7 @@ def decide(cat: Catalogue, s: MinervaState, action: Action, log: list[str]) -> N
         for key, n in body["pay"].items():
             take(p, key, n * action["times"])
         if action["times"]:
-            log.append(f"exchanged {action['times']} time{'s' if action['times'] > 1 else ''}")
+            log.append(f"exchanged {counted(action['times'], 'time')}")
         else:
             log.append("exchanged nothing")
         gain_all(cat, p, s.points, body["gain"], action["times"], log)

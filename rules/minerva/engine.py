@@ -136,8 +136,7 @@ class MinervaGame:
             if not s.stack:
                 continue_turn(self.cat, s, log)
         drew = len(s.deck) != len(state.deck) or len(s.temple_stack) != len(state.temple_stack)
-        pending = views.pending(self.cat, s)
-        said = narration.events(seat, action, s.round, log, pending)
+        said = narration.events(seat, action, s.round, log)
         return Transition(state=s, events=said, irreversible=drew)
 
     # ---- views and outcome ---------------------------------------------------------------
@@ -182,6 +181,10 @@ class MinervaGame:
 
     def describe(self, view: Mapping[str, Any]) -> str:
         return views.describe(view)
+
+    def moves_hint(self) -> str:
+        return ("type what you do and where: `build` and a tile's name (`build wheat field`) "
+                "or cell (`build 1,0`), `residence`, `activate`, `assistant`, `sell` or `pass`")
 
     def rules_summary(self) -> str:
         return views.RULES_SUMMARY

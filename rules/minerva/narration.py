@@ -1,5 +1,5 @@
-"""What a move's event says: one line per player, what the move gained, and what the player
-decides next.
+"""What a move's event says: one line per player and what the move gained (what the player
+decides next is the view's pending prompt, shown to that player, not told to the table).
 
 A move's log holds entries of the acting player, entries about other players (``{p1} passes
 again ...``) and round entries (``round 3 begins ...``). The acting player's entries make one
@@ -7,9 +7,6 @@ line; every other entry becomes an event of its own, so no sentence runs two pla
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
-from typing import Any
 
 from rules.core import Action, Event
 
@@ -30,12 +27,9 @@ def _joined(entries: list[str]) -> str:
     return "; ".join(out)
 
 
-def events(seat: int, action: Action, round_no: int, log: list[str],
-           pending: Mapping[str, Any] | None) -> tuple[Event, ...]:
+def events(seat: int, action: Action, round_no: int, log: list[str]) -> tuple[Event, ...]:
     own = [e for e in log if not e.startswith("{p") and not e.startswith(_ROUND)]
     text = f"{{p{seat}}} " + (_joined(own) or "acts") + "."
-    if pending and pending.get("seat") == seat and pending.get("kind") in ("direction", "effect"):
-        text += f" Next: {pending['prompt']}."
     data = {"seat": seat, "action": action, "round": round_no}
     out = [Event(kind=str(action["type"]), data=data, text=text)]
     for entry in log:

@@ -6,6 +6,7 @@ from rules.core import Action
 from rules.minerva.components import Catalogue
 from rules.minerva.economy import raise_money
 from rules.minerva.state import MinervaState, PlayerState
+from rules.words import counted
 
 ROUND_TILE = "R"
 
@@ -61,7 +62,7 @@ def apply_hire(cat: Catalogue, s: MinervaState, seat: int, action: Action, log: 
         if action["pay"] == "denarii":
             raise_money(cat, p, price[0], log)
             p.money -= price[0]
-            log.insert(0, f"hired an assistant for {price[0]} denarii")
+            log.insert(0, f"hired an assistant for {counted(price[0], 'denarius')}")
         else:
             p.glory -= price[1]
             log.insert(0, f"hired an assistant for {price[1]} glory")

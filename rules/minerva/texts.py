@@ -7,13 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.minerva.components import RESOURCES, Cost, Temple, TileType
-
-_UNITS = {"denarii": ("denarius", "denarii"), "glory": ("glory", "glory")}
+from rules.words import counted
 
 
 def amount(key: str, n: int) -> str:
-    one, many = _UNITS.get(key, (key, key))
-    return f"{n} {one if n == 1 else many}"
+    """``2 denarii``, ``1 denarius``; resources and glory are counted as they are."""
+    return counted(n, "denarius") if key == "denarii" else f"{n} {key}"
 
 
 def amounts_text(amounts: Mapping[str, int]) -> str:
@@ -38,7 +37,7 @@ def clause_text(clause: Mapping[str, Any]) -> str:
         return " / ".join("+" + amounts_text(o) for o in clause["gain_choice"])
     if "gain_any" in clause:
         n = clause["gain_any"]
-        return f"+{n} resource{'s' if n > 1 else ''} of choice"
+        return f"+{counted(n, 'resource')} of choice"
     if "exchange" in clause:
         body = clause["exchange"]
         return f"{amounts_text(body['pay'])} -> {amounts_text(body['gain'])}, any times"

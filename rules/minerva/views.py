@@ -16,6 +16,7 @@ from rules.minerva.rounds import ROUND_TILE, assistant_price
 from rules.minerva.state import MinervaState, PlayerState
 from rules.minerva.texts import clause_text, cost_text, effect_text, temple_text
 from rules.minerva.turns import build_choices, fee_due, tile_cost
+from rules.words import counted
 
 RULES_SUMMARY = """Minerva: 6 rounds. On your turn: build a facility (pay its resources; 3 denarii
 per missing one only when short), build a residence and activate one direction, place an assistant
@@ -109,7 +110,7 @@ def pending(cat: Catalogue, s: MinervaState) -> dict[str, Any] | None:
     what = clause_text(clause)
     if "gain_any" in clause:
         n = clause["gain_any"]
-        what = f"{n} resource{'s' if n > 1 else ''} of your choice"
+        what = f"{counted(n, 'resource')} of your choice"
     if "circus" in clause:
         what = "neighbouring residence to remove"
     optional = ", or done to skip" if frame["opt"] else ""
@@ -124,14 +125,14 @@ def _pending(cat: Catalogue, s: MinervaState) -> dict[str, Any] | None:
     if s.phase == "hire":
         seat = s.hire_queue[0]
         price = assistant_price(cat, s.players[seat])
-        cost = "" if price is None else f" ({price[0]} denarii or {price[1]} glory)"
+        cost = "" if price is None else f" ({counted(price[0], 'denarius')} or {price[1]} glory)"
         return {"seat": seat, "kind": "hire", "text": f"may hire an assistant{cost}"}
     out: dict[str, Any] = {"seat": s.current}
     if not s.stack:
         out.update(kind="turn", text="to act: build, residence, assistant or pass")
         fee = fee_due(cat, s)
         if fee:
-            out["text"] += f" (actions cost {fee} denarius now)"
+            out["text"] += f" (actions cost {counted(fee, 'denarius')} now)"
         return out
     frame = s.stack[-1]
     if frame["k"] == "dir":
@@ -206,7 +207,10 @@ def describe(view: Mapping[str, Any]) -> str:
     lines = [f"Minerva, round {view['round']} of {view['rounds']} ({view['phase']})."]
     pending = view.get("pending")
     if pending:
-        lines.append(f"{{p{pending['seat']}}} {pending['text']}.")
+        verb = "resolves " if pending["kind"] == "effect" else ""
+        lines.append(f"{{p{pending['seat']}}} {verb}{pending['text']}.")
+        if pending.get("prompt"):
+            lines.append(f"To decide: {pending['prompt']}.")
     result = view.get("outcome")
     if result:
         lines.append("Scores: " + ", ".join(
@@ -217,9 +221,10 @@ def describe(view: Mapping[str, Any]) -> str:
         res = ", ".join(f"{n} {r}" for r, n in seat["resources"].items() if n) or "no resources"
         order = f", order tile {seat['order']}" if seat["order"] else ""
         lines.append(
-            f"{{p{seat['seat']}}}: {seat['money']} denarii, {res}, {seat['glory']} glory, "
-            f"{seat['assistants']} assistants, {seat['residences']} residences left{order}; "
-            f"city of {len(seat['city'])} tile{'' if len(seat['city']) == 1 else 's'}."
+            f"{{p{seat['seat']}}}: {counted(seat['money'], 'denarius')}, {res}, "
+            f"{seat['glory']} glory, {counted(seat['assistants'], 'assistant')}, "
+            f"{counted(seat['residences'], 'residence')} left{order}; "
+            f"city of {counted(len(seat['city']), 'tile')}."
         )
     lines.append("Culture tops: " + ", ".join(
         f"{c} needs {tiles[0]['req']} for {tiles[0]['vp']} VP" if tiles else f"{c} empty"
@@ -232,7 +237,8 @@ def describe(view: Mapping[str, Any]) -> str:
         f"{t['name']} ({t['cost']}; {t['effect']})" for t in view["temples"]
     ) + ".")
     for a, b in view.get("pairs", []):
-        other = f"round tile with {b['coins']} denarii" if b.get("round") else b["name"]
+        other = (f"round tile with {counted(b['coins'], 'denarius')}" if b.get("round")
+                 else b["name"])
         lines.append(f"Pair: {a['name']} ({a['cost']}) or {other}.")
     if view["offer"]:
         lines.append("Offer: " + "; ".join(

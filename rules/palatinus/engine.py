@@ -162,6 +162,10 @@ class Palatinus:
     def load(self, data: dict[str, Any]) -> PalatinusState:
         return st.load(data)
 
+    def moves_hint(self) -> str:
+        return ("type a field (`c4`), with a piece's letter (`M c4`: merchant, `F`: farmer, "
+                "`S`: soldier) or `wolf`; to lay the tile, `lay` and a ring position (`lay 3`)")
+
     def rules_summary(self) -> str:
         return (
             "Palatinus (2-5 players). First the 7 tiles are laid: on your turn put the drawn tile "

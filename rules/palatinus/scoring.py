@@ -11,6 +11,7 @@ from rules.palatinus import components as comp
 from rules.palatinus.config import Config
 from rules.palatinus.geometry import Board
 from rules.palatinus.state import Piece
+from rules.words import counted
 
 MERCHANT_POINTS = {"M": 1, "F": 2, "S": 3}
 FARMER_POINTS = 2
@@ -220,10 +221,6 @@ def outcome(record: Mapping[str, Any], tie_break: str) -> Outcome:
 
 def _seat_list(seats: Sequence[int]) -> str:
     return ", ".join(f"{{p{s}}}" for s in seats)
-
-
-def counted(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def soldier_text(soldier: Mapping[str, Any]) -> str:

@@ -18,6 +18,7 @@ from rules.palatinus.geometry import RING_BY_NUMBER, Board, Hex, field_hexes, hi
 from rules.palatinus.laying import free_positions
 from rules.palatinus.placing import allowed_kinds, soldier_free_turns
 from rules.palatinus.state import LAYING, OVER, PLACING, PalatinusState
+from rules.words import counted
 
 NAME_LIMIT = 32
 
@@ -161,7 +162,7 @@ def describe(view: Mapping[str, Any]) -> str:
         left = ", ".join(f"{seat_name(s)} {n}" for s, n in enumerate(view["left"]))
         lines.append(f"Pieces left: {left}.")
     if "screen" in view and view["phase"] != OVER:
-        screen = ", ".join(f"{n} {comp.kind_name(k)}" for k, n in view["screen"].items())
+        screen = ", ".join(counted(n, comp.kind_name(k)) for k, n in view["screen"].items())
         lines.append(f"Behind your screen: {screen or 'nothing'}.")
     if view.get("scoring"):
         lines.extend(_scoring_lines(view))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from rules.core import quote
+from rules.words import counted
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -223,3 +224,19 @@ def config_from_json(text: str) -> Config:
 
 def options_json(options: Mapping[str, Any]) -> str:
     return json.dumps(options, sort_keys=True, separators=(",", ":"))
+
+
+def house_words(kind: str, roofs: int) -> str:
+    """A house kind as players read it: "H2 house (2 roof sections)"."""
+    return f"{kind} house ({counted(roofs, 'roof section')})"
+
+
+def house_name(config: Config, kind: str) -> str:
+    roofs = next((len(h.roof) for h in config.houses if h.name == kind), 0)
+    return house_words(kind, roofs) if roofs else f"{kind} house"
+
+
+def movement(points: int) -> str:
+    """Points a pawn spends: one name for the idea in every text ("movement points")."""
+    return counted(points, "movement point")
+

@@ -120,14 +120,20 @@ class PalermoGame:
     def describe(self, view: Mapping[str, Any]) -> str:
         return views.describe(view)
 
+    def moves_hint(self) -> str:
+        return ("type a space (`C4`) or a house kind (`H2`, the house with 2 roof sections); "
+                "in phase 2 a cell (`e5`), `police`, `keep`, `business`, `home` or `walk on`")
+
     def rules_summary(self) -> str:
         return (
             "Palermo (3-5 players). Phase 1: in turn, build one house next to an existing roof "
-            "and mark its door with your chip ('H2 C4 door SW'; the first player starts with "
+            "and mark its door with your chip ('H2 C4 door SW': H1, H2 and H3 are houses with "
+            "1, 2 or 3 roof sections; the first player starts with "
             "the Start/Finish tile, 'SF C3'). Phase 2: each turn, optionally re-place your "
             "police stone ('police e5' or 'keep'), then move your pawn: stop at one of your "
             "doors to take its chip and score the points left over ('move e5 cost 3 "
-            "business'), or 'walk on' and end where your points run out ('move g7 cost 6 "
+            "business'), or 'walk on' and end where your movement points run out ('move g7 "
+            "cost 6 "
             "exact'). Collect every chip and get home to Start/Finish; highest score wins."
         )
 

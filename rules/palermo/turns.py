@@ -12,7 +12,7 @@ from typing import Any
 from rules.core import Event, Rng
 from rules.palermo.building import Placement
 from rules.palermo.collecting import BUSINESS, HOME, Move, city_graph, police_targets
-from rules.palermo.components import Config
+from rules.palermo.components import Config, house_name, movement
 from rules.palermo.state import (
     BUILD,
     COLLECT,
@@ -28,6 +28,7 @@ from rules.palermo.state import (
     PalermoState,
     Tile,
 )
+from rules.words import counted, with_article
 
 Events = list[Event]
 
@@ -93,7 +94,8 @@ def build(state: PalermoState, seat: int, placement: Placement) -> tuple[Palermo
         Event(
             "build",
             {"seat": seat, "kind": placement.kind, "space": name, "rotation": placement.rotation},
-            text=f"{{p{seat}}} built a {placement.kind} house on {name}.",
+            text=f"{{p{seat}}} built "
+            f"{with_article(house_name(state.config, placement.kind))} on {name}.",
         )
     ]
     state = replace(
@@ -173,7 +175,7 @@ def _begin_turn(state: PalermoState, seat: int, events: Events) -> tuple[Palermo
                 Event(
                     "waiting_bonus",
                     {"seat": seat, "points": gain},
-                    text=f"{{p{seat}}} waits at home and scores {gain}.",
+                    text=f"{{p{seat}}} waits at home and scores {counted(gain, 'point')}.",
                 )
             )
         if police_targets(state, seat):
@@ -194,8 +196,6 @@ def place_police(
     state: PalermoState, seat: int, target: int | None
 ) -> tuple[PalermoState, Events]:
     events: Events = []
-    # Say what comes next, so the player is never left without a prompt.
-    then = "" if state.is_home(seat) else " Next: move the pawn (a stop, or 'walk on')."
     if target is not None:
         state = replace(state, police=_set(state.police, seat, target))
         name = state.geo.cell_name(target)
@@ -203,7 +203,7 @@ def place_police(
             Event(
                 "police",
                 {"seat": seat, "to": name},
-                text=f"{{p{seat}}} placed their police stone on {name}.{then}",
+                text=f"{{p{seat}}} placed their police stone on {name}.",
             )
         )
     else:
@@ -211,7 +211,7 @@ def place_police(
             Event(
                 "police_kept",
                 {"seat": seat},
-                text=f"{{p{seat}}} keeps their police stone where it is.{then}",
+                text=f"{{p{seat}}} keeps their police stone where it is.",
             )
         )
     if state.is_home(seat):
@@ -221,7 +221,9 @@ def place_police(
 
 def walk_on(state: PalermoState, seat: int) -> tuple[PalermoState, Events]:
     """The pawn passes its stops by and will use every point (spec 7.4, ending 1)."""
-    return replace(state, step=WALK), []
+    told = Event("walk_on", {"seat": seat}, text=f"{{p{seat}}} walks on: the pawn passes its "
+                 "stops by and uses every movement point.")
+    return replace(state, step=WALK), [told]
 
 
 def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState, Events]:
@@ -234,7 +236,8 @@ def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState,
     if move.end == BUSINESS:
         state = _collect(state, seat, move.to, spare)
         data["income"] = spare
-        text = f"{{p{seat}}} stopped at their business on {name} and earned {spare}."
+        text = (f"{{p{seat}}} stopped at their business on {name} and earned "
+                f"{counted(spare, 'point')}.")
     elif move.end == HOME:
         state = replace(
             state,
@@ -242,11 +245,11 @@ def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState,
             home_order=(*state.home_order, seat),
         )
         data["leftover"] = spare
-        text = f"{{p{seat}}} is home on {name} with {spare} point(s) to spare."
+        text = f"{{p{seat}}} is home on {name} with {movement(spare)} to spare."
     elif move.cost < total:
-        text = f"{{p{seat}}} was blocked and stopped on {name} after {move.cost}."
+        text = f"{{p{seat}}} was blocked and stopped on {name} after {movement(move.cost)}."
     else:
-        text = f"{{p{seat}}} moved to {name} for {move.cost}."
+        text = f"{{p{seat}}} moved to {name}, using {movement(move.cost)}."
     events.append(Event("move", data, text=text))
     owner = next(
         (s for s, p in enumerate(state.police) if p == move.to and s != seat), None
@@ -259,7 +262,7 @@ def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState,
                 "stone_blocked",
                 {"seat": seat, "owner": owner, "cell": name},
                 text=f"{{p{seat}}} ended on {{p{owner}}}'s police stone: it cannot move on "
-                f"{{p{owner}}}'s next turn, and {{p{seat}}} has 1 point less next turn.",
+                f"{{p{owner}}}'s next turn, and {{p{seat}}} has 1 movement point less next turn.",
             )
         )
     if len(state.home_order) == state.players:

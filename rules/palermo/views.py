@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.palermo.city import tile_cells
 from rules.palermo.collecting import budget, legal_moves, police_may_move
-from rules.palermo.components import CORNERS, Config
+from rules.palermo.components import CORNERS, Config, house_words, movement
 from rules.palermo.geometry import Geometry
 from rules.palermo.scoring import breakdown, outcome
 from rules.palermo.state import BUILD, COLLECT, OFF, OVER, START_KIND, PalermoState, Tile
@@ -175,6 +175,7 @@ def view(state: PalermoState, seat: int | None) -> dict[str, Any]:
 # -------------------------------------------------------------------------------- text
 
 
+_TILE_WORDS = {START_KIND: "Start/Finish tile"}
 END_WORDS = {"exact": "an exact stop", "business": "a business stop", "home": "home",
              "blocked": "a blocked stop"}
 
@@ -201,12 +202,15 @@ def describe(v: Mapping[str, Any]) -> str:
             "start_tile": "lays the Start/Finish tile",
             "house": "builds a house",
             "police": "may move their police stone",
-            "move": f"moves their pawn ({v['budget']} points)",
-            "walk": f"walks their pawn on, using all {v['budget']} points",
+            "move": f"moves their pawn ({movement(v['budget'])}: a stop, or 'walk on')",
+            "walk": f"walks their pawn on, using all {movement(v['budget'])}",
         }[v["step"]]
         lines.append(f"To play: {{p{seat}}} {doing}.")
     if phase == BUILD:
-        supply = ", ".join(f"{k} x{n}" for k, n in v["supply"].items())
+        supply = ", ".join(
+            f"{n} × " + (house_words(k, len(v['layouts'][k]['roof'])) if k in v["layouts"]
+                         else _TILE_WORDS.get(k, k))
+            for k, n in v["supply"].items())
         lines.append(f"Supply: {supply}. Empty spaces: {len(v['empty_spaces'])}.")
     for row in v["table"]:
         seat = row["seat"]
@@ -220,7 +224,7 @@ def describe(v: Mapping[str, Any]) -> str:
             f"{{p{seat}}}: score {row['score']}, chips {row['collected']}/{row['chips']}"
             + (f" ({row['lost']} sealed off)" if row["lost"] else "")
             + ", "
-            f"allowance {row['allowance']}"
+            f"{movement(row['allowance'])} a turn"
             + (f" (-{row['penalty']} next turn)" if row["penalty"] else "")
             + f", pawn {where}, police {police}"
             + (" (blocked)" if stone["frozen"] else "")
@@ -233,8 +237,8 @@ def describe(v: Mapping[str, Any]) -> str:
             for r in v["reachable"][:12]
         ]
         more = len(v["reachable"]) - len(shown)
-        lines.append("You can reach (cell, then points spent and how the pawn ends there): "
-                     + "; ".join(shown) + (f"; and {more} more." if more else "."))
+        lines.append("You can reach (cell, then movement points spent and how the pawn ends "
+                     "there): " + "; ".join(shown) + (f"; and {more} more." if more else "."))
     if v.get("outcome"):
         ranking = v["outcome"]["ranking"]
         places = "; ".join(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.local import run_local
+from bot.local import legal_text, run_local
 from rendering import has_renderer
 from rules import GAMES
 from rules.core import Rng
@@ -16,7 +16,8 @@ MAX_PROMPTS = 4000
 
 
 class Typist:
-    """Answers the prompt like a player: asks for `legal`, then types a move listed."""
+    """Answers the prompt like a player: asks for `legal`, then types a move listed (when
+    `legal` groups many moves by kind, asks for one kind first)."""
 
     def __init__(self, out: io.StringIO) -> None:
         self.out = out
@@ -35,6 +36,11 @@ class Typist:
             return "legal"
         self.asked = False
         listed = self.out.getvalue()[self.mark:].strip().splitlines()
+        if listed and "by kind; legal WORD lists" in listed[0]:
+            kinds = [line.split()[0] for line in listed[1:]]
+            self.asked = True
+            self.mark = len(self.out.getvalue())
+            return f"legal {'move' if 'move' in kinds else self.rng.choice(kinds)}"
         # Palermo pawns head home or to a business when they can, as a player would.
         for word in (" home", " business"):
             wanted = [line for line in listed if line.endswith(word)]
@@ -65,3 +71,50 @@ async def test_auto_plays_computer_seats_to_the_outcome(tmp_path: Path) -> None:
     game_id = sorted(GAMES)[0]
     code = await run_local(game_id, None, "auto", True, tmp_path, out=out)
     assert code == 0 and "Game over" in out.getvalue()
+
+
+def test_legal_groups_many_moves_by_kind_and_lists_one_kind_on_asking() -> None:
+    moves = [f"police c{n}" for n in range(1, 41)] + ["keep"] + [
+        f"move e{n} cost 3 exact" for n in range(1, 30)]
+    grouped = legal_text(moves).splitlines()
+    assert grouped[0].startswith("70 legal moves, by kind; legal WORD lists")
+    assert [line.split()[0] for line in grouped[1:]] == ["police", "keep", "move"]
+    assert all(len(line) <= 100 for line in grouped)
+    assert legal_text(moves, " keep").splitlines() == ["keep"]
+    assert len(legal_text(moves, "police").splitlines()) == 40
+    assert legal_text(moves[:3]).splitlines() == moves[:3]
+    assert "not your turn" in legal_text([])
+
+
+async def test_an_unfinished_game_is_picked_up_from_its_folder(tmp_path: Path) -> None:
+    game_id = "palatinus"
+    first = io.StringIO()
+    code = await run_local(game_id, 2, "again", False, tmp_path, read=lambda _: "quit",
+                           out=first)
+    assert code == 0
+    assert f"python -m bot local {game_id} --out {tmp_path} picks it up" in first.getvalue()
+    again = io.StringIO()
+    code = await run_local(game_id, 2, "again", False, tmp_path, read=lambda _: "quit",
+                           out=again)
+    said = again.getvalue()
+    assert code == 0 and "Traceback" not in said
+    assert "Picking up the unfinished game kept here." in said and "To act:" in said
+    # Another game in that folder is refused in words, with the way to pick it up.
+    other = io.StringIO()
+    code = await run_local("palermo", 3, None, False, tmp_path, read=lambda _: "quit",
+                           out=other)
+    assert code == 2
+    assert f"holds an unfinished game of Palatinus: python -m bot local {game_id}" in (
+        other.getvalue())
+
+
+async def test_the_terminal_shows_no_markdown_and_writes_the_replay_file(tmp_path: Path
+                                                                        ) -> None:
+    out = io.StringIO()
+    code = await run_local("palatinus", 2, "plain", True, tmp_path, out=out)
+    text = out.getvalue()
+    assert code == 0 and "Game over." in text
+    assert "**" not in text and "`" not in text and "/export" not in text
+    replay = tmp_path / "replay.json"
+    assert f"python -m rules replay {replay}" in text
+    assert '"seed": "plain"' in replay.read_text()

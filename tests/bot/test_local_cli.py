@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.local import local_main, run_local
+from bot.text import plain
 from rules import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +43,8 @@ def test_a_player_count_out_of_range_is_refused_with_the_range(
         assert exited.value.code == 2
         err = capsys.readouterr().err
         assert "--players" in err
-        assert f"{game.min_players} to {game.max_players}" in err
+        assert f"{game.min_players} to {game.max_players} computer players" in err
+        assert "yours included" not in err
         # Refused before anything was set up: no database was made.
         assert not (tmp_path / "table.db").exists()
 
@@ -60,7 +62,7 @@ async def test_help_shows_the_games_notation_and_the_commands(game_id: str, tmp_
                            read=lambda prompt: next(typed), out=out)
     assert code == 0
     text = out.getvalue()
-    help_part = text[text.rindex(GAMES[game_id].rules_summary()):]
+    help_part = text[text.rindex(plain(GAMES[game_id].rules_summary())):]
     assert "legal" in help_part and "quit" in help_part
 
 
@@ -121,3 +123,15 @@ async def test_end_of_input_quits_cleanly(tmp_path: Path) -> None:
     assert code == 0
     assert err.strip() == ""
     assert "Left the table" in out
+
+
+async def test_the_same_out_folder_twice_picks_the_game_up_without_a_traceback(
+        tmp_path: Path) -> None:
+    for _ in range(2):
+        proc, seen = await _start_at_prompt(tmp_path)
+        assert proc.stdin is not None
+        proc.stdin.close()
+        code, out, err = await _finish(proc)
+        assert code == 0 and err.strip() == "" and "Traceback" not in out
+        assert f"--out {tmp_path / 'out'} picks it up where you left it" in out
+    assert "Picking up the unfinished game kept here." in seen.decode()

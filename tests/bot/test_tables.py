@@ -81,6 +81,16 @@ async def test_a_seated_member_out_of_turn_is_told_so(tables: Tables) -> None:
     assert "not your turn" in str(info.value).lower()
 
 
+async def test_a_wrong_move_out_of_turn_is_told_whose_turn_it_is(tables: Tables) -> None:
+    """Not the hint for the move on turn (someone else's), nor a list of moves."""
+    table_id = await started(tables, ALICE, BOB, options={"first": 0})
+    for attempt in (tables.act(table_id, BOB, "zz 99"),
+                    tables.propose(table_id, BOB, "zz 99")):
+        with pytest.raises(TableError) as info:
+            await attempt
+        assert str(info.value) == "It is not your turn: it is Alice's turn."
+
+
 async def test_two_concurrent_acts_on_the_same_version_apply_exactly_one(
     tables: Tables,
 ) -> None:
@@ -246,7 +256,7 @@ async def test_export_withholds_the_seed_and_actions_while_the_game_is_live(tabl
     assert exported["seed"] is None and len(exported["seed_sha256"]) == 64
     # Neither the actions' JSON nor the card drawn may leak; the public log is there.
     assert exported["actions"] is None
-    assert exported["public_log"] == [f"1. {mover.name}: {mover.name} played {card}. "
+    assert exported["public_log"] == [f"1. {mover.name} played {card}. "
                                       f"{mover.name} drew a card."]
 
 

@@ -91,7 +91,7 @@ async def test_reminders_turns_pause_and_substitute(standin: StandIn, tmp_path: 
         assert len(sent) == 1
         # /turns lists the tables that wait on the caller, on every server.
         r = await s.slash(t.members[first], t.channel, "turns")
-        assert "1 table(s) wait on you" in (await t.reply(r)).content
+        assert "1 table waits on you" in (await t.reply(r)).content
         elsewhere = s.add_member(other, t.members[first].user)
         r = await s.slash(elsewhere, there, "game new", {"game": "minerva", "players": 1})
         await t.reply(r)
@@ -100,7 +100,7 @@ async def test_reminders_turns_pause_and_substitute(standin: StandIn, tmp_path: 
         await s.wait_until(lambda: len(s.channel_messages(there)) >= 2, WAIT, "a board there")
         r = await s.slash(t.members[first], t.channel, "turns")
         listed = (await t.reply(r)).content
-        assert "2 table(s) wait on you" in listed
+        assert "2 tables wait on you" in listed
         assert f"/{t.guild.id}/" in listed and f"/{other.id}/" in listed
         # Paused: the deadline passes and nothing fires.
         r = await s.slash(t.members["admin"], t.channel, "game pause", {"reason": "server move"})
@@ -125,4 +125,4 @@ async def test_reminders_turns_pause_and_substitute(standin: StandIn, tmp_path: 
         r = await s.slash(t.members[first], t.channel, "hand")
         assert "do not have a seat" in (await t.reply(r)).content
         r = await s.slash(t.members["carol"], t.channel, "turns")
-        assert "wait on you" in (await t.reply(r)).content
+        assert "1 table waits on you" in (await t.reply(r)).content

@@ -1,8 +1,10 @@
-"""A whole game of Palatinus played through the real bot: slash commands, autocomplete, the
-preview with Confirm, buttons, boards in the channel, mentions, and DMs with PNGs."""
+"""A whole game of each game played through the real bot: slash commands, autocomplete, the
+preview with Confirm, buttons, boards in the channel, mentions, and DMs with PNGs; every text
+a member read in it is scanned for words that do not belong (tests/e2e/words.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,10 +14,13 @@ from rules import GAMES
 from rules.core import Rng
 from tests.e2e.harness import Table, custom_id, mentioned_ids, table
 from tests.e2e.standin import Message, StandIn
+from tests.e2e.words import findings, texts
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 
 PNG = b"\x89PNG\r\n\x1a\n"
+HISTORY_LINE = re.compile(r"^(\d+\. |- )")
+NAMED_TWICE = re.compile(r"^\d+\. (.+?): \1\b")
 MAX_MOVES = 1500
 
 
@@ -73,16 +78,63 @@ async def play_move(t: Table, board: Message, rng: Rng, step: int) -> Message:
     return await t.next_board(before)
 
 
+async def ask(t: Table, who: str, command: str, options: dict[str, object] | None = None
+              ) -> str:
+    r = await t.standin.slash(t.members[who], t.channel, command, options or {})
+    return str((await t.reply(r)).content)
+
+
+async def asides(t: Table, game: str, board: Message, step: int) -> str | None:
+    """What members do between moves besides moving: a member not on turn types a move that
+    is not one (what they are told is returned), the one on turn lists their moves, and
+    someone reads the history and the rules."""
+    on_turn = mentioned_ids(board)
+    if step == 0 and on_turn:
+        who = next(m for m in t.members.values() if m.id == on_turn[0])
+        listed = (await t.reply(await t.standin.slash(who, t.channel, "move", {}))).content
+        # Many moves: the hint to search them is the game's own.
+        assert "Pick your move" in listed or GAMES[game].moves_hint() in listed, listed
+    if step == 4:
+        await ask(t, "bob", "history")
+        await ask(t, "alice", "rules", {"game": game})
+    waiting = [t.members[n] for n in ("alice", "bob") if t.members[n].id not in on_turn]
+    if step not in (1, 6) or not waiting:
+        return None
+    r = await t.standin.slash(waiting[0], t.channel, "move", {"action": "zz 99"})
+    return str((await t.reply(r)).content)
+
+
+def assert_reads_well(game: str, standin: StandIn, history: str, off_turn: list[str]) -> None:
+    """Every text a member read, anywhere, is free of the words ``findings`` looks for; the
+    history is one sentence a move; a move off turn is told whose turn it is."""
+    seen = list(texts(standin.messages))
+    bad = sorted({f"{problem} in {text[:300]!r}" for text in seen for problem in findings(text)})
+    assert not bad, f"{game}:\n" + "\n".join(bad[:40])
+    assert off_turn and all("It is not your turn: " in said for said in off_turn), off_turn
+    for line in history.splitlines()[1 if history.startswith("Last") else 0:]:
+        assert HISTORY_LINE.match(line) or line.startswith("    "), line
+        # A long account (the final scoring) goes on over lines after a colon.
+        assert line.rstrip().endswith((".", "!", ")", ":")), line
+        assert not NAMED_TWICE.match(line), line
+
+
 @pytest.mark.parametrize("game", sorted(g for g in GAMES if has_renderer(g)))
 async def test_a_full_game_through_discord(game: str, standin: StandIn, tmp_path: Path) -> None:
     async with table(standin, tmp_path / "e2e.db") as t:
         board = await open_and_start(t, game)
         rng = Rng("e2e")
+        off_turn: list[str] = []
         for step in range(MAX_MOVES):
             if "Game over" in board.content:
                 break
+            if (said := await asides(t, game, board, step)) is not None:
+                off_turn.append(said)
             board = await play_move(t, board, rng, step)
         assert "Game over" in board.content
+        history = await ask(t, "bob", "history")
+        assert "replays the game" in await ask(t, "bob", "export")
+        assert "Setup: the standard rules." in await ask(t, "alice", "rules", {"game": game})
+        assert_reads_well(game, standin, history, off_turn)
         assert "secret seed was" in board.content
         boards = t.boards()
         assert len(boards) > 3
@@ -118,5 +170,6 @@ async def test_history_and_export_after_some_moves(standin: StandIn, tmp_path: P
         export = await t.reply(r)
         assert export.attachments and b'"seed": null' in export.attachments[0].data
         r = await standin.slash(t.members["bob"], t.channel, "rules", {"game": "palatinus"})
-        assert "Setup options in force" in (await t.reply(r)).content
+        said = (await t.reply(r)).content
+        assert "Setup: the standard rules." in said and '": ' not in said
         assert standin.violations == []

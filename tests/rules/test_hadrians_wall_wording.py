@@ -49,3 +49,26 @@ def test_filling_a_temple_box_with_no_temple_says_to_build_one() -> None:
     assert "worker" not in message and "no temple box to fill" in message
     assert "'build small temple'" in message
     assert GAME.parse_action(state, 0, "build small temple")["building"] == "temple_small"
+
+
+def test_every_move_is_told_as_a_sentence_naming_its_player_once() -> None:
+    """"{p0} fills fort 5 (1 builder).", not "{p0}: fort 5 (1 builder)"; "lets 2 attacks
+    through", never "attack(s)"; "resolve attack" is not said before its result."""
+    state = GAME.setup(3, "sentences", pinned(3))
+    rng = Rng("sentences")
+    said: list[str] = []
+    for _ in range(3000):
+        seats = sorted(GAME.active_seats(state))
+        if not seats:
+            break
+        seat = seats[rng.randbelow(len(seats))]
+        transition = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        said += [e.text for e in transition.events if e.text]
+        state = transition.state
+    assert GAME.outcome(state) is not None
+    text = "\n".join(said)
+    assert "(s)" not in text and "{p0}: " not in text and "resolve attack" not in text
+    assert "{p0} fills " in text and "{p0} passes." in text
+    for line in said:
+        assert line.endswith("."), line
+        assert line.count("{p0}") <= 1, line

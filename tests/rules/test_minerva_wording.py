@@ -21,12 +21,15 @@ def _said(s: MinervaState, seat: int, text: str) -> tuple[MinervaState, list[str
 def test_the_fountain_prompts_its_resource_choice_and_says_what_it_gave() -> None:
     s = fresh()
     s, said = _said(s, 0, "residence 1,0")
-    assert said == ["{p0} built a residence at 1,0. Next: choose a direction to activate "
-                    "from 1,0 (e.g. 'activate north')."]
+    assert said == ["{p0} built a residence at 1,0."]
+    assert ("To decide: choose a direction to activate from 1,0 (e.g. 'activate north')."
+            in GAME.describe(GAME.view(s, 0)))
     s, said = _said(s, 0, "activate west")
     assert said[0].startswith("{p0} activates west from 1,0; Fountain at 0,0.")
-    assert "Next: at the Fountain at 0,0, take 1 resource of your choice" in said[0]
-    assert "'take grain'" in said[0]
+    assert "Next:" not in said[0]
+    asked = GAME.describe(GAME.view(s, 0))
+    assert "To decide: at the Fountain at 0,0, take 1 resource of your choice" in asked
+    assert "'take grain'" in asked
     s, said = _said(s, 0, "take ore")
     assert said[0] == "{p0} resolves Fountain at 0,0: +1 ore."
 
@@ -40,7 +43,9 @@ def test_an_activation_says_what_each_facility_gained() -> None:
     line = said[0]
     assert "Wheat field at 1,1: +2 grain" in line
     assert "Markets at 2,1: +3 denarii" in line
-    assert "Next: at the Stall at 3,1, choose how many times:" in line
+    assert "Next:" not in line
+    assert ("To decide: at the Stall at 3,1, choose how many times:"
+            in GAME.describe(GAME.view(s, 0)))
     s, said = _said(s, 0, "exchange 2")
     assert said[0] == "{p0} resolves Stall at 3,1: exchanged 2 times, +2 glory."
 
@@ -56,3 +61,11 @@ def test_other_players_and_round_news_get_lines_of_their_own() -> None:
     others = said[1:]
     assert others and all(text.count("{p") <= 1 for text in said)
     assert all(text.startswith("{p") and "passes again" in text for text in others)
+
+
+def test_one_denarius_and_one_assistant_are_singular() -> None:
+    s = fresh()
+    set_player(s, 0, money=1)
+    text = GAME.describe(GAME.view(s, None))
+    assert "{p0}: 1 denarius," in text
+    assert "1 denarii" not in text and "1 assistants" not in text and "1 residences" not in text

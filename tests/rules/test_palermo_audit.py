@@ -474,4 +474,4 @@ def test_the_text_account_names_every_step_of_a_turn() -> None:
     walking = GAME.apply(state, 0, {"type": "walk_on"}).state
     assert walking.step == WALK
     text = GAME.describe(GAME.view(walking, None))
-    assert "To play: {p0} walks their pawn on, using all 3 points." in text
+    assert "To play: {p0} walks their pawn on, using all 3 movement points." in text

@@ -27,7 +27,9 @@ def test_reachable_cells_are_explained_without_shorthand() -> None:
 
 
 
-def test_police_and_keep_say_what_comes_next() -> None:
+def test_police_and_keep_leave_the_prompt_to_the_view() -> None:
+    """The table hears what was done; what comes next is the view's "To play" line (the
+    mover's own text), never a "Next:" hint told to everyone, computers included."""
     from rules.palermo.state import POLICE
 
     state = play_until(3, lambda s: s.phase == "collect" and s.step == POLICE
@@ -38,11 +40,14 @@ def test_police_and_keep_say_what_comes_next() -> None:
     keep = next(a for a in legal if GAME.format_action(state, a) in ("keep", "skip"))
     kept = GAME.apply(state, seat, keep)
     texts = [e.text for e in kept.events]
-    assert any("keeps their police stone" in t and "Next: move the pawn" in t for t in texts)
+    assert any("keeps their police stone" in t for t in texts)
+    assert not any("Next:" in t for t in texts)
+    assert "a stop, or 'walk on'" in GAME.describe(GAME.view(kept.state, seat))
     moved = next((a for a in legal if a is not keep and a.get("type") == keep.get("type")
                   and a != keep), None) or next(a for a in legal if a != keep)
     placed = GAME.apply(state, seat, moved)
-    assert any("Next: move the pawn" in e.text for e in placed.events)
+    assert not any("Next:" in e.text for e in placed.events)
+    assert "a stop, or 'walk on'" in GAME.describe(GAME.view(placed.state, seat))
 
 
 def test_phase_one_mistakes_get_phase_one_hints() -> None:
@@ -55,3 +60,27 @@ def test_phase_one_mistakes_get_phase_one_hints() -> None:
             assert step_hint in message, message
             assert "cell" not in message and "move e5" not in message, message
         state = GAME.apply(state, state.turn, GAME.legal_actions(state, state.turn)[0]).state
+
+
+def test_houses_are_explained_and_points_say_what_they_count() -> None:
+    """"an H2 house (2 roof sections)", never "a H2 house"; a pawn moves "using 4 movement
+    points" (the image's name for the idea), never "for 4"."""
+    state = GAME.setup(3, "words", {"first_player": 0})
+    said: list[str] = []
+    view_texts: list[str] = []
+    for _ in range(400):
+        if GAME.outcome(state) is not None:
+            break
+        seat = sorted(GAME.active_seats(state))[0]
+        view_texts.append(GAME.describe(GAME.view(state, seat)))
+        action = GAME.legal_actions(state, seat)[-1]
+        transition = GAME.apply(state, seat, action)
+        said += [e.text for e in transition.events]
+        state = transition.state
+    text = "\n".join(said + view_texts)
+    assert re.search(r"built an H[123] house \([123] roof sections?\) on", text)
+    assert "a H" not in text and "allowance" not in text
+    assert re.search(r"using \d+ movement points?\.", text)
+    assert not re.search(r"for \d+\.", text)
+    assert re.search(r"\d+ movement points? a turn", text)
+    assert "× H1 house (1 roof section)" in text

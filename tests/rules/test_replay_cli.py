@@ -75,3 +75,18 @@ def test_play_prints_a_replay_that_replays_to_the_end(game_id: str) -> None:
     )
     result = json.loads(replayed.stdout)
     assert result["over"] is True and result["outcome"] is not None
+
+
+def test_arena_help_documents_every_option_and_lists_the_games(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["arena", "--help"])
+    assert exited.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for game_id in GAMES:
+        assert game_id in text
+    for option in ("--players PLAYERS", "--games GAMES", "--seats SEATS", "--seed SEED",
+                   "--workers WORKERS", "--json"):
+        after = text.split(f"{option} ", 2)[-1]
+        assert not after.startswith("--"), f"{option} has no help"
+    assert "Levels: random, easy, normal, hard." in text

@@ -23,16 +23,17 @@ def entry(version: int, seat: int, text: str, kind: str = "act", undoes: int | N
     return ActionRecord(version, version, kind, seat, None, {}, text, False, undoes, None, "")
 
 
-def test_a_recap_groups_the_other_seats_moves_and_keeps_the_latest() -> None:
-    log = [entry(1, 1, "{p1} takes wood."), entry(2, 1, "{p1} builds."),
+def test_a_recap_tells_one_event_a_line_and_keeps_the_latest() -> None:
+    log = [entry(1, 1, "{p1} takes wood."), entry(2, 1, "{p1} builds.\nRound 2 begins."),
            entry(3, 0, "{p0} passes."), entry(4, 2, "{p2} scores 3.")]
-    assert recap(log, 0) == ["- {p1} takes wood. {p1} builds.", "- {p2} scores 3."]
+    assert recap(log, 0) == ["- {p1} takes wood.", "- {p1} builds.", "- Round 2 begins.",
+                             "- {p2} scores 3."]
     # A move taken back is not news.
     undone = [entry(1, 1, "{p1} takes wood."), entry(2, 1, "", kind="undo", undoes=1)]
     assert recap(undone, 0) == []
     many = [entry(v, 1 + v % 2, f"move {v}") for v in range(1, 40)]
     lines = recap(many, 0)
-    assert len(lines) == RECAP_LINES + 1 and "earlier turns" in lines[0]
+    assert len(lines) == RECAP_LINES + 1 and "earlier events: `/history`" in lines[0]
     assert lines[-1] == "- move 39"
 
 
@@ -77,9 +78,9 @@ async def test_history_shows_seats_changing_hands_and_who_held_them(stack: Stack
     await stack.tables.act(opened.table_id, ALICE, "hold")
     await stack.tables.act(opened.table_id, CAROL, "hold")
     lines = await stack.tables.history(41)
-    assert lines[1].startswith("2. Bob:")
+    assert lines[1] == "2. Bob held."  # a sentence, naming its player once
     assert lines[2] == "- Seat 2: Carol takes over from Bob."
-    assert lines[4].startswith("4. Carol:")
+    assert lines[4] == "4. Carol held."
 
 
 async def test_status_shows_pace_policy_level_and_deadlines(stack: Stack) -> None:
