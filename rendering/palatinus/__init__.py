@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from rendering.common import INK, PAPER, WHITE, centred_text, font
 from rendering.palatinus import layout as L
 from rendering.palatinus.panels import draw_header, draw_side_panel, headline, seat_name
-from rendering.palatinus.pieces import draw_cross, draw_piece
+from rendering.palatinus.pieces import draw_cross, draw_piece, mark_last
 from rendering.palatinus.scoresheet import draw_sheet
 from rendering.palatinus.tiles import board_layer, tile_key
 from rules.palatinus.geometry import DIRS
@@ -44,6 +44,8 @@ def _ring_markers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
 
 
 def _pieces(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    if view["pieces"] and view["phase"] == "placing":
+        mark_last(draw, _piece_centre(*view["pieces"][-1]["hex"]), PIECE_R)
     for piece in view["pieces"]:
         draw_piece(
             draw,
@@ -93,7 +95,8 @@ def _free_fields(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         for f in tile["fields"]:
             if f["name"] not in taken:
                 xy = L.hex_centre(*f["hex"])
-                draw.polygon(L.hex_points(xy, L.SIZE - 3), outline=L.FREE, width=3)
+                draw.polygon(L.hex_points(xy, L.SIZE - 4), outline=L.FREE_EDGE, width=6)
+                draw.polygon(L.hex_points(xy, L.SIZE - 5), outline=L.FREE, width=4)
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:
