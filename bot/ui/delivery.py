@@ -59,6 +59,8 @@ class Delivery:
         self._order = KeyedLocks()
         self._told: _Bounded = _Bounded()  # table -> last version told in its channel
         self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
+        # (table, member) -> the view last sent by DM: an update sends what changed since.
+        self._dm_views: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self.pacer = Pacer()
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -153,7 +155,7 @@ class Delivery:
                 playing = notice.status == Status.PLAYING
                 mark = Mark(fingerprint=seat.fingerprint)
                 buttons = board_view(notice.table_id, mark) if playing else None
-                if await self.dm(notice.game_id, seat, buttons):
+                if await self.dm(notice.game_id, seat, buttons, notice.table_id):
                     self._dm_sent.remember(key, seat.version)
                 else:
                     closed.append(seat.member_id)
@@ -170,7 +172,8 @@ class Delivery:
             )
 
     async def dm(
-        self, game_id: str, seat: SeatNotice, buttons: discord.ui.View | None = None
+        self, game_id: str, seat: SeatNotice, buttons: discord.ui.View | None = None,
+        table_id: int = 0,
     ) -> bool:
         """DM one seat its private view, with the board's buttons so the player can act from
         the DM; False when the member's DMs are closed (never retried)."""
@@ -181,7 +184,14 @@ class Delivery:
             # Rendered once it may go: DMs waiting their turn must not hold up the boards'
             # renders.
             await self.pacer.wait(urgent=False)
-            files = image_files(await self.services.renderer.render(game_id, seat.view), "hand")
+            key = (table_id, seat.member_id)
+            rendered = await self.services.renderer.render(
+                game_id, seat.view, update=True, previous=self._dm_views.get(key))
+            self._dm_views[key] = seat.view
+            self._dm_views.move_to_end(key)
+            while len(self._dm_views) > REMEMBERED:
+                self._dm_views.popitem(last=False)
+            files = image_files(rendered, "hand")
             await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
                                view=buttons if buttons is not None else MISSING,
                                allowed_mentions=discord.AllowedMentions.none())

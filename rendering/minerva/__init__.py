@@ -46,7 +46,7 @@ def render_all(view: Mapping[str, Any]) -> list[Image.Image]:
 
 
 def _cell_size(player: Mapping[str, Any]) -> int:
-    xs = [c["x"] for c in player["city"]]
+    xs = [int(c["x"]) for c in player["city"]]
     cols = max(xs) - min(xs) + 3  # the free cells either side
     return max(60, min(80, (CITY_WIDTH - AXIS - 8) // cols))
 

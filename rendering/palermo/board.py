@@ -115,6 +115,8 @@ def draw_board(view: Mapping[str, Any]) -> Image.Image:
         _draw_door(draw, f, tile)
     if view.get("reachable"):
         _draw_marks(draw, f, view["reachable"])
+    for space in view.get("may_build") or ():
+        _draw_buildable(draw, f, space)
     _draw_pieces(draw, f, view)
     return image
 
@@ -186,6 +188,25 @@ def _draw_door(draw: ImageDraw.ImageDraw, f: Frame, tile: Mapping[str, Any]) -> 
     # stone in the door cell leaves it in sight.
     chip_x, chip_y = ex - dx * 4, ey - dy * 4
     draw_chip(draw, chip_x, chip_y, 10, tile.get("owner"), bool(tile.get("chip")))
+
+
+CORNER_CELL = {"NW": (0, 0), "NE": (1, 0), "SW": (0, 1), "SE": (1, 1)}
+
+
+def _draw_buildable(draw: ImageDraw.ImageDraw, f: Frame, space: Mapping[str, Any]) -> None:
+    """A space the builder may build on: a thick outline, and a door mark in each corner the
+    house's door may take there."""
+    i, j = int(space["i"]), int(space["j"])
+    x0, y0, _, _ = f.cell(2 * i, 2 * j)
+    _, _, x1, y1 = f.cell(2 * i + 1, 2 * j + 1)
+    draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=MARK, width=5)
+    for corner in space["doors"]:
+        dx, dy = CORNER_CELL.get(corner, (0, 0))
+        cx0, cy0, cx1, cy1 = f.cell(2 * i + dx, 2 * j + dy)
+        cx, cy = (cx0 + cx1) / 2, (cy0 + cy1) / 2
+        draw.rounded_rectangle((cx - 9, cy - 12, cx + 9, cy + 12), radius=4, fill=DOOR,
+                               outline=WHITE, width=2)
+        draw.ellipse((cx + 2, cy - 2, cx + 6, cy + 2), fill=WHITE)  # the door knob
 
 
 def _mark_text(moves: Sequence[Mapping[str, Any]]) -> str:
