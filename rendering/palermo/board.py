@@ -190,6 +190,7 @@ def _draw_door(draw: ImageDraw.ImageDraw, f: Frame, tile: Mapping[str, Any]) -> 
     draw_chip(draw, chip_x, chip_y, 10, tile.get("owner"), bool(tile.get("chip")))
 
 
+BUILDABLE = (0, 130, 70)  # green: unlike the yellow frame of the house built last
 CORNER_CELL = {"NW": (0, 0), "NE": (1, 0), "SW": (0, 1), "SE": (1, 1)}
 
 
@@ -199,7 +200,7 @@ def _draw_buildable(draw: ImageDraw.ImageDraw, f: Frame, space: Mapping[str, Any
     i, j = int(space["i"]), int(space["j"])
     x0, y0, _, _ = f.cell(2 * i, 2 * j)
     _, _, x1, y1 = f.cell(2 * i + 1, 2 * j + 1)
-    draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=MARK, width=5)
+    draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=BUILDABLE, width=5)
     for corner in space["doors"]:
         dx, dy = CORNER_CELL.get(corner, (0, 0))
         cx0, cy0, cx1, cy1 = f.cell(2 * i + dx, 2 * j + dy)
