@@ -65,8 +65,9 @@ MAX_PARTS = 2
 
 
 def parts_to_send(view: Mapping[str, Any], previous: Mapping[str, Any] | None) -> list[int]:
-    """Indices into ``PARTS``: the ones with fillable boxes, then changed ones, in sheet
-    order, at most ``MAX_PARTS``."""
+    """Indices into ``PARTS``, in sheet order, at most ``MAX_PARTS``: the part that changed
+    most since ``previous`` (what the last moves did), the part with most boxes to fill now,
+    then the others that changed or hold boxes to fill."""
     s = view["sheets"][int(view["seat"])]
     fillable = [0] * len(PARTS)
     for x0, _y0, x1, _y1 in fillable_boxes(view, s):
@@ -76,13 +77,20 @@ def parts_to_send(view: Mapping[str, Any], previous: Mapping[str, Any] | None) -
                 fillable[i] += 1
     changed = [0] * len(PARTS)
     if previous is not None and previous.get("seat") == view.get("seat"):
-        before, now = render_sheets(previous), render_sheets(view)
+        before = render_sheets(previous, outlines=False)
+        now = render_sheets(view, outlines=False)
         diff = ImageChops.difference(before, now)
         for i, (_, px0, px1) in enumerate(PARTS):
             box = diff.crop((px0, SHEET_TOP, px1, diff.height)).getbbox()
             changed[i] = 0 if box is None else (box[2] - box[0]) * (box[3] - box[1])
-    order = sorted(range(len(PARTS)), key=lambda i: (-fillable[i], -changed[i], i))
-    return sorted(i for i in order[:MAX_PARTS] if fillable[i] or changed[i])
+    by_change = sorted(range(len(PARTS)), key=lambda i: (-changed[i], -fillable[i], i))
+    by_boxes = sorted(range(len(PARTS)), key=lambda i: (-fillable[i], -changed[i], i))
+    order = [by_change[0], by_boxes[0], *by_boxes[1:]]
+    chosen: list[int] = []
+    for i in order:
+        if (fillable[i] or changed[i]) and i not in chosen and len(chosen) < MAX_PARTS:
+            chosen.append(i)
+    return sorted(chosen)
 
 
 def sheet_parts(view: Mapping[str, Any], which: Sequence[int] = range(len(PARTS))

@@ -249,8 +249,10 @@ def _cards(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
                   anchor="lm")
 
 
-def render_sheets(view: Mapping[str, Any], scale: float = 1.0) -> Image.Image:
-    """Both sheets of the view's seat, ``scale`` times the layout size."""
+def render_sheets(view: Mapping[str, Any], scale: float = 1.0, outlines: bool = True
+                  ) -> Image.Image:
+    """Both sheets of the view's seat, ``scale`` times the layout size; ``outlines``: with a
+    halo on each box a legal move fills."""
     seat = int(view["seat"])
     s = view["sheets"][seat]
     image = printed(scale).copy()
@@ -261,5 +263,6 @@ def render_sheets(view: Mapping[str, Any], scale: float = 1.0) -> Image.Image:
         _right(draw, s)
         _cards(draw, view, s)
         attack_stacks(draw, view)
-        outline_moves(draw, view, s)
+        if outlines:
+            outline_moves(draw, view, s)
     return image
