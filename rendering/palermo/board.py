@@ -244,14 +244,13 @@ def _draw_pieces(draw: ImageDraw.ImageDraw, f: Frame, view: Mapping[str, Any]) -
     waiting = [p for p in view["pawns"]
                if p["on_start"] or (p["rect"] is not None and tuple(p["rect"]) in inside)]
     if start is not None:
-        # Pawns on Start/Finish stand in a row (two rows past three), between its two labels.
+        # Pawns on Start/Finish stand in one row between its two labels (standing pawns are
+        # about 3.7 radii tall: a second row would cover the labels).
         x0, y0, x1, y1 = start
+        many = len(waiting) > 3
         for k, pawn in enumerate(waiting):
-            row, col = divmod(k, 3)
-            across = min(3, len(waiting) - row * 3)
-            cx = (x0 + x1) / 2 + (col - (across - 1) / 2) * 25
-            cy = (y0 + y1) / 2 + (row - (len(waiting) > 3) * 0.5) * 20
-            draw_pawn(draw, cx, cy, 9 if len(waiting) <= 3 else 7, pawn["seat"], pawn["home"])
+            cx = (x0 + x1) / 2 + (k - (len(waiting) - 1) / 2) * (17 if many else 25)
+            draw_pawn(draw, cx, (y0 + y1) / 2, 5 if many else 7, pawn["seat"], pawn["home"])
     for pawn in view["pawns"]:
         if pawn["rect"] is not None and pawn not in waiting:
             pawns_at.setdefault(tuple(pawn["rect"]), []).append(pawn)

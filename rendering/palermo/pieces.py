@@ -77,7 +77,7 @@ def draw_pawn(
     head, body = _pawn_outline(cx, cy, r)
     draw.polygon(body, fill=colour, outline=INK, width=1)
     draw.ellipse(head, fill=colour, outline=INK, width=1)
-    if r >= 7:
+    if r >= 5:
         draw.text((cx, cy + 0.8 * r), seat_label(seat),
                   font=font(max(8, int(r * 1.1)), bold=True, fine=True), fill=text_on(colour),
                   anchor="mm")
