@@ -95,8 +95,12 @@ def _free_fields(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         for f in tile["fields"]:
             if f["name"] not in taken:
                 xy = L.hex_centre(*f["hex"])
-                draw.polygon(L.hex_points(xy, L.SIZE - 4), outline=L.FREE_EDGE, width=6)
-                draw.polygon(L.hex_points(xy, L.SIZE - 5), outline=L.FREE, width=4)
+                draw.polygon(L.hex_points(xy, L.SIZE - 4), outline=L.FREE, width=5)
+                # An empty slot where a piece would stand: free at a glance, in any colour.
+                cx, cy = _piece_centre(*f["hex"])
+                k = PIECE_R * 0.55
+                draw.ellipse((cx - k, cy - k, cx + k, cy + k), fill=L.FREE, outline=L.FREE_EDGE,
+                             width=3)
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:

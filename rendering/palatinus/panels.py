@@ -137,7 +137,7 @@ def _screen(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
     may = view.get("may_place")
     if may is not None:
         text = "You must place your soldier now." if may == ["S"] else (
-            "Your turn: white-edged fields are free.")
+            "Your turn: a white disc marks each free field.")
         draw.text((x, y), text, font=font(TEXT, bold=True), fill=INK)
         y += 26
     return y + 8
