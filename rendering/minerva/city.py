@@ -116,7 +116,9 @@ def city_image(
     head = HEADER if size < 60 else HEADER + 10
     title_font = font(14 if size < 60 else 18, bold=True)
     width = max(AXIS + cols * size + 8, int(title_font.getlength(title)) + 50)
-    foot = 10 + 16 * len(_reach_key(width)) if show_reach else 0
+    keys = [*(_key(BUILD_KEY, width) if build_cells else ()),
+            *(_key(REACH_KEY, width) if show_reach else ())]
+    foot = 10 + 16 * len(keys) if keys else 0
     height = head + AXIS + rows * size + 8 + foot
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
@@ -153,15 +155,18 @@ def city_image(
         )
     if highlight:
         _draw_highlight(draw, highlight, origin, size)
-    if show_reach:
-        for i, line in enumerate(reversed(_reach_key(width))):
-            draw.text((8, height - 14 - 16 * i), line, font=font(12), fill=REACH, anchor="lm")
+    for i, line in enumerate(reversed(keys)):
+        colour = BUILD if line in _key(BUILD_KEY, width) else REACH
+        draw.text((8, height - 14 - 16 * i), line, font=font(12), fill=colour, anchor="lm")
     return image
 
 
-def _reach_key(width: int) -> tuple[str, ...]:
-    return wrap("▲2 on a free cell: a residence there activates 2 tiles upwards", 12,
-                width - 16, max_lines=3)
+REACH_KEY = "▲2 on a free cell: a residence there activates 2 tiles upwards"
+BUILD_KEY = "+ in an orange frame: a tile you buy may go there"
+
+
+def _key(text: str, width: int) -> tuple[str, ...]:
+    return wrap(text, 12, width - 16, max_lines=3)
 
 
 def _draw_reach(draw: ImageDraw.ImageDraw, counts: Mapping[str, int], x: int, y: int,
