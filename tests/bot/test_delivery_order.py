@@ -35,7 +35,8 @@ class FakeClient:
 
 
 class FakeRenderer:
-    async def render(self, game_id: str, view: Any) -> list[tuple[bytes, str]]:
+    async def render(self, game_id: str, view: Any, update: bool = False,
+                     previous: Any = None) -> list[tuple[bytes, str]]:
         return []
 
 
