@@ -62,6 +62,9 @@ def render_update(view: Mapping[str, Any], previous: Mapping[str, Any] | None
 
 
 MAX_PARTS = 2
+# What the sheets show: when none of it changed, neither did the pictures (no need to draw
+# them to compare).
+DRAWN_ON_SHEETS = ("sheets", "fate_card", "attack", "neutral", "year", "years", "private")
 
 
 def parts_to_send(view: Mapping[str, Any], previous: Mapping[str, Any] | None) -> list[int]:
@@ -76,7 +79,8 @@ def parts_to_send(view: Mapping[str, Any], previous: Mapping[str, Any] | None) -
             if px0 <= middle < px1:
                 fillable[i] += 1
     changed = [0] * len(PARTS)
-    if previous is not None and previous.get("seat") == view.get("seat"):
+    if (previous is not None and previous.get("seat") == view["seat"]
+            and any(previous.get(k) != view.get(k) for k in DRAWN_ON_SHEETS)):
         before = render_sheets(previous, outlines=False)
         now = render_sheets(view, outlines=False)
         diff = ImageChops.difference(before, now)

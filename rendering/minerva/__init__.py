@@ -37,6 +37,9 @@ def render_all(view: Mapping[str, Any]) -> list[Image.Image]:
     else:
         every = [seat_city(view, int(s["seat"])) for s in view["seats"]]
         cities = [_stacked(every[i:i + 2]) for i in range(0, len(every), 2)]
+        for image, pair in zip(cities, (every[i:i + 2] for i in range(0, len(every), 2)),
+                               strict=True):
+            image.info["alt"] = " ".join(str(city.info["alt"]) for city in pair)
     images = [first, *cities]
     if not view.get("outcome"):
         market = render_board(view, with_cities=False)
@@ -62,9 +65,15 @@ def seat_city(view: Mapping[str, Any], seat: int) -> Image.Image:
     private = (view.get("private") or {}) if own else {}
     left = f"{player['residences']} residences left" if own else ""
     title = f"Your city · {left}" if own else f"{seat_name(seat)}'s city"
-    return city_image(player, _cell_size(player), highlight,
-                      build_cells=private.get("build_cells", ()), title=title,
-                      show_reach=own and player["residences"] > 0 and not view.get("outcome"))
+    image = city_image(player, _cell_size(player), highlight,
+                       build_cells=private.get("build_cells", ()), title=title,
+                       show_reach=own and player["residences"] > 0 and not view.get("outcome"))
+    tiles = "; ".join(f"{c['name']} at {c['x']},{c['y']}" for c in player["city"])
+    where = private.get("build_cells") or []
+    image.info["alt"] = (f"{title}: {tiles}." + (
+        " A tile you buy may go at " + ", ".join(f"{x},{y}" for x, y in where) + "."
+        if where else ""))
+    return image
 
 
 def _stacked(images: Sequence[Image.Image]) -> Image.Image:
