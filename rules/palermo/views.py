@@ -3,8 +3,8 @@
 Palermo hides nothing, so every view shows the whole table. The view of the player to act in
 phase 2 adds ``reachable``: the destinations of their pawn with the costs and endings on offer;
 in phase 1, ``may_build``: the spaces a house may go on now, each with the corners its door may
-take. Cell positions are given in city-cell units (the city spans ``0..cells`` on both axes, the ring
-lies one unit outside it), so the renderer needs no geometry of its own.
+take. Cell positions are given in city-cell units (the city spans ``0..cells`` on both axes,
+the ring lies one unit outside it), so the renderer needs no geometry of its own.
 """
 
 from __future__ import annotations
