@@ -20,7 +20,6 @@ PHASES = {"choose": "Choosing Path cards", "actions": "Action phase",
 ARROW_COLOUR = (190, 30, 30)
 GOOD = (0, 120, 60)
 WAITING = (160, 80, 0)
-MUTED_TEXT = (100, 100, 100)
 
 
 def plural(n: int, noun: str) -> str:
@@ -88,11 +87,11 @@ def _status_chip(draw: ImageDraw.ImageDraw, x: int, y: int, status: str) -> None
 
 
 def _player_row(draw: ImageDraw.ImageDraw, y: int, s: Mapping[str, Any],
-                result: Mapping[str, Any] | None) -> None:
-    """Three lines: name, status and score; hand and cohorts; Disdain, favours and the last
-    attack's result."""
+                result: Mapping[str, Any] | None, attack: bool) -> None:
+    """Three lines: name, status and score; hand and cohorts; Disdain and favours; and, after
+    an attack, a fourth with its result for the player (once known)."""
     seat = int(s["seat"])
-    draw.rectangle((PAD - 6, y, WIDTH - PAD + 6, y + ROW - 8 + (26 if result else 0)),
+    draw.rectangle((PAD - 6, y, WIDTH - PAD + 6, y + ROW - 8 + (26 if attack else 0)),
                    fill=(255, 253, 247), outline=(220, 210, 190))
     top, mid, low = y + 18, y + 48, y + 76
     draw_marker(draw, (PAD + 14, top), 14, seat)
@@ -186,13 +185,9 @@ def render_summary(view: Mapping[str, Any]) -> Image.Image:
         for note in outcome["notes"][:2]:
             ty = _wrapped(draw, x, ty, note.split(" "), 16, WIDTH - PAD - x, HEAD)
     y = max(ty, y + (204 if card else 0)) + 12
-    if attack:
-        draw.text((WIDTH - PAD, y), f"last column: Year {attack['year']} attack",
-                  font=font(16), fill=MUTED_TEXT, anchor="ra")
-        y += 26
     results = attack["results"] if attack else [None] * len(sheets)
     for s in sheets:
-        _player_row(draw, y, s, results[int(s["seat"])])
+        _player_row(draw, y, s, results[int(s["seat"])], bool(attack))
         y += ROW + (26 if attack else 0)
     if attack:
         y = _attack(draw, y + 8, attack)

@@ -263,3 +263,17 @@ def test_sheet_words_are_written_out() -> None:
         sheet_parts(view)
     short = re.compile(r"\b\d*(Sv|Sd|Bd|Rs|Cv|Va|Pa|so|bu|se|ci|re)\b|\binf \d")
     assert texts and not [t.text for t in texts if short.search(t.text)]
+
+
+def test_the_public_overview_keeps_the_fate_cards_gains_inside() -> None:
+    from rendering.hadrians_wall.public import render_public
+    from tests.rendering.textboxes import record_texts
+
+    state = _play(4, "attack", (3, "actions"))
+    view = GAME.view(state, None)
+    view["fate_card"] = {**view["fate_card"], "gains": {g: 2 for g in view["fate_card"]["gains"]}}
+    with record_texts() as texts:
+        render_public(view)
+    gains = [t for t in texts if "gains" in t.text]
+    assert gains and "+2 resources" in gains[0].text
+    assert all(t.inside for t in texts)
