@@ -63,7 +63,8 @@ def seat_city(view: Mapping[str, Any], seat: int) -> Image.Image:
     pending = view.get("pending") or {}
     highlight = pending if pending.get("seat") == seat and "at" in pending else None
     private = (view.get("private") or {}) if own else {}
-    left = f"{player['residences']} residences left" if own else ""
+    n = int(player["residences"])
+    left = f"{n} residence{'' if n == 1 else 's'} left"
     title = f"Your city · {left}" if own else f"{seat_name(seat)}'s city"
     image = city_image(player, _cell_size(player), highlight,
                        build_cells=private.get("build_cells", ()), title=title,

@@ -44,7 +44,7 @@ STATUS_X = WIDTH - PAD
 def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
     for head, icon, x in COLUMNS:
         if icon:
-            resource_icon(draw, icon, x, y + 11, 22)
+            resource_icon(draw, icon, x, y + 12, 26)
         draw.text((x, y + 34), head, font=font(TEXT), fill=INK, anchor="mm")
     y += 50
     for seat in view["seats"]:
