@@ -50,15 +50,17 @@ def _fitted(draw: Canvas, xy: tuple[float, float], text: str, size: int,
 
 def _cost(draw: Canvas, x: float, y: float, cost: dict[str, int], size: int,
           prefix: str = "") -> float:
-    """A cost as count and icon per worker or resource ("1", servant icon, ...), after
-    ``prefix``; the icons say what the letters used to abbreviate. Returns the end x."""
+    """A cost as an icon per worker or resource, after its count when more than one, after
+    ``prefix``: the icons say what letters would abbreviate. Returns the end x."""
     fnt = font(size, bold=True)
     if prefix:
         _label(draw, (x, y), prefix, size)
         x += fnt.getlength(prefix) / font_scale() + 4
     for good, n in cost.items():
-        _label(draw, (x, y), str(n), size)
-        x += fnt.getlength(str(n)) / font_scale() + 1 + size * 0.6
+        if n > 1:  # an icon alone is one of it
+            _label(draw, (x, y), str(n), size)
+            x += fnt.getlength(str(n)) / font_scale() + 1
+        x += size * 0.6
         icon(draw, good, x, y, size + 3)
         x += size * 0.6 + 4
     return x
@@ -292,7 +294,8 @@ def _right(draw: Canvas) -> None:
     for d in range(3):
         rect = g[("diplomat", d + 1)]
         _box(draw, rect)
-        _label(draw, (rect[0] + 4, rect[1] + 11), f"≥{c.DIPLOMAT_REQUIRES[d]} patr.", 9,
+        _label(draw, (rect[0] + 4, rect[1] + 11), f"≥{c.DIPLOMAT_REQUIRES[d]} patrician"
+               + ("s" if c.DIPLOMAT_REQUIRES[d] > 1 else ""), 9,
                bold=False, fill=FAINT_TEXT)
     _cost(draw, rx + 540, 456, {"soldier": 1}, 11, "Scouts")
     for i in range(1, 6):
