@@ -108,6 +108,12 @@ def render(view: Mapping[str, Any]) -> Image.Image:
     canvas = Image.new("RGB", (L.WIDTH, L.HEIGHT + 1400), PAPER)
     canvas.paste(board_layer(tuple(tile_key(t) for t in view["tiles"])), (0, 0))
     draw = ImageDraw.Draw(canvas)
+    if view["phase"] == "laying" and len(view["tiles"]) > 1:
+        # The tile laid last: a ring around its seven hexes.
+        x, y = L.hex_centre(*view["tiles"][-1]["hill"])
+        k = L.SIZE * 2.95
+        draw.ellipse((x - k - 3, y - k - 3, x + k + 3, y + k + 3), outline=WHITE, width=3)
+        draw.ellipse((x - k, y - k, x + k, y + k), outline=L.LAST, width=5)
     if view["phase"] == "laying" and view.get("laying"):
         _ring_markers(draw, view)
     if over:

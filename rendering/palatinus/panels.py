@@ -167,6 +167,12 @@ def _legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
     draw.polygon(L.hex_points((x + 18, y + 15), 14), outline=L.SPRING_EDGE, width=2)
     draw.text((x + 46, y + 15), "spring field", font=font(TEXT), fill=INK, anchor="lm")
     y += ROW
+    last = {"placing": "piece", "laying": "tile"}.get(str(view["phase"]))
+    if last and (view["pieces"] if last == "piece" else len(view["tiles"]) > 1):
+        draw.ellipse((x + 4, y + 1, x + 32, y + 29), outline=L.LAST, width=4)
+        draw.text((x + 46, y + 15), f"ring: the {last} placed last", font=font(TEXT),
+                  fill=INK, anchor="lm")
+        y += ROW
     note = f"No soldier in a player's last {view['soldier_free_turns']} turns."
     draw.text((x, y), note, font=font(TEXT), fill=INK)
     return y + 28

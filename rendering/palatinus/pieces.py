@@ -98,7 +98,7 @@ def draw_piece(
 def mark_last(draw: ImageDraw.ImageDraw, centre: L.Point, r: float) -> None:
     """The piece placed last: a thick double ring around it."""
     x, y = centre
-    k = r * 1.45
+    k = r * 1.3
     draw.ellipse((x - k - 3, y - k - 3, x + k + 3, y + k + 3), outline=WHITE, width=3)
     draw.ellipse((x - k, y - k, x + k, y + k), outline=L.LAST, width=4)
 
