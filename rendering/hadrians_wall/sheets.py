@@ -73,8 +73,7 @@ def _left(draw: Canvas, s: Mapping[str, Any]) -> None:
         if bkey in g:
             rect = g[bkey]
             draw.rectangle(rect, outline=(0, 150, 80), width=4)
-            draw.text((rect[2] - 10, rect[3] - 10), "✓", font=font(16, bold=True),
-                      fill=(0, 120, 60), anchor="mm")
+            _built_mark(draw, rect[2] - 10, rect[3] - 10, 16)
     for i, year in enumerate(s["forum"]):
         _year(draw, g[("forum", i + 1)], year)
     for i, name in enumerate(c.LANDMARK_NAMES):
@@ -121,8 +120,7 @@ def _right(draw: Canvas, s: Mapping[str, Any]) -> None:
         if key in g and not name.startswith(("granary", "hotel", "workshop", "road")):
             rect = g[key]
             draw.rectangle(rect, outline=(0, 150, 80), width=4)
-            draw.text((rect[2] - 9, rect[3] - 9), "✓", font=font(14, bold=True),
-                      fill=(0, 120, 60), anchor="mm")
+            _built_mark(draw, rect[2] - 9, rect[3] - 9, 14)
     for i, good in enumerate(s["market"]):
         if good:
             cx, cy = centre(g[("market", i + 1)])
@@ -247,6 +245,13 @@ def _cards(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
     for i, (text, bold) in enumerate(shown[:8]):
         draw.text((x, y + i * 19), text, font=font(13, bold=bold), fill=(40, 40, 40),
                   anchor="lm")
+
+
+def _built_mark(draw: Canvas, x: float, y: float, size: int) -> None:
+    """A tick on a white disc (it may sit on a printed cost icon)."""
+    k = size * 0.6
+    draw.ellipse((x - k, y - k, x + k, y + k), fill=WHITE)
+    draw.text((x, y), "✓", font=font(size, bold=True), fill=(0, 120, 60), anchor="mm")
 
 
 def render_sheets(view: Mapping[str, Any], scale: float = 1.0, outlines: bool = True
