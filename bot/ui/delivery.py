@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 REMEMBERED = 4096  # tables and seats whose last told version is kept in memory
+# Seats whose last DM'd view is kept (a view is tens of KB): past this, an update is drawn
+# as if nothing were known of the last one (only the parts that ask for a decision).
+VIEWS_REMEMBERED = 512
 
 
 def image_files(rendered: Rendered, stem: str = "board") -> list[discord.File]:
@@ -189,7 +192,7 @@ class Delivery:
                 game_id, seat.view, update=True, previous=self._dm_views.get(key))
             self._dm_views[key] = seat.view
             self._dm_views.move_to_end(key)
-            while len(self._dm_views) > REMEMBERED:
+            while len(self._dm_views) > VIEWS_REMEMBERED:
                 self._dm_views.popitem(last=False)
             files = image_files(rendered, "hand")
             await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
