@@ -158,9 +158,11 @@ def render_overview(view: Mapping[str, Any], parts: int = 4) -> Image.Image:
     draw.text((PAD, y), "Icons on your sheets", font=font(TEXT + 2, bold=True), fill=HEAD)
     rewards = tuple(name for name in KEY_ORDER if name not in GOOD_ORDER)
     y = int(key_row(draw, rewards, PAD, y + 44, 26, TEXT, INK, WIDTH - PAD)) + 24
-    follows = ("Your left and right sheets follow, in four parts." if parts == 4 else
-               "The parts of your sheets that changed or hold a box to fill follow; "
-               if parts else "")
-    follows += "" if parts == 4 else "/hand shows them all."
+    if parts == 4:
+        follows = "Your left and right sheets follow, in four parts."
+    elif parts:
+        follows = "What changed on your sheets, or asks for a move, follows; /hand shows all."
+    else:
+        follows = "Nothing new on your sheets; /hand shows them."
     draw.text((PAD, y), follows, font=font(TEXT), fill=MUTED)
     return image.crop((0, 0, WIDTH, y + LINE + 6))
