@@ -4,9 +4,11 @@
 
 For each game, at the start, mid-game and the end, public and private (seat 1), and for every
 image ``rendering.render_all`` returns, prints the draw time (p50 and p95 over the repeats,
-milliseconds) and the PNG size. Then, over all those images in the same run, compares RGB PNG
-at level 1 with a 256-colour palette PNG (``rendering.common.encode_png``): encode time, size,
-and the mean difference per channel (0-255) the palette introduces.
+milliseconds) and the PNG size, and for the private view the DM update sent after a move
+(the view of the stage before as the one last sent). Then, over all those images in the same
+run, compares RGB PNG at level 1 with a 256-colour palette PNG
+(``rendering.common.encode_png``): encode time, size, and the mean difference per channel
+(0-255) the palette introduces.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ def main() -> None:
     worst = 0.0
     print(f"{'image':<36} {'size':>10} {'p50 ms':>7} {'p95 ms':>7} {'PNG KiB':>8}")
     for game_id in sorted(g for g in GAMES if rendering.has_renderer(g)):
+        before: Any = None
         for stage, pair in views(game_id).items():
             for who, view in zip(("public", "private"), pair, strict=True):
                 images = rendering.render_all(game_id, view)
@@ -90,6 +93,18 @@ def main() -> None:
                     kib = len(rendering.encode_png(image)) / 1024
                     times = f"{p50:7.1f} {p95:7.1f}" if i == 0 else f"{'':7} {'':7}"
                     print(f"{label:<36} {size:>10} {times} {kib:8.0f}")
+                if who == "private":
+                    # A DM after a move: what changed since the view before it, or asks for
+                    # a decision now (only some games send less than the whole view).
+                    p50, p95 = percentiles(
+                        lambda v=view, g=game_id, b=before: rendering.render_all(
+                            g, v, update=True, previous=b), args.repeat)
+                    count = len(rendering.render_all(game_id, view, update=True,
+                                                     previous=before))
+                    worst = max(worst, p95)
+                    print(f"{game_id + ' ' + stage + ' DM update':<36} {count:>4} images "
+                          f"{p50:7.1f} {p95:7.1f}")
+                    before = view
     print(f"worst p95 of a whole view's images: {worst:.1f} ms")
     rgb_t = sum(percentiles(lambda im=im: png_rgb(im), 5)[0] for im in every)
     pal_t = sum(percentiles(lambda im=im: png_palette(im), 5)[0] for im in every)

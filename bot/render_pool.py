@@ -20,11 +20,9 @@ Rendered = list[tuple[bytes, str]]
 """PNG bytes with their alt text: the image readable at preview size first, then the rest."""
 
 
-def _render(game_id: str, view: Mapping[str, Any]) -> Rendered:
-    pngs = rendering.render_pngs(game_id, view)
-    alt = rendering.alt_text(game_id, view)
-    return [(png, alt if n == 0 else f"{alt} (image {n + 1} of {len(pngs)})")
-            for n, png in enumerate(pngs)]
+def _render(game_id: str, view: Mapping[str, Any], update: bool = False,
+            previous: Mapping[str, Any] | None = None) -> Rendered:
+    return rendering.render_described(game_id, view, update=update, previous=previous)
 
 
 class RenderPool:
@@ -37,13 +35,17 @@ class RenderPool:
         else:
             self._executor = ThreadPoolExecutor(max_workers=max(1, workers))
 
-    async def render(self, game_id: str, view: Mapping[str, Any]) -> Rendered:
-        """The images of a view (none for a game with no renderer)."""
+    async def render(self, game_id: str, view: Mapping[str, Any], update: bool = False,
+                     previous: Mapping[str, Any] | None = None) -> Rendered:
+        """The images of a view (none for a game with no renderer); ``update``: after a move,
+        by DM, where a game may send only what changed since ``previous``."""
         if not rendering.has_renderer(game_id):
             return []
         loop = asyncio.get_running_loop()
         with RENDER_SECONDS.time():
-            rendered = await loop.run_in_executor(self._executor, _render, game_id, dict(view))
+            rendered = await loop.run_in_executor(
+                self._executor, _render, game_id, dict(view), update,
+                dict(previous) if previous is not None else None)
         RENDERS.inc()
         return rendered
 

@@ -21,7 +21,8 @@ from PIL import Image
 
 from rendering.common import encode_png, seat_names
 
-__all__ = ["alt_text", "encode_png", "render", "render_all", "render_png", "render_pngs"]
+__all__ = ["alt_text", "described", "encode_png", "render", "render_all", "render_described",
+           "render_png", "render_pngs"]
 
 
 def _module(game_id: str) -> ModuleType:
@@ -35,13 +36,19 @@ def render(game_id: str, view: Mapping[str, Any]) -> Image.Image:
     return image
 
 
-def render_all(game_id: str, view: Mapping[str, Any]) -> list[Image.Image]:
+def render_all(game_id: str, view: Mapping[str, Any], *, update: bool = False,
+               previous: Mapping[str, Any] | None = None) -> list[Image.Image]:
     """Every image to send for a view, most important first. Most views are one image (the one
-    ``render`` draws); a private sheet too dense for one legible image comes as several."""
+    ``render`` draws); a private sheet too dense for one legible image comes as several.
+    ``update``: the images go out after a move (a DM), where a game that can (``render_update``
+    in its module) sends only what changed since ``previous`` (the view this seat was last
+    sent, if known) or asks for a decision now."""
     module = _module(game_id)
     with seat_names(view.get("names") or ()):
-        if hasattr(module, "render_all"):
-            images: list[Image.Image] = module.render_all(view)
+        if update and hasattr(module, "render_update"):
+            images: list[Image.Image] = module.render_update(view, previous)
+        elif hasattr(module, "render_all"):
+            images = module.render_all(view)
         else:
             images = [module.render(view)]
     return images
@@ -54,6 +61,18 @@ def alt_text(game_id: str, view: Mapping[str, Any]) -> str:
     return text[:1000]
 
 
+def described(game_id: str, view: Mapping[str, Any], *, update: bool = False,
+              previous: Mapping[str, Any] | None = None) -> list[tuple[Image.Image, str]]:
+    """``render_all`` with a description per image: the view's for the first; a detail image
+    that describes itself (``image.info["alt"]``, set by its renderer) keeps its own, any other
+    gets the view's with its number."""
+    images = render_all(game_id, view, update=update, previous=previous)
+    first = alt_text(game_id, view)
+    return [(image, first if n == 0 else str(image.info.get("alt")
+                                               or f"{first} (image {n + 1} of {len(images)})"))
+            for n, image in enumerate(images)]
+
+
 def render_png(game_id: str, view: Mapping[str, Any]) -> bytes:
     """Render and encode in one call: what a worker thread or process runs."""
     return encode_png(render(game_id, view))
@@ -62,6 +81,13 @@ def render_png(game_id: str, view: Mapping[str, Any]) -> bytes:
 def render_pngs(game_id: str, view: Mapping[str, Any]) -> list[bytes]:
     """``render_all`` encoded: what a front end sends as attachments, in order."""
     return [encode_png(image) for image in render_all(game_id, view)]
+
+
+def render_described(game_id: str, view: Mapping[str, Any], *, update: bool = False,
+                     previous: Mapping[str, Any] | None = None) -> list[tuple[bytes, str]]:
+    """``described`` encoded: PNG bytes with their alt text, in sending order."""
+    return [(encode_png(image), alt)
+            for image, alt in described(game_id, view, update=update, previous=previous)]
 
 
 def has_renderer(game_id: str) -> bool:

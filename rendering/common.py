@@ -49,7 +49,7 @@ __all__ = [
 
 INK = (33, 33, 33)
 PAPER = (250, 246, 236)
-MUTED = (120, 120, 120)
+MUTED = (100, 100, 100)  # 4.5:1 or more on every light background used
 WHITE = (255, 255, 255)
 BLACK = (0, 0, 0)
 

@@ -15,6 +15,9 @@ FONT_DIR = Path(__file__).with_name("fonts")
 
 # Font sizes asked for during a render, when a test records them (see ``record_font_sizes``).
 _FONT_LOG: ContextVar[list[int] | None] = ContextVar("font_log", default=None)
+# The box the text drawn now must stay inside, when a renderer names one (see ``inside``).
+_CONTAINER: ContextVar[tuple[float, float, float, float] | None] = ContextVar(
+    "text_container", default=None)
 # A drawing made at a larger scale (see ``scaled``) asks for fonts at its own scale.
 _SCALE: ContextVar[float] = ContextVar("font_scale", default=1.0)
 
@@ -62,3 +65,18 @@ def record_font_sizes() -> Iterator[list[int]]:
         yield log
     finally:
         _FONT_LOG.reset(token)
+
+
+@contextmanager
+def inside(box: tuple[float, float, float, float]) -> Iterator[None]:
+    """Text drawn inside the block belongs in ``box`` (a cell, a panel): the legibility test
+    checks each text's measured box against it, not only against the image's edges."""
+    token = _CONTAINER.set(box)
+    try:
+        yield
+    finally:
+        _CONTAINER.reset(token)
+
+
+def current_container() -> tuple[float, float, float, float] | None:
+    return _CONTAINER.get()

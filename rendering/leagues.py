@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from rendering.common import INK, MUTED, PAPER, PLAYER_COLOURS, WHITE, font
+from rendering.common import INK, MUTED, PAPER, WHITE, font
 
 SHOWN = 20
 NAME_LIMIT = 22
@@ -17,8 +17,10 @@ TITLE_LIMIT = 50
 WIDTH = 760
 ROW = 34
 TOP = 92
-UP = PLAYER_COLOURS[2]  # bluish green; changes also carry a sign, never colour alone
-DOWN = PLAYER_COLOURS[5]  # vermillion
+# Rises dark green, falls dark red: 4.5:1 or more on the paper and on the row band (WCAG AA);
+# a change also carries its sign, never colour alone.
+UP = (0, 105, 60)
+DOWN = (170, 40, 0)
 BAND = (238, 232, 218)
 
 COLUMNS = (  # (heading, x, anchor)

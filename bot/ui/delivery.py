@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 REMEMBERED = 4096  # tables and seats whose last told version is kept in memory
+# Seats whose last DM'd view is kept (a view is tens of KB): past this, an update is drawn
+# as if nothing were known of the last one (only the parts that ask for a decision).
+VIEWS_REMEMBERED = 512
 
 
 def image_files(rendered: Rendered, stem: str = "board") -> list[discord.File]:
@@ -61,6 +64,8 @@ class Delivery:
         self._order = KeyedLocks()
         self._told: _Bounded = _Bounded()  # table -> last version told in its channel
         self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
+        # (table, member) -> the view last sent by DM: an update sends what changed since.
+        self._dm_views: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self.pacer = Pacer()
         self.links: Links | None = None  # with TABULA_PUBLIC_URL: boards link to the web
 
@@ -174,7 +179,7 @@ class Delivery:
                 url = await self.private_url(notice.table_id, seat.seat, seat.member_id)
                 buttons = (board_view(notice.table_id, mark, url, "My view on the web")
                            if playing else None)
-                if await self.dm(notice.game_id, seat, buttons):
+                if await self.dm(notice.game_id, seat, buttons, notice.table_id):
                     self._dm_sent.remember(key, seat.version)
                 else:
                     closed.append(seat.member_id)
@@ -191,7 +196,8 @@ class Delivery:
             )
 
     async def dm(
-        self, game_id: str, seat: SeatNotice, buttons: discord.ui.View | None = None
+        self, game_id: str, seat: SeatNotice, buttons: discord.ui.View | None = None,
+        table_id: int = 0,
     ) -> bool:
         """DM one seat its private view, with the board's buttons so the player can act from
         the DM; False when the member's DMs are closed (never retried)."""
@@ -202,7 +208,14 @@ class Delivery:
             # Rendered once it may go: DMs waiting their turn must not hold up the boards'
             # renders.
             await self.pacer.wait(urgent=False)
-            files = image_files(await self.services.renderer.render(game_id, seat.view), "hand")
+            key = (table_id, seat.member_id)
+            rendered = await self.services.renderer.render(
+                game_id, seat.view, update=True, previous=self._dm_views.get(key))
+            self._dm_views[key] = seat.view
+            self._dm_views.move_to_end(key)
+            while len(self._dm_views) > VIEWS_REMEMBERED:
+                self._dm_views.popitem(last=False)
+            files = image_files(rendered, "hand")
             await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
                                view=buttons if buttons is not None else MISSING,
                                allowed_mentions=discord.AllowedMentions.none())

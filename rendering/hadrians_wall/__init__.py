@@ -3,13 +3,13 @@ summary. ``render`` keeps drawing both sheets side by side in one image."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from rendering.common import WHITE, draw_marker, font, name_seats, player_name
-from rendering.hadrians_wall.guides import CARD, HALO, rewards_to_place
+from rendering.hadrians_wall.guides import CARD, HALO, fillable_boxes, rewards_to_place
 from rendering.hadrians_wall.icons import key_row, key_rows
 from rendering.hadrians_wall.layout import RIGHT_X, SHEET_TOP, WIDTH
 from rendering.hadrians_wall.overview import render_overview
@@ -20,7 +20,7 @@ from rendering.hadrians_wall.summary import render_summary
 from rendering.scoretable import score_table
 from rules.hadrians_wall import GAME
 
-__all__ = ["alt_text", "render", "render_all"]
+__all__ = ["alt_text", "render", "render_all", "render_update"]
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:
@@ -38,7 +38,7 @@ def render_all(view: Mapping[str, Any]) -> list[Image.Image]:
         if view.get("outcome"):
             return [final_table(view), render_summary(view)]
         return [render_public(view), render_summary(view)]
-    return [render_overview(view), *sheet_parts(view)]
+    return [render_overview(view, parts=len(PARTS)), *sheet_parts(view)]
 
 
 PART_SCALE = 2.0
@@ -50,15 +50,87 @@ PARTS = (  # (title, x0, x1) in layout units; each at most 450 wide, so 9 px rea
 )
 
 
-def sheet_parts(view: Mapping[str, Any]) -> list[Image.Image]:
-    """The seat's two sheets drawn twice the layout size and cut in four, each part under a
-    title bar with the key to the marks of what can be done next."""
+def render_update(view: Mapping[str, Any], previous: Mapping[str, Any] | None
+                  ) -> list[Image.Image]:
+    """What a seat is sent after a move: the overview and at most two sheet parts, those that
+    hold a box the seat can fill now (most boxes first), then those that changed since
+    ``previous`` (the view last sent, when known). ``/hand`` still shows every part."""
+    if view.get("seat") is None:
+        return render_all(view)
+    chosen = parts_to_send(view, previous)
+    return [render_overview(view, parts=len(chosen)), *sheet_parts(view, chosen)]
+
+
+MAX_PARTS = 2
+# What the sheets show: when none of it changed, neither did the pictures (no need to draw
+# them to compare).
+DRAWN_ON_SHEETS = ("sheets", "fate_card", "attack", "neutral", "year", "years", "private")
+
+
+def parts_to_send(view: Mapping[str, Any], previous: Mapping[str, Any] | None) -> list[int]:
+    """Indices into ``PARTS``, in sheet order, at most ``MAX_PARTS``: the part that changed
+    most since ``previous`` (what the last moves did), the part with most boxes to fill now,
+    then the others that changed or hold boxes to fill."""
+    s = view["sheets"][int(view["seat"])]
+    fillable = [0] * len(PARTS)
+    for x0, _y0, x1, _y1 in fillable_boxes(view, s):
+        middle = (x0 + x1) / 2
+        for i, (_, px0, px1) in enumerate(PARTS):
+            if px0 <= middle < px1:
+                fillable[i] += 1
+    changed = [0] * len(PARTS)
+    if (previous is not None and previous.get("seat") == view["seat"]
+            and any(previous.get(k) != view.get(k) for k in DRAWN_ON_SHEETS)):
+        before = render_sheets(previous, outlines=False)
+        now = render_sheets(view, outlines=False)
+        diff = ImageChops.difference(before, now)
+        for i, (_, px0, px1) in enumerate(PARTS):
+            box = diff.crop((px0, SHEET_TOP, px1, diff.height)).getbbox()
+            changed[i] = 0 if box is None else (box[2] - box[0]) * (box[3] - box[1])
+    by_change = sorted(range(len(PARTS)), key=lambda i: (-changed[i], -fillable[i], i))
+    by_boxes = sorted(range(len(PARTS)), key=lambda i: (-fillable[i], -changed[i], i))
+    order = [by_change[0], by_boxes[0], *by_boxes[1:]]
+    chosen: list[int] = []
+    for i in order:
+        if (fillable[i] or changed[i]) and i not in chosen and len(chosen) < MAX_PARTS:
+            chosen.append(i)
+    return sorted(chosen)
+
+
+def sheet_parts(view: Mapping[str, Any], which: Sequence[int] = range(len(PARTS))
+                ) -> list[Image.Image]:
+    """The seat's two sheets drawn twice the layout size and cut in four (or the parts
+    ``which`` names), each part under a title bar with the key to the marks of what can be
+    done next, and a description of its own."""
+    if not which:
+        return []
     sheets = render_sheets(view, PART_SCALE)
     k = PART_SCALE
     top = int(SHEET_TOP * k)
-    return [_titled(view, sheets.crop((int(x0 * k), top, int(x1 * k), sheets.height)), title,
-                    icons_between(x0, x1))
-            for title, x0, x1 in PARTS]
+    seat = int(view["seat"])
+    s = view["sheets"][seat]
+    boxes = fillable_boxes(view, s)
+    out = []
+    for i in which:
+        title, x0, x1 = PARTS[i]
+        part = _titled(view, sheets.crop((int(x0 * k), top, int(x1 * k), sheets.height)),
+                       title, icons_between(x0, x1))
+        here = sum(1 for b in boxes if x0 <= (b[0] + b[2]) / 2 < x1)
+        can = (f"{here} box{'es' if here != 1 else ''} you can fill now, outlined in orange"
+               if here else "no box you can fill now")
+        part.info["alt"] = (f"{player_name(seat, f'Player {seat + 1}')}'s {title}: "
+                            f"{PART_AREAS[i]}. {can}.")
+        out.append(part)
+    return out
+
+
+PART_AREAS = (
+    "cohorts, mining, wall guard, cippi, wall, fort, production, buildings, forum, attributes, "
+    "Disdain and score",
+    "the rest of the cohorts and tracks, training grounds and landmarks",
+    "citizens, market, theatre, temples, gladiators, baths and courthouse",
+    "diplomats, scouts, the map, Path cards and the Fate card",
+)
 
 
 HEADER_H = 58

@@ -44,20 +44,22 @@ def box_key(move: Mapping[str, Any], s: Mapping[str, Any]) -> Key | None:
     return None
 
 
-def outline_moves(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> int:
-    """A halo around each box a legal move fills; returns how many were drawn."""
+def fillable_boxes(view: Mapping[str, Any], s: Mapping[str, Any]
+                   ) -> list[tuple[float, float, float, float]]:
+    """The rectangles (layout units) of the boxes a legal move of the seat fills."""
     private = view.get("private") or {}
     g = boxes()
-    drawn = 0
-    for move in private.get("boxes", []):
-        key = box_key(move, s)
-        if key is None or key not in g:
-            continue
-        x0, y0, x1, y1 = g[key]
+    keys = [box_key(move, s) for move in private.get("boxes", [])]
+    return [g[key] for key in keys if key is not None and key in g]
+
+
+def outline_moves(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> int:
+    """A halo around each box a legal move fills; returns how many were drawn."""
+    found = fillable_boxes(view, s)
+    for x0, y0, x1, y1 in found:
         draw.rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), outline=HALO, width=4)
         draw.rectangle((x0 - 5, y0 - 5, x1 + 5, y1 + 5), outline=HALO_EDGE, width=1)
-        drawn += 1
-    return drawn
+    return len(found)
 
 
 def attack_stacks(draw: Canvas, view: Mapping[str, Any]) -> None:

@@ -25,8 +25,9 @@ LINE: Colour = (70, 70, 70)
 FILL: Colour = (38, 44, 66)
 LOCKED: Colour = (208, 206, 200)
 HEAD: Colour = (120, 58, 30)
-FAINT: Colour = (150, 150, 150)
-FLAG: Colour = (214, 110, 20)
+FAINT: Colour = (150, 150, 150)  # lines; text printed faint is darker, to read
+FAINT_TEXT: Colour = (105, 105, 105)
+FLAG: Colour = (180, 80, 0)
 
 
 # Granary columns on the left sheet (x ranges).
@@ -39,7 +40,6 @@ CITIZEN_STEP = 38
 
 
 # Words printed on the sheets.
-SHORT = {"soldier": "Sd", "builder": "Bd", "servant": "Sv", "civilian": "Cv", "resource": "Rs"}
 BUILDING_TEXT = {
     "granary_medium": "Medium granary", "granary_large": "Large granary",
     "hotel_small": "Small hotel", "hotel_large": "Large hotel",
@@ -51,10 +51,6 @@ BUILDING_TEXT = {
     "temple_large": "Temple L", "gardens_small": "Gardens S", "gardens_large": "Gardens L",
     "baths": "Baths", "courthouse": "Courthouse",
 }
-
-
-def cost_short(cost: dict[str, int]) -> str:
-    return " ".join(f"{n}{SHORT[k]}" for k, n in cost.items())
 
 
 def centre(rect: Rect) -> tuple[float, float]:

@@ -112,7 +112,7 @@ def _moves(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], s: Mapping[str, A
             text = f"The game is over: you finished #{place} of {len(view['sheets'])}."
         draw.text((PAD, y), text, font=font(TEXT), fill=MUTED)
         return y + LINE + 8
-    draw.text((PAD, y), "You can do now (/move lists every move)",
+    draw.text((PAD, y), "You can do now (/move offers every move as you type)",
               font=font(TEXT + 2, bold=True), fill=HEAD)
     y += 30
     lines = _group(moves)
@@ -144,7 +144,9 @@ def _score(draw: ImageDraw.ImageDraw, s: Mapping[str, Any], y: int) -> int:
     return y + 56
 
 
-def render_overview(view: Mapping[str, Any]) -> Image.Image:
+def render_overview(view: Mapping[str, Any], parts: int = 4) -> Image.Image:
+    """``parts``: how many parts of the sheets follow (all four, or only those that changed
+    or hold a box to fill now)."""
     s = view["sheets"][int(view["seat"])]
     image = Image.new("RGB", (WIDTH, 1200), PAPER)
     draw = ImageDraw.Draw(image)
@@ -156,5 +158,11 @@ def render_overview(view: Mapping[str, Any]) -> Image.Image:
     draw.text((PAD, y), "Icons on your sheets", font=font(TEXT + 2, bold=True), fill=HEAD)
     rewards = tuple(name for name in KEY_ORDER if name not in GOOD_ORDER)
     y = int(key_row(draw, rewards, PAD, y + 44, 26, TEXT, INK, WIDTH - PAD)) + 24
-    draw.text((PAD, y), "Your full left and right sheets follow.", font=font(TEXT), fill=MUTED)
+    if parts == 4:
+        follows = "Your left and right sheets follow, in four parts."
+    elif parts:
+        follows = "What changed on your sheets, or asks for a move, follows; /hand shows all."
+    else:
+        follows = "Nothing new on your sheets; /hand shows them."
+    draw.text((PAD, y), follows, font=font(TEXT), fill=MUTED)
     return image.crop((0, 0, WIDTH, y + LINE + 6))

@@ -16,6 +16,7 @@ from rendering.hadrians_wall.layout import (
     CITIZEN_TOP,
     COLUMNS,
     FAINT,
+    FAINT_TEXT,
     FLAG,
     HEAD,
     HEIGHT,
@@ -29,7 +30,6 @@ from rendering.hadrians_wall.layout import (
     Rect,
     boxes,
     centre,
-    cost_short,
 )
 from rendering.hadrians_wall.scaled import Canvas, ScaledDraw
 from rules.hadrians_wall import components as c
@@ -46,6 +46,24 @@ def _fitted(draw: Canvas, xy: tuple[float, float], text: str, size: int,
     while size > 9 and font(size, bold=True).getlength(text) > width * font_scale():
         size -= 1
     _label(draw, xy, text, size)
+
+
+def _cost(draw: Canvas, x: float, y: float, cost: dict[str, int], size: int,
+          prefix: str = "") -> float:
+    """A cost as an icon per worker or resource, after its count when more than one, after
+    ``prefix``: the icons say what letters would abbreviate. Returns the end x."""
+    fnt = font(size, bold=True)
+    if prefix:
+        _label(draw, (x, y), prefix, size)
+        x += fnt.getlength(prefix) / font_scale() + 4
+    for good, n in cost.items():
+        if n > 1:  # an icon alone is one of it
+            _label(draw, (x, y), str(n), size)
+            x += fnt.getlength(str(n)) / font_scale() + 1
+        x += size * 0.6
+        icon(draw, good, x, y, size + 3)
+        x += size * 0.6 + 4
+    return x
 
 
 def _box(draw: Canvas, rect: Rect, width: int = 2) -> None:
@@ -75,10 +93,16 @@ def _left(draw: Canvas) -> None:
         _label(draw, ((x0 + x1) / 2, 147), f"{name} granary column", 11, anchor="mm")
         if i:
             draw.line((x0, 140, x0, 352), fill=HEAD, width=3)
-    labels = {"mining": "Mining (1 Sv)", "guard": "Wall Guard (1 Sd)", "cippi": "Cippi (1 Rs)",
-              "wall": "Wall (1 Rs)", "fort": "Fort (1 Bd/Sd)"}
+    labels = {"mining": ("Mining", "servant"), "guard": ("Wall Guard", "soldier"),
+              "cippi": ("Cippi", "resource"), "wall": ("Wall", "resource"),
+              "fort": ("Fort", "builder")}
     for key, y in TRACK_ROWS.items():
-        _label(draw, (16, y + 14), labels[key], 13)
+        name, worker = labels[key]
+        _label(draw, (16, y + 14), name, 13)
+        end = _cost(draw, 104, y + 14, {worker: 1}, 12)
+        if key == "fort":  # a builder or a soldier
+            _label(draw, (end - 2, y + 14), "/", 12)
+            icon(draw, "soldier", end + 8, y + 14, 15)
     for key, track in c.TRACKS.items():
         for b in range(1, track.length + 1):
             rect = g[(key, b)]
@@ -86,7 +110,7 @@ def _left(draw: Canvas) -> None:
             icons_in(draw, track.rewards[b], rect)
     for i in range(1, 8):
         x0, _y0, x1, y1 = g[("cippi", i)]
-        draw.text((x1 + 2, y1 - 2), f"F{c.CIPPI_LINKS[i]}", font=font(9), fill=FAINT,
+        draw.text((x1 + 2, y1 - 2), f"F{c.CIPPI_LINKS[i]}", font=font(9), fill=FAINT_TEXT,
                   anchor="ls")
     for b in range(1, 22):
         wx = (g[("wall", b)][0] + g[("wall", b)][2]) / 2
@@ -101,12 +125,12 @@ def _left(draw: Canvas) -> None:
     for i in range(1, 10):
         draw.ellipse(g[("production", i)], fill=(255, 255, 255), outline=LINE, width=2)
         icon(draw, "resource", *centre(g[("production", i)]), 12)
-    _label(draw, (480, 398), "Training (1 Bd)", 13)
+    _cost(draw, 480, 398, {"builder": 1}, 13, "Training")
     for i in range(1, 6):
         rect = g[("training", i)]
         _box(draw, rect)
         icon(draw, "sword", rect[0] + 14, rect[1] + 14, 18)
-        _label(draw, (rect[2] - 12, rect[1] + 14), "#", 12, fill=FAINT, anchor="mm")
+        _label(draw, (rect[2] - 12, rect[1] + 14), "#", 12, fill=FAINT_TEXT, anchor="mm")
     _label(draw, (16, 426), "Buildings (need Infrastructure)", 12, fill=HEAD)
     for name in ("granary_medium", "granary_large", "hotel_small", "hotel_large",
                  "workshop_small", "workshop_large", "road_small", "road_large"):
@@ -115,16 +139,15 @@ def _left(draw: Canvas) -> None:
         _box(draw, rect)
         _fitted(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11, rect[2] - rect[0] - 8)
         infra = building.requires.get("infrastructure", 0)
-        _label(draw, (rect[0] + 4, rect[1] + 24), f"inf {infra}: {cost_short(building.cost)}",
-               10, bold=False)
+        _cost(draw, rect[0] + 4, rect[1] + 24, building.cost, 10, f"≥{infra}:")
         gains = [*building.reward, *building.choice]
         _label(draw, (rect[0] + 4, rect[1] + 36), "+ " + ", ".join(gains) if gains else "",
-               9, bold=False, fill=FAINT)
+               9, bold=False, fill=FAINT_TEXT)
     _label(draw, (16, 514), "Forum 2 → 1", 13)
     for i in range(1, 5):
         rect = g[("forum", i)]
         _box(draw, rect)
-        _label(draw, (rect[2] - 10, rect[1] + 14), "#", 12, fill=FAINT, anchor="mm")
+        _label(draw, (rect[2] - 10, rect[1] + 14), "#", 12, fill=FAINT_TEXT, anchor="mm")
     for i, name in enumerate(c.LANDMARK_NAMES):
         attr, need, bonus = c.LANDMARKS[name]
         rect = g[("landmark", i + 1)]
@@ -139,7 +162,7 @@ def _left(draw: Canvas) -> None:
             rect = g[("attr", a, b)]
             _box(draw, rect, 1)
             # Fine print: the track's value is written in bold beside it.
-            draw.text((rect[0] + 2, rect[1] + 1), str(b), font=font(8, fine=True), fill=FAINT)
+            draw.text((rect[0] + 2, rect[1] + 1), str(b), font=font(8, fine=True), fill=FAINT_TEXT)
             if b in c.ATTRIBUTE_WORKER_BOXES[attr]:
                 icon(draw, c.ATTRIBUTE_WORKER[attr], rect[0] + 14, rect[1] + 18, 16)
             cross = c.ATTRIBUTE_CROSS[attr].get(b)
@@ -165,7 +188,8 @@ def _right(draw: Canvas) -> None:
             if key in flags:
                 flags[key].add(n)
     flags["patricians"].update(c.DIPLOMAT_REQUIRES)
-    _label(draw, (rx + 150, 88), "Citizen tracks (1 Cv a box)", 11, bold=False)
+    x = _cost(draw, rx + 150, 88, {"civilian": 1}, 11, "Citizen tracks:")
+    _label(draw, (x, 88), "a box", 11, bold=False)
     _label(draw, (rx + 466, 88), "Buildings (need citizens)", 11, bold=False)
     for t, track in enumerate(c.CITIZENS):
         ty = CITIZEN_TOP + t * CITIZEN_STEP
@@ -185,25 +209,25 @@ def _right(draw: Canvas) -> None:
         _box(draw, rect)
         need = next(iter(building.requires.values()), 0)
         _fitted(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11, rect[2] - rect[0] - 8)
-        _label(draw, (rect[0] + 4, rect[1] + 25), f"≥{need} {cost_short(building.cost)}", 9,
-               bold=False)
+        _cost(draw, rect[0] + 4, rect[1] + 25, building.cost, 9, f"≥{need}")
     _label(draw, (rx + 10, 328), "Market", 13)
     for i, (need, reward) in enumerate(c.MARKET_BOXES):
         rect = g[("market", i + 1)]
         cx, cy = centre(rect)
         draw.regular_polygon((cx, cy, 19), 6, fill=(255, 255, 255), outline=LINE, width=2)
-        draw.text((cx, rect[1] - 6), f"≥{need}", font=font(9), fill=FAINT, anchor="mm")
+        draw.text((cx, rect[1] - 6), f"≥{need}", font=font(9), fill=FAINT_TEXT, anchor="mm")
         if reward:
             icon(draw, reward[0], rect[2] - 2, rect[3] - 2, 12)
     renown = ",".join(str(n) for n in c.UNIQUE_GOODS_RENOWN)
     _label(draw, (rx + 100, 358), f"1st-6th different good: +{renown} Renown; repeats +0", 9,
            bold=False)
     _label(draw, (rx + 10, 392), "Theatre", 13)
-    _label(draw, (rx + 10, 406), "(1 Rs, 1/yr)", 9, bold=False)
+    x = _cost(draw, rx + 10, 406, {"resource": 1}, 9)
+    _label(draw, (x, 406), "1/yr", 9, bold=False)
     for i, (need, reward) in enumerate(c.THEATRE_BOXES):
         rect = g[("theatre", i + 1)]
         _box(draw, rect)
-        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(9), fill=FAINT,
+        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(9), fill=FAINT_TEXT,
                   anchor="mm")
         icons_in(draw, reward, rect, 16)
     _label(draw, (rx + 10, 436), "Ludus", 13)
@@ -216,7 +240,7 @@ def _right(draw: Canvas) -> None:
             if gi == 0:
                 draw.text((centre(rect)[0], rect[1] - 6),
                           f"≥{c.GLADIATOR_COLUMN_PERFORMERS[i - 1]}", font=font(9),
-                          fill=FAINT, anchor="mm")
+                          fill=FAINT_TEXT, anchor="mm")
         for i in range(1, 7):
             draw.rectangle(g[("battle", gi, i)], outline=FAINT, width=1)
     _label(draw, (rx + 322, 436), "battles #", 10, bold=False)
@@ -238,43 +262,51 @@ def _right(draw: Canvas) -> None:
         icons_in(draw, c.TEMPLE_BOX_REWARD[box], rect, 12)
         if box % 2 == 1:
             draw.text((rect[0] - 3, rect[1] + 15), str(c.TEMPLE_BOX_REQUIRES[box]),
-                      font=font(9), fill=FAINT, anchor="rm")
+                      font=font(9), fill=FAINT_TEXT, anchor="rm")
     for i, name in enumerate(("Small", "Medium", "Large")):
-        _label(draw, (rx + 100 + i * 120, 564), name, 10, bold=False, fill=FAINT)
+        _label(draw, (rx + 100 + i * 120, 564), name, 10, bold=False, fill=FAINT_TEXT)
     _label(draw, (rx + 10, 704), "Baths", 13)
     _label(draw, (rx + 10, 718), "(2/yr)", 9, bold=False)
     for i, (need, cost) in enumerate(c.BATHS_BOXES):
         rect = g[("baths", i + 1)]
         _box(draw, rect)
-        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(9), fill=FAINT,
+        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(9), fill=FAINT_TEXT,
                   anchor="mm")
-        _label(draw, (rect[0] + 4, rect[1] + 16), f"{cost}Rs", 10, bold=False)
+        _cost(draw, rect[0] + 4, rect[1] + 16, {"resource": cost}, 10)
         icon(draw, "remove_disdain", rect[2] - 12, rect[1] + 16, 16)
     _label(draw, (rx + 10, 778), "Court-", 13)
     _label(draw, (rx + 10, 794), "house", 13)
-    heads = ("+1 Sv", "1 Bd → 2 Sv", "1 Sv → 1 Bd")
+    heads: tuple[tuple[dict[str, int], str, dict[str, int]], ...] = (
+        ({}, "+", {"servant": 1}), ({"builder": 1}, "→", {"servant": 2}),
+        ({"servant": 1}, "→", {"builder": 1}))
     for col, (_, _, reqs) in enumerate(c.COURTHOUSE_COLUMNS):
-        _label(draw, (rx + 100 + col * 120, 750), heads[col], 10, bold=False)
+        pay, arrow, gain = heads[col]
+        x = _cost(draw, rx + 100 + col * 120, 750, pay, 10)
+        _label(draw, (x, 750), arrow, 10)
+        _cost(draw, x + 12, 750, gain, 10)
         for r in range(3):
             rect = g[("courthouse", col, r + 1)]
             _box(draw, rect)
-            _label(draw, (rect[0] + 4, rect[1] + 13), f"≥{reqs[r]}", 9, bold=False, fill=FAINT)
-    _label(draw, (rx + 540, 296), "Diplomats (1 Sv 1 Sd 2 Rs): +1 Va, 2 favours", 11)
+            _label(draw, (rect[0] + 4, rect[1] + 13), f"≥{reqs[r]}", 9, bold=False, fill=FAINT_TEXT)
+    x = _cost(draw, rx + 540, 296, {"servant": 1, "soldier": 1, "resource": 2}, 11,
+              "Diplomats")
+    _label(draw, (x, 296), ": +1 Valour, 2 favours", 11)
     for d in range(3):
         rect = g[("diplomat", d + 1)]
         _box(draw, rect)
-        _label(draw, (rect[0] + 4, rect[1] + 11), f"≥{c.DIPLOMAT_REQUIRES[d]} Pa", 9,
-               bold=False, fill=FAINT)
-    _label(draw, (rx + 540, 456), "Scouts (1 Sd)", 11)
+        _label(draw, (rect[0] + 4, rect[1] + 11), f"≥{c.DIPLOMAT_REQUIRES[d]} patrician"
+               + ("s" if c.DIPLOMAT_REQUIRES[d] > 1 else ""), 9,
+               bold=False, fill=FAINT_TEXT)
+    _cost(draw, rx + 540, 456, {"soldier": 1}, 11, "Scouts")
     for i in range(1, 6):
         rect = g[("scout", i)]
         _box(draw, rect)
         _label(draw, (rect[0] + 4, rect[1] + 15), f"≥{c.SCOUT_REQUIRES[i - 1]}", 9,
-               bold=False, fill=FAINT)
+               bold=False, fill=FAINT_TEXT)
     for r in range(c.MAP_ROWS):
         my = centre(g[("map", r, 0)])[1]
         _label(draw, (rx + 528, my), "ABCD"[r], 12, anchor="mm")
-        _label(draw, (g[("map", r, 4)][2] + 6, my), "+Va", 10, bold=False, fill=FAINT)
+        _label(draw, (g[("map", r, 4)][2] + 6, my), "+Valour", 10, bold=False, fill=FAINT_TEXT)
         for col in range(c.MAP_COLS):
             rect = g[("map", r, col)]
             _box(draw, rect)

@@ -26,7 +26,8 @@ BAD = (190, 30, 30)
 
 
 def _gains(gains: Mapping[str, int]) -> str:
-    return ", ".join(f"+{n} {g}" for g, n in gains.items() if n) or "nothing"
+    return ", ".join(f"+{n} {g}{'s' if n > 1 else ''}" for g, n in gains.items() if n) or (
+        "nothing")
 
 
 def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> int:
@@ -40,11 +41,11 @@ def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> int:
     y = 68
     fate = view.get("fate_card")
     if fate:
-        draw.text((PAD, y), f"Fate card {fate['id']}: everyone gains {_gains(fate['gains'])}",
-                  font=font(TEXT), fill=INK)
+        draw.text((PAD, y), f"Fate card {fate['id']}: trade good {fate['trade_good']} · "
+                  f"gladiator damage {fate['gladiator_damage']}", font=font(TEXT), fill=INK)
         y += 26
-        draw.text((PAD, y), f"Trade good {fate['trade_good']} · gladiator damage "
-                  f"{fate['gladiator_damage']}", font=font(TEXT), fill=INK)
+        draw.text((PAD, y), f"Everyone gains {_gains(fate['gains'])}", font=font(TEXT),
+                  fill=INK)
         y += 26
     draw.text((PAD, y), f"End of Year {view['year']}: {view['attack_count']} attack cards, "
               f"grey flag {view['grey_flag']}", font=font(TEXT, bold=True), fill=HEAD)
@@ -62,7 +63,7 @@ def _row(draw: ImageDraw.ImageDraw, y: int, s: Mapping[str, Any],
               font=font(TEXT + 1, bold=True), fill=INK, anchor="lm")
     draw.text((PAD + 46, bottom), str(s["status"]), font=font(TEXT),
               fill=HEAD if active else MUTED, anchor="lm")
-    cohorts = " ".join(f"{side[0].upper()}{n}" for side, n in zip(
+    cohorts = " · ".join(f"{side} {n}" for side, n in zip(
         ("left", "center", "right"), s["cohorts"], strict=True))
     envoy = sum(d["favours"] - d["used"] for d in s["diplomats"])
     draw.text((250, top), f"Cohorts {cohorts}", font=font(TEXT), fill=INK, anchor="lm")
@@ -96,6 +97,6 @@ def render_public(view: Mapping[str, Any]) -> Image.Image:
         _row(draw, y, s, result, int(s["seat"]) in active)
         y += ROW
     y += 6
-    draw.text((PAD, y), "Cohorts: filled boxes of 6 (L left, C center, R right). "
-              "The full Year summary follows.", font=font(TEXT), fill=MUTED)
+    draw.text((PAD, y), "Cohorts: boxes filled of 6 on each side. The full Year summary "
+              "follows.", font=font(TEXT), fill=MUTED)
     return image.crop((0, 0, WIDTH, y + 30))

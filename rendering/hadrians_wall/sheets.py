@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rendering.common import WHITE, draw_marker, font, player_name, scaled
+from rendering.common import WHITE, draw_marker, font, font_scale, player_name, scaled
 from rendering.hadrians_wall.guides import attack_stacks, outline_moves
 from rendering.hadrians_wall.icons import GOOD_ORDER, icon
 from rendering.hadrians_wall.layout import (
@@ -25,7 +25,7 @@ from rendering.hadrians_wall.printed import printed
 from rendering.hadrians_wall.scaled import Canvas, ScaledDraw
 from rules.hadrians_wall import components as c
 
-RED = (200, 30, 30)
+RED = (170, 20, 20)
 YEAR_INK = (20, 60, 160)
 
 
@@ -73,8 +73,7 @@ def _left(draw: Canvas, s: Mapping[str, Any]) -> None:
         if bkey in g:
             rect = g[bkey]
             draw.rectangle(rect, outline=(0, 150, 80), width=4)
-            draw.text((rect[2] - 10, rect[3] - 10), "✓", font=font(16, bold=True),
-                      fill=(0, 150, 80), anchor="mm")
+            _built_mark(draw, rect[2] - 10, rect[3] - 10, 16)
     for i, year in enumerate(s["forum"]):
         _year(draw, g[("forum", i + 1)], year)
     for i, name in enumerate(c.LANDMARK_NAMES):
@@ -121,8 +120,7 @@ def _right(draw: Canvas, s: Mapping[str, Any]) -> None:
         if key in g and not name.startswith(("granary", "hotel", "workshop", "road")):
             rect = g[key]
             draw.rectangle(rect, outline=(0, 150, 80), width=4)
-            draw.text((rect[2] - 9, rect[3] - 9), "✓", font=font(14, bold=True),
-                      fill=(0, 150, 80), anchor="mm")
+            _built_mark(draw, rect[2] - 9, rect[3] - 9, 14)
     for i, good in enumerate(s["market"]):
         if good:
             cx, cy = centre(g[("market", i + 1)])
@@ -202,7 +200,8 @@ def _cards(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
     lines: list[tuple[str, bool]] = []
     fate = view.get("fate_card")
     if fate:
-        gains = " ".join(f"{n}{g[:2]}" for g, n in fate["gains"].items() if n)
+        gains = ", ".join(f"{n} {g}{'s' if n > 1 else ''}" for g, n in fate["gains"].items()
+                          if n)
         lines.append((f"Fate {fate['id']}: attack {fate['attack']}; {gains}", False))
     if s["prospect"]:
         lines.append((f"Prospect: {s['prospect']}", True))
@@ -223,20 +222,42 @@ def _cards(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
     for side, other in sides if players > 1 else []:
         card = view["sheets"][other]["prospect"]
         if card:
-            near.append(f"{side} P{other + 1}: {card}")
+            near.append(f"{side} {player_name(other, f'Player {other + 1}')}: {card}")
     if near:
         lines.append(("Neighbours' prospects: " + ", ".join(near), False))
     neutral = [f"{n['id']} ({n['pattern']}, good {n['trade_good']})"
                for n in view.get("neutral", [])]
     if neutral:
         lines.append(("Neutral: " + ", ".join(neutral), False))
-    for i, (text, bold) in enumerate(lines[:7]):
-        draw.text((x, y + i * 21), text, font=font(13, bold=bold), fill=(40, 40, 40),
+    room = (WIDTH - 14 - x) * font_scale()
+    shown: list[tuple[str, bool]] = []
+    for text, bold in lines:
+        fnt = font(13, bold=bold)
+        line = ""
+        for word in text.split(" "):
+            trial = f"{line} {word}".strip()
+            if line and fnt.getlength(trial) > room:
+                shown.append((line, bold))
+                line = "  " + word
+            else:
+                line = trial if not line.startswith("  ") else f"{line} {word}"
+        shown.append((line, bold))
+    for i, (text, bold) in enumerate(shown[:8]):
+        draw.text((x, y + i * 19), text, font=font(13, bold=bold), fill=(40, 40, 40),
                   anchor="lm")
 
 
-def render_sheets(view: Mapping[str, Any], scale: float = 1.0) -> Image.Image:
-    """Both sheets of the view's seat, ``scale`` times the layout size."""
+def _built_mark(draw: Canvas, x: float, y: float, size: int) -> None:
+    """A tick on a white disc (it may sit on a printed cost icon)."""
+    k = size * 0.6
+    draw.ellipse((x - k, y - k, x + k, y + k), fill=WHITE)
+    draw.text((x, y), "✓", font=font(size, bold=True), fill=(0, 120, 60), anchor="mm")
+
+
+def render_sheets(view: Mapping[str, Any], scale: float = 1.0, outlines: bool = True
+                  ) -> Image.Image:
+    """Both sheets of the view's seat, ``scale`` times the layout size; ``outlines``: with a
+    halo on each box a legal move fills."""
     seat = int(view["seat"])
     s = view["sheets"][seat]
     image = printed(scale).copy()
@@ -247,5 +268,6 @@ def render_sheets(view: Mapping[str, Any], scale: float = 1.0) -> Image.Image:
         _right(draw, s)
         _cards(draw, view, s)
         attack_stacks(draw, view)
-        outline_moves(draw, view, s)
+        if outlines:
+            outline_moves(draw, view, s)
     return image

@@ -12,12 +12,18 @@ from rendering.common import INK, PAPER, WHITE, draw_marker, font, player_name
 from rendering.hadrians_wall.icons import GOOD_ORDER, icon
 from rendering.hadrians_wall.layout import FILL, HEAD, LINE
 
-WIDTH = 1280
-ROW = 62
+WIDTH = 760
+PAD = 18
+ROW = 104
 PHASES = {"choose": "Choosing Path cards", "actions": "Action phase",
           "attack": "Pict attack", "over": "Game over"}
-ARROW_COLOUR = (200, 40, 40)
-GOOD = (0, 140, 70)
+ARROW_COLOUR = (190, 30, 30)
+GOOD = (0, 120, 60)
+WAITING = (160, 80, 0)
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def arrow(draw: ImageDraw.ImageDraw, cx: float, cy: float, direction: str, size: int) -> None:
@@ -35,166 +41,176 @@ def arrow(draw: ImageDraw.ImageDraw, cx: float, cy: float, direction: str, size:
     draw.polygon(pts, fill=ARROW_COLOUR)
 
 
+SMALL_W, SMALL_H = 96, 112
+
+
 def _card(draw: ImageDraw.ImageDraw, x: int, y: int, card: Mapping[str, Any], big: bool) -> int:
     """A Fate card: arrow, gladiator damage, trade good and (when big) its gains."""
-    w, h = (250, 170) if big else (74, 96)
+    w, h = (270, 176) if big else (SMALL_W, SMALL_H)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=WHITE, outline=LINE, width=2)
-    draw.text((x + 8, y + 6), card["id"], font=font(14 if big else 11, bold=True), fill=INK)
-    arrow(draw, x + (46 if big else w / 2), y + (56 if big else 44), card["attack"],
-          44 if big else 34)
-    draw.text((x + (46 if big else w / 2), y + (90 if big else 76)), card["attack"],
-              font=font(13 if big else 11, bold=True), fill=ARROW_COLOUR, anchor="mm")
+    draw.text((x + 8, y + 6), card["id"], font=font(16, bold=True), fill=INK)
+    ax = x + (46 if big else w / 2)
+    arrow(draw, ax, y + (58 if big else 50), card["attack"], 40 if big else 34)
+    draw.text((ax, y + (94 if big else 86)), card["attack"], font=font(16, bold=True),
+              fill=ARROW_COLOUR, anchor="mm")
     if big:
-        draw.text((x + 100, y + 40), f"gladiator damage {card['gladiator_damage']}",
-                  font=font(14), fill=INK, anchor="lm")
-        draw.text((x + 100, y + 66), f"trade good {card['trade_good']}", font=font(14),
+        draw.text((x + 96, y + 40), f"gladiators: {card['gladiator_damage']} damage",
+                  font=font(16), fill=INK, anchor="lm")
+        draw.text((x + 96, y + 66), f"trade good {card['trade_good']}", font=font(16),
                   fill=INK, anchor="lm")
+        draw.text((x + 8, y + 114), "everyone gains:", font=font(16), fill=INK)
         gx = x + 22
         for good in GOOD_ORDER:
-            n = card["gains"][good]
-            icon(draw, good, gx, y + 140, 26)
-            draw.text((gx + 16, y + 140), str(n), font=font(18, bold=True), fill=INK,
-                      anchor="lm")
-            gx += 46
-        draw.text((x + 8, y + 108), "everyone gains:", font=font(12), fill=INK)
+            icon(draw, good, gx, y + 152, 26)
+            draw.text((gx + 16, y + 152), str(card["gains"][good]), font=font(18, bold=True),
+                      fill=INK, anchor="lm")
+            gx += 50
     return w
 
 
 def _mini_cohorts(draw: ImageDraw.ImageDraw, x: int, y: int, cohorts: list[int]) -> None:
     for i, n in enumerate(cohorts):
-        draw.text((x, y + i * 15 + 6), "LCR"[i], font=font(11, bold=True), fill=INK,
+        draw.text((x, y + i * 20 + 8), "LCR"[i], font=font(16, bold=True), fill=INK,
                   anchor="lm")
         for b in range(6):
-            x0 = x + 12 + b * 12
-            draw.rectangle((x0, y + i * 15, x0 + 10, y + i * 15 + 11),
+            x0 = x + 18 + b * 14
+            draw.rectangle((x0, y + i * 20 + 1, x0 + 11, y + i * 20 + 15),
                            fill=FILL if b < n else WHITE, outline=LINE)
 
 
 def _status_chip(draw: ImageDraw.ImageDraw, x: int, y: int, status: str) -> None:
     done = status in ("chosen", "passed", "resolved", "finished")
-    colour = GOOD if done else (200, 120, 0)
+    colour = GOOD if done else WAITING
     text = ("✓ " if done else "… ") + status
-    draw.rounded_rectangle((x, y, x + 150, y + 30), radius=14, fill=colour)
-    draw.text((x + 75, y + 15), text, font=font(15, bold=True), fill=WHITE, anchor="mm")
+    draw.rounded_rectangle((x, y, x + 150, y + 28), radius=14, fill=colour)
+    draw.text((x + 75, y + 14), text, font=font(16, bold=True), fill=WHITE, anchor="mm")
 
 
 def _player_row(draw: ImageDraw.ImageDraw, y: int, s: Mapping[str, Any],
-                result: Mapping[str, Any] | None) -> None:
+                result: Mapping[str, Any] | None, attack: bool) -> None:
+    """Three lines: name, status and score; hand and cohorts; Disdain and favours; and, after
+    an attack, a fourth with its result for the player (once known)."""
     seat = int(s["seat"])
-    draw.rectangle((16, y, WIDTH - 16, y + ROW - 6), fill=(255, 253, 247),
-                   outline=(220, 210, 190))
-    cy = y + (ROW - 6) / 2
-    draw_marker(draw, (46, cy), 19, seat)
-    # Ten characters fit before the status chip.
-    draw.text((78, cy), player_name(seat, f"Player {seat + 1}", 10), font=font(18, bold=True),
+    draw.rectangle((PAD - 6, y, WIDTH - PAD + 6, y + ROW - 8 + (26 if attack else 0)),
+                   fill=(255, 253, 247), outline=(220, 210, 190))
+    top, mid, low = y + 18, y + 48, y + 76
+    draw_marker(draw, (PAD + 14, top), 14, seat)
+    draw.text((PAD + 36, top), player_name(seat, f"Player {seat + 1}"), font=font(18, bold=True),
               fill=INK, anchor="lm")
-    _status_chip(draw, 200, int(cy - 15), str(s["status"]))
-    x = 370
+    _status_chip(draw, 300, top - 14, str(s["status"]))
+    draw.text((WIDTH - PAD, top), f"Score {s['score']['total']}", font=font(20, bold=True),
+              fill=HEAD, anchor="rm")
+    x = PAD + 16
     for good in GOOD_ORDER:
-        icon(draw, good, x, cy, 22)
-        draw.text((x + 14, cy), str(s["hand"][good]), font=font(17, bold=True), fill=INK,
+        icon(draw, good, x, mid, 24)
+        draw.text((x + 16, mid), str(s["hand"][good]), font=font(17, bold=True), fill=INK,
                   anchor="lm")
-        x += 50
-    _mini_cohorts(draw, 630, int(cy - 22), s["cohorts"])
-    draw.text((740, cy - 12), f"Disdain {s['final_disdain']}", font=font(14), fill=INK,
-              anchor="lm")
+        x += 58
+    draw.text((x + 10, mid), "on hand", font=font(16), fill=INK, anchor="lm")
+    _mini_cohorts(draw, 520, y + 38, s["cohorts"])
+    draw.text((632, mid + 2), "cohorts", font=font(16), fill=INK, anchor="lm")
     envoy = sum(d["favours"] - d["used"] for d in s["diplomats"])
-    draw.text((740, cy + 12), f"Favours {s['temple_favours']} + {envoy} dipl.", font=font(14),
-              fill=INK, anchor="lm")
-    draw.text((910, cy), f"Score {s['score']['total']}", font=font(20, bold=True), fill=HEAD,
-              anchor="lm")
+    draw.text((PAD + 2, low), f"Disdain {s['final_disdain']} · favours {s['temple_favours']}"
+              f" from temples, {envoy} from diplomats", font=font(16), fill=INK, anchor="lm")
     if result:
         ok = result["through"] == 0
         ignored = f", {len(result['ignored'])} ignored" if result["ignored"] else ""
-        head = f"{'held' if ok else 'breached'}: {result['through']} through{ignored}"
-        text = f"+{result['valour']} Valour, +{result['disdain']} Disdain"
-        draw.text((1030, cy - 10), head, font=font(13, bold=True),
-                  fill=GOOD if ok else ARROW_COLOUR, anchor="lm")
-        draw.text((1030, cy + 12), text, font=font(12), fill=INK, anchor="lm")
+        text = (f"{'held' if ok else str(result['through']) + ' through'}{ignored}: "
+                f"+{result['valour']} Valour, +{result['disdain']} Disdain")
+        draw.text((WIDTH - PAD, low + 26), text, font=font(16, bold=True),
+                  fill=GOOD if ok else ARROW_COLOUR, anchor="rm")
+
+
+def _wrapped(draw: ImageDraw.ImageDraw, x: int, y: int, parts: list[str], size: int,
+             width: int, fill: tuple[int, int, int], bold: bool = True) -> int:
+    """Parts joined by three spaces, broken between parts to fit ``width``; returns the y
+    under the last line."""
+    fnt = font(size, bold=bold)
+    line = ""
+    for part in parts:
+        trial = f"{line}   {part}" if line else part
+        if line and fnt.getlength(trial) > width:
+            draw.text((x, y), line, font=fnt, fill=fill)
+            y += size + 8
+            line = part
+        else:
+            line = trial
+    if line:
+        draw.text((x, y), line, font=fnt, fill=fill)
+        y += size + 8
+    return y
 
 
 def render_summary(view: Mapping[str, Any]) -> Image.Image:
     sheets = view["sheets"]
     attack = view.get("attack")
-    height = 320 + ROW * len(sheets) + (170 if attack else 0) + 20
-    image = Image.new("RGB", (WIDTH, height), PAPER)
+    image = Image.new("RGB", (WIDTH, 2400), PAPER)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, WIDTH, 64), fill=(45, 35, 30))
-    draw.text((20, 32), f"Hadrian's Wall · Year {view['year']} of {view['years']} · "
-              f"{view['difficulty']}", font=font(28, bold=True), fill=WHITE, anchor="lm")
+    draw.rectangle((0, 0, WIDTH, 56), fill=(45, 35, 30))
+    draw.text((PAD, 28), f"Hadrian's Wall · Year {view['year']} of {view['years']} · "
+              f"{view['difficulty']}", font=font(22, bold=True), fill=WHITE, anchor="lm")
     phase = PHASES.get(view["phase"], view["phase"])
     if view["phase"] != "over":
         phase += f": {view['progress']['label']}"
-    draw.text((WIDTH - 20, 32), phase,
-              font=font(24, bold=True), fill=(255, 220, 160), anchor="rm")
-    y = 80
+    draw.text((PAD, 74), phase, font=font(18, bold=True), fill=HEAD, anchor="lm")
+    y = 96
     card = view.get("fate_card")
-    draw.text((20, y + 4), "Fate card of the Year", font=font(15, bold=True), fill=HEAD)
+    x = PAD
     if card:
-        _card(draw, 20, y + 28, card, big=True)
-    x = 300
-    draw.text((x, y + 4), f"Year {view['year']}: grey flag {view['grey_flag']} · "
-              f"{view['attack_count']} attack card(s) at the end of the Year",
-              font=font(15, bold=True), fill=HEAD)
-    neutral = view.get("neutral") or []
-    if neutral:
-        draw.text((x, y + 34), "Neutral cards:", font=font(14, bold=True), fill=INK)
-        for i, n in enumerate(neutral):
-            nx = x + 120 + i * 270
-            draw.rounded_rectangle((nx, y + 28, nx + 255, y + 80), radius=6, fill=WHITE,
-                                   outline=LINE)
-            draw.text((nx + 8, y + 40), f"{n['id']}: pattern {n['pattern']}, good "
-                      f"{n['trade_good']}", font=font(13, bold=True), fill=INK, anchor="lm")
-            draw.text((nx + 8, y + 64), f"on it: {n['resources']} Rs, {n['soldiers']} Sd "
-                      "(= extra attack cards)", font=font(12), fill=INK, anchor="lm")
+        draw.text((x, y), "Fate card of the Year", font=font(16, bold=True), fill=HEAD)
+        _card(draw, x, y + 24, card, big=True)
+        x += 290
+    ty = y
+    ty = _wrapped(draw, x, ty, [f"Year {view['year']}: grey flag {view['grey_flag']},",
+                                f"{plural(view['attack_count'], 'attack card')} at the "
+                                "end of the Year"], 16, WIDTH - PAD - x, HEAD)
     deck = view["fate_deck"]
-    draw.text((x, y + 100), f"Fate deck: {deck['draw']} to draw, {deck['discard']} discarded",
-              font=font(14), fill=INK)
+    ty = _wrapped(draw, x, ty, [f"Fate deck: {deck['draw']} to draw,",
+                                f"{deck['discard']} discarded"], 16, WIDTH - PAD - x, INK,
+                  bold=False)
+    for n in view.get("neutral") or []:
+        ty = _wrapped(draw, x, ty + 4, [
+            f"Neutral card {n['id']}: pattern {n['pattern']}, trade good {n['trade_good']};",
+            f"on it {plural(n['resources'], 'resource')} and "
+            f"{plural(n['soldiers'], 'soldier')} (extra attack cards)"],
+            16, WIDTH - PAD - x, INK, bold=False)
     outcome = view.get("outcome")
     if outcome:
         places = []
         for place, group in enumerate(outcome["ranking"], start=1):
             names = " = ".join(
-                f"{player_name(s, f'P{s + 1}')} ({outcome['scores'][s]})" for s in group
-            )
+                f"{player_name(s, f'Player {s + 1}')} ({outcome['scores'][s]})" for s in group)
             places.append(f"{place}. {names}")
-        draw.text((x, y + 124), "Final: " + "   ".join(places), font=font(20, bold=True),
-                  fill=INK)
-        for i, note in enumerate(outcome["notes"][:2]):
-            draw.text((x, y + 156 + i * 24), note, font=font(18, bold=True), fill=HEAD)
-    else:
-        draw.text((x, y + 124), f"Progress: {view['progress']['label']}",
-                  font=font(22, bold=True), fill=INK)
-    y = 290
-    heads = ((20, "Player"), (200, "Status"), (360, "Workers and resources on hand"),
-             (626, "Cohorts"), (740, "Disdain, favours"), (910, "Score"))
-    for hx, text in heads:
-        draw.text((hx, y + 8), text, font=font(12, bold=True), fill=HEAD, anchor="lm")
-    if attack:
-        draw.text((1030, y + 8), f"Year {attack['year']} attack", font=font(12, bold=True),
-                  fill=HEAD, anchor="lm")
-    y = 310
+        ty = _wrapped(draw, x, ty + 6, ["Final:", *places], 18, WIDTH - PAD - x, INK)
+        for note in outcome["notes"][:2]:
+            ty = _wrapped(draw, x, ty, note.split(" "), 16, WIDTH - PAD - x, HEAD)
+    y = max(ty, y + (204 if card else 0)) + 12
     results = attack["results"] if attack else [None] * len(sheets)
     for s in sheets:
-        _player_row(draw, y, s, results[int(s["seat"])])
-        y += ROW
+        _player_row(draw, y, s, results[int(s["seat"])], bool(attack))
+        y += ROW + (26 if attack else 0)
     if attack:
-        _attack(draw, y + 8, attack)
-    return image
+        y = _attack(draw, y + 8, attack)
+    return image.crop((0, 0, WIDTH, y + 12))
 
 
-def _attack(draw: ImageDraw.ImageDraw, y: int, attack: Mapping[str, Any]) -> None:
+def _attack(draw: ImageDraw.ImageDraw, y: int, attack: Mapping[str, Any]) -> int:
     cards = attack["cards"]
     counts = {d: sum(1 for c in cards if c["attack"] == d) for d in ("left", "center", "right")}
     state = "being resolved" if attack["resolving"] else "resolved"
-    draw.text((20, y), f"Year {attack['year']} Pict attack ({state}): {len(cards)} card(s) · "
-              f"left {counts['left']}, center {counts['center']}, right {counts['right']} · "
-              f"grey flag {attack['grey_flag']}", font=font(16, bold=True), fill=HEAD)
-    x = 20
-    for card in cards[:15]:
-        x += _card(draw, x, y + 28, card, big=False) + 8
+    y = _wrapped(draw, PAD, y, [f"Year {attack['year']} Pict attack ({state}):",
+                                f"{plural(len(cards), 'card')} ·",
+                                f"left {counts['left']}, center {counts['center']}, "
+                                f"right {counts['right']} ·", f"grey flag {attack['grey_flag']}"],
+                 18, WIDTH - 2 * PAD, HEAD)
+    per_row = (WIDTH - 2 * PAD + 8) // (SMALL_W + 8)
+    for i, card in enumerate(cards):
+        x = PAD + (i % per_row) * (SMALL_W + 8)
+        _card(draw, x, y + (i // per_row) * (SMALL_H + 8), card, big=False)
+    y += ((len(cards) + per_row - 1) // per_row) * (SMALL_H + 8)
     extra = sum(len(e) for e in attack["extra"])
-    if len(cards) > 15 or extra:
-        more = f"+{len(cards) - 15} more" if len(cards) > 15 else ""
-        more += f"  {extra} extra card(s) for single players" if extra else ""
-        draw.text((x + 6, y + 76), more.strip(), font=font(13), fill=INK, anchor="lm")
+    if extra:
+        draw.text((PAD, y + 4), f"and {plural(extra, 'extra card')} for single players",
+                  font=font(16), fill=INK)
+        y += 28
+    return y

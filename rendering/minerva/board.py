@@ -107,7 +107,9 @@ def _seat_line(view: Mapping[str, Any], seat: Mapping[str, Any]) -> str:
     return "  |  ".join(parts)
 
 
-def render_board(view: Mapping[str, Any]) -> Image.Image:
+def render_board(view: Mapping[str, Any], with_cities: bool = True) -> Image.Image:
+    """The whole picture; without cities, only the header and the market (a detail image sent
+    after the cities, which have images of their own)."""
     inner = WIDTH - 2 * MARGIN
     market_w = inner - SIDE_W - GAP
     over = bool(view.get("outcome"))
@@ -115,7 +117,7 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
     spots, cards_h = _flow(cards, market_w)
     temples = [] if over else [_card(t) for t in view["temples"]]
     t_spots, temples_h = _flow(temples, market_w)
-    seats = view["seats"]
+    seats = view["seats"] if with_cities else []
     pending = view.get("pending") or {}
     columns = 1 if len(seats) == 1 else 2
     slot_w = (inner - GAP * (columns - 1)) // columns
@@ -134,10 +136,12 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
         cities.append(city)
     city_rows = [cities[i:i + columns] for i in range(0, len(cities), columns)]
     cities_h = sum(max(c.height for c in row) + GAP for row in city_rows)
+    if not with_cities:
+        cities_h = -GAP - 10
     side_h = 4 * (74 + GAP) + 104
     table = final_table(view) if over else None
     market_h = table.height + GAP if table else max(22 + cards_h + GAP + 22 + temples_h, side_h)
-    players_h = len(seats) * ROW_H + 10
+    players_h = len(seats) * ROW_H + 10 if seats else 0
     header_lines = wrap(_header(view), 17, inner, bold=True, max_lines=2)
     header_h = 12 + 22 * len(header_lines)
     height = header_h + market_h + GAP + players_h + GAP + cities_h + 30
@@ -190,7 +194,8 @@ def render_board(view: Mapping[str, Any]) -> Image.Image:
     if (view.get("private") or {}).get("build_cells"):
         key = "orange +: where a tile you buy may go now"
     end = type_key(draw, MARGIN, height - 26, 18, 12, MUTED)
-    draw.text((end + 4, height - 17), "·  " + key, font=font(12), fill=MUTED, anchor="lm")
+    if with_cities:
+        draw.text((end + 4, height - 17), "·  " + key, font=font(12), fill=MUTED, anchor="lm")
     return image
 
 

@@ -54,9 +54,10 @@ def _cell(name: str, category: str, size: int, assistant: bool, seat: int) -> Im
             draw_marker(draw, (cx, cy), r, seat, width=1)
         return image
     lettered_badge(draw, 4, 4, category, bsize, max(9, bsize * 2 // 3))
-    fsize = 11 if size >= 64 else 9
-    lines = wrap(name, fsize, size - 8, bold=True, max_lines=3)
+    fsize = 11 if size >= 60 else 9
     y = bsize + 7
+    lines = wrap(name, fsize, size - 8, bold=True,
+                 max_lines=max(1, min(3, (size - 4 - y) // (fsize + 2))))
     for text in lines:
         draw.text((size / 2, y), text, font=font(fsize, bold=True), fill=INK, anchor="ma")
         y += fsize + 2
@@ -71,16 +72,34 @@ def _cell(name: str, category: str, size: int, assistant: bool, seat: int) -> Im
     return image
 
 
-BUILD = (230, 120, 0)
+BUILD = (170, 75, 0)
 """The outline of a cell where a tile the seat buys may go (from its legal actions)."""
+ARROWS = {"n": "▲", "e": "▶", "s": "▼", "w": "◀"}
+
+
+def reach(cells: Mapping[tuple[int, int], Mapping[str, Any]], origin: tuple[int, int]
+          ) -> dict[str, int]:
+    """How many tiles a residence built on ``origin`` would activate in each direction: the
+    line runs to the first gap or residence (rules/minerva/city.py ``line``)."""
+    out: dict[str, int] = {}
+    for direction, (dx, dy) in _DIR_STEP.items():
+        x, y, n = origin[0] + dx, origin[1] + dy, 0
+        while (x, y) in cells and cells[(x, y)]["category"] != "residential":
+            n, x, y = n + 1, x + dx, y + dy
+        if n:
+            out[direction] = n
+    return out
 
 
 def city_image(
     player: Mapping[str, Any], size: int, highlight: Mapping[str, Any] | None = None,
-    score: str = "", build_cells: Sequence[Sequence[int]] = (),
+    score: str = "", build_cells: Sequence[Sequence[int]] = (), title: str | None = None,
+    show_reach: bool = False,
 ) -> Image.Image:
     """The city of one seat; ``highlight`` is the view's pending entry when it is this seat's;
-    ``build_cells`` are the cells where a bought tile may go (the seat's own view)."""
+    ``build_cells`` are the cells where a bought tile may go (the seat's own view); ``title``
+    replaces "<name>'s city"; ``show_reach`` marks on each free cell how many tiles a
+    residence there would activate in each direction."""
     seat = int(player["seat"])
     cells = {(c["x"], c["y"]): c for c in player["city"]}
     free = {
@@ -92,35 +111,43 @@ def city_image(
     ys = [y for _, y in (*cells, *free)]
     x0, y0 = min(xs), min(ys)
     cols, rows = max(xs) - x0 + 1, max(ys) - y0 + 1
-    title = f"{player_name(seat, f'Player {seat + 1}')}'s city" + (f"  —  {score}" if score else "")
-    width = max(AXIS + cols * size + 8, int(font(14, bold=True).getlength(title)) + 44)
-    height = HEADER + AXIS + rows * size + 8
+    title = (title or f"{player_name(seat, f'Player {seat + 1}')}'s city") + (
+        f"  —  {score}" if score else "")
+    head = HEADER if size < 60 else HEADER + 10
+    title_font = font(14 if size < 60 else 18, bold=True)
+    width = max(AXIS + cols * size + 8, int(title_font.getlength(title)) + 50)
+    keys = [*(_key(BUILD_KEY, width) if build_cells else ()),
+            *(_key(REACH_KEY, width) if show_reach else ())]
+    foot = 10 + 16 * len(keys) if keys else 0
+    height = head + AXIS + rows * size + 8 + foot
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
     colour = player_colour(seat)
-    draw.rectangle((0, 0, width - 1, HEADER - 4), fill=tint(colour, 0.5))
-    draw_marker(draw, (16, 14), 10, seat)
-    draw.text((32, 6), title, font=font(14, bold=True), fill=INK)
+    draw.rectangle((0, 0, width - 1, head - 4), fill=tint(colour, 0.5))
+    draw_marker(draw, (18, (head - 4) / 2), 11, seat)
+    draw.text((36, (head - 4) / 2), title, font=title_font, fill=INK, anchor="lm")
 
     def origin(cell: tuple[int, int]) -> tuple[int, int]:
-        return AXIS + (cell[0] - x0) * size, HEADER + AXIS + (cell[1] - y0) * size
+        return AXIS + (cell[0] - x0) * size, head + AXIS + (cell[1] - y0) * size
 
     for i in range(cols):
-        draw.text((AXIS + i * size + size / 2, HEADER + AXIS / 2), str(x0 + i),
+        draw.text((AXIS + i * size + size / 2, head + AXIS / 2), str(x0 + i),
                   font=font(11), fill=MUTED, anchor="mm")
     for j in range(rows):
-        draw.text((AXIS / 2, HEADER + AXIS + j * size + size / 2), str(y0 + j),
+        draw.text((AXIS / 2, head + AXIS + j * size + size / 2), str(y0 + j),
                   font=font(11), fill=MUTED, anchor="mm")
     for cell in sorted(free):
         x, y = origin(cell)
-        draw.rectangle((x + 3, y + 3, x + size - 4, y + size - 4), outline=(205, 200, 190))
-        draw.text((x + size / 2, y + size / 2), f"{cell[0]},{cell[1]}",
-                  font=font(10 if size >= 56 else 8), fill=(170, 165, 155), anchor="mm")
+        draw.rectangle((x + 3, y + 3, x + size - 4, y + size - 4), outline=(160, 155, 145))
+        draw.text((x + size / 2, y + (size * 0.3 if show_reach else size / 2)),
+                  f"{cell[0]},{cell[1]}",
+                  font=font(11 if size >= 56 else 8, fine=size < 56), fill=MUTED, anchor="mm")
+        if show_reach:
+            _draw_reach(draw, reach(cells, cell), x, y, size)
     for cx, cy in build_cells:
         x, y = origin((cx, cy))
         draw.rectangle((x + 2, y + 2, x + size - 3, y + size - 3), outline=BUILD, width=4)
-        draw.text((x + size / 2, y + 12), "+", font=font(16, bold=True), fill=BUILD,
-                  anchor="mm")
+        draw.text((x + 12, y + 12), "+", font=font(16, bold=True), fill=BUILD, anchor="mm")
     for cell, info in cells.items():
         image.paste(
             _cell(info["name"], info["category"], size, bool(info["assistant"]), seat),
@@ -128,7 +155,32 @@ def city_image(
         )
     if highlight:
         _draw_highlight(draw, highlight, origin, size)
+    for i, line in enumerate(reversed(keys)):
+        colour = BUILD if line in _key(BUILD_KEY, width) else REACH
+        draw.text((8, height - 14 - 16 * i), line, font=font(12), fill=colour, anchor="lm")
     return image
+
+
+REACH_KEY = "▲2 on a free cell: a residence there activates 2 tiles upwards"
+BUILD_KEY = "+ in an orange frame: a tile you buy may go there"
+
+
+def _key(text: str, width: int) -> tuple[str, ...]:
+    return wrap(text, 12, width - 16, max_lines=3)
+
+
+def _draw_reach(draw: ImageDraw.ImageDraw, counts: Mapping[str, int], x: int, y: int,
+                size: int) -> None:
+    """Arrow and count at each edge of a free cell: the tiles a residence there activates."""
+    marks = [f"{ARROWS[d]}{n}" for d, n in counts.items()]
+    rows = [marks[i:i + 2] for i in range(0, len(marks), 2)]
+    for i, row in enumerate(reversed(rows)):
+        draw.text((x + size / 2, y + size - 13 - 15 * i), " ".join(row),
+                  font=font(12, bold=True), fill=REACH, anchor="mm")
+
+
+REACH = (0, 95, 140)
+"""Arrows on free cells: what a residence there would activate (dark blue: 6:1 on paper)."""
 
 
 def _draw_highlight(

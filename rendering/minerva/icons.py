@@ -57,6 +57,39 @@ def _house(p: Pen) -> None:
     p.rect(0.4, 0.64, 0.6, 1.0, on=False)  # door
 
 
+def _log(p: Pen) -> None:
+    p.rounded(0.0, 0.28, 1.0, 0.72, 0.2)
+    p.ellipse(0.66, 0.3, 0.98, 0.7, on=False)  # the cut end, with its ring
+    p.ellipse(0.76, 0.42, 0.88, 0.58)
+
+
+def _block(p: Pen) -> None:
+    p.poly([(0.08, 0.92), (0.0, 0.5), (0.28, 0.12), (0.74, 0.08), (1.0, 0.46), (0.88, 0.92)])
+    p.line([(0.3, 0.5), (0.7, 0.46)], 0.06, on=False)  # a crack
+
+
+def _nugget(p: Pen) -> None:
+    p.poly([(0.5, 0.0), (1.0, 0.38), (0.5, 1.0), (0.0, 0.38)])
+    p.line([(0.0, 0.38), (1.0, 0.38)], 0.06, on=False)  # facets
+    p.line([(0.5, 0.38), (0.5, 1.0)], 0.06, on=False)
+
+
+RESOURCE_ICONS: dict[str, tuple[Painter, tuple[int, int, int]]] = {
+    # resource: (glyph, colour); every glyph differs in shape, so colour is never needed
+    "denarii": (_coin, (150, 110, 0)),
+    "grain": (_wheat, (160, 120, 0)),
+    "wood": (_log, (120, 70, 20)),
+    "stone": (_block, (110, 110, 110)),
+    "ore": (_nugget, (40, 60, 110)),
+    "glory": (_star, (170, 40, 40)),
+}
+
+
+def resource_icon(draw: ImageDraw.ImageDraw, name: str, cx: float, cy: float, px: int) -> None:
+    glyph, colour = RESOURCE_ICONS[name]
+    stamp(draw, cx, cy, px, "bare", glyph, colour, colour)
+
+
 GLYPHS: dict[str, Painter] = {
     "production": _wheat, "trade": _coin, "culture": _column, "military": sword,
     "special": _star, "temple": _temple, "residential": _house,

@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font
-from rendering.minerva.icons import lettered_badge
+from rendering.minerva.icons import lettered_badge, resource_icon
 from rendering.minerva.style import seat_name, wrap
 from rendering.scoretable import fit
 
@@ -34,28 +34,40 @@ def _round_track(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> 
     return y + 40
 
 
+COLUMNS = (  # (heading, icon, centre x): one aligned column each, numbers centred
+    ("denarii", "denarii", 268), ("grain", "grain", 336), ("wood", "wood", 396),
+    ("stone", "stone", 456), ("ore", "ore", 516), ("glory", "glory", 580), ("VP", None, 640),
+)
+STATUS_X = WIDTH - PAD
+
+
 def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
-    heads = (("Player", 44), ("denarii", 230), ("grain wood stone ore", 320), ("glory", 540),
-             ("VP", 620))
-    for head, x in heads:
-        draw.text((PAD + x, y), head, font=font(TEXT, bold=True), fill=INK)
-    y += 26
+    for head, icon, x in COLUMNS:
+        if icon:
+            resource_icon(draw, icon, x, y + 12, 26)
+        draw.text((x, y + 34), head, font=font(TEXT), fill=INK, anchor="mm")
+    y += 50
     for seat in view["seats"]:
         s = int(seat["seat"])
         active = s in view.get("active", [])
         if active:
-            draw.rectangle((PAD - 6, y - 3, WIDTH - PAD, y + LINE + 1), fill=(236, 226, 200))
+            draw.rectangle((PAD - 6, y - 3, WIDTH - PAD + 6, y + LINE + 1), fill=(236, 226, 200))
         draw_marker(draw, (PAD + 14, y + 11), 11, s)
-        label = fit(seat_name(s), font(TEXT, bold=True), 180) + (" (passed)" if seat["passed"]
-                                                              else "")
-        draw.text((PAD + 44, y), label, font=font(TEXT, bold=active), fill=INK)
+        name_font = font(TEXT, bold=active)
+        draw.text((PAD + 34, y + 11), fit(seat_name(s), name_font, 190), font=name_font,
+                  fill=INK, anchor="lm")
         res = seat["resources"]
-        stock = "  ".join(str(res[k]) for k in ("grain", "wood", "stone", "ore"))
         vp = sum(t["vp"] for t in seat["culture_tiles"]) + sum(t["vp"] for t in
                                                                   seat["glory_tiles"])
-        for x, text in ((230, str(seat["money"])), (320, stock), (540, str(seat["glory"])),
-                        (620, str(vp))):
-            draw.text((PAD + x, y), text, font=font(TEXT), fill=INK)
+        values = (seat["money"], res["grain"], res["wood"], res["stone"], res["ore"],
+                  seat["glory"], vp)
+        for (_, _, x), value in zip(COLUMNS, values, strict=True):
+            draw.text((x, y + 11), str(value), font=font(TEXT + 1, bold=True), fill=INK,
+                      anchor="mm")
+        status = "passed" if seat["passed"] else ("to act" if active else "")
+        if status:
+            draw.text((STATUS_X, y + 11), status, font=font(TEXT, bold=active),
+                      fill=INK if active else MUTED, anchor="rm")
         y += LINE + 4
     draw.text((PAD, y), "VP so far: culture and glory tiles (temples score at the end).",
               font=font(TEXT), fill=MUTED)
@@ -105,6 +117,7 @@ def render_overview(view: Mapping[str, Any]) -> Image.Image:
     y = _players(draw, view, y)
     if not view.get("outcome"):
         y = _offer(draw, view, y)
-    draw.text((PAD, y), "The market cards and every city follow in the next image.",
-              font=font(TEXT), fill=MUTED)
+    follows = ("Your city and the market follow." if view.get("seat") is not None
+               else "The cities (two to an image) and the market follow.")
+    draw.text((PAD, y), follows, font=font(TEXT), fill=MUTED)
     return image.crop((0, 0, WIDTH, y + LINE + 8))

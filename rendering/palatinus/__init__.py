@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from rendering.common import INK, PAPER, WHITE, centred_text, font
 from rendering.palatinus import layout as L
 from rendering.palatinus.panels import draw_header, draw_side_panel, headline, seat_name
-from rendering.palatinus.pieces import draw_cross, draw_piece
+from rendering.palatinus.pieces import draw_cross, draw_piece, mark_last
 from rendering.palatinus.scoresheet import draw_sheet
 from rendering.palatinus.tiles import board_layer, tile_key
 from rules.palatinus.geometry import DIRS
@@ -44,6 +44,8 @@ def _ring_markers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
 
 
 def _pieces(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    if view["pieces"] and view["phase"] == "placing":
+        mark_last(draw, _piece_centre(*view["pieces"][-1]["hex"]), PIECE_R)
     for piece in view["pieces"]:
         draw_piece(
             draw,
@@ -93,7 +95,12 @@ def _free_fields(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         for f in tile["fields"]:
             if f["name"] not in taken:
                 xy = L.hex_centre(*f["hex"])
-                draw.polygon(L.hex_points(xy, L.SIZE - 3), outline=L.FREE, width=3)
+                draw.polygon(L.hex_points(xy, L.SIZE - 4), outline=L.FREE, width=5)
+                # An empty slot where a piece would stand: free at a glance, in any colour.
+                cx, cy = _piece_centre(*f["hex"])
+                k = PIECE_R * 0.55
+                draw.ellipse((cx - k, cy - k, cx + k, cy + k), fill=L.FREE, outline=L.FREE_EDGE,
+                             width=3)
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:
@@ -101,6 +108,12 @@ def render(view: Mapping[str, Any]) -> Image.Image:
     canvas = Image.new("RGB", (L.WIDTH, L.HEIGHT + 1400), PAPER)
     canvas.paste(board_layer(tuple(tile_key(t) for t in view["tiles"])), (0, 0))
     draw = ImageDraw.Draw(canvas)
+    if view["phase"] == "laying" and len(view["tiles"]) > 1:
+        # The tile laid last: a ring around its seven hexes.
+        x, y = L.hex_centre(*view["tiles"][-1]["hill"])
+        k = L.SIZE * 2.95
+        draw.ellipse((x - k - 3, y - k - 3, x + k + 3, y + k + 3), outline=WHITE, width=3)
+        draw.ellipse((x - k, y - k, x + k, y + k), outline=L.LAST, width=5)
     if view["phase"] == "laying" and view.get("laying"):
         _ring_markers(draw, view)
     if over:

@@ -14,6 +14,7 @@ from rendering.common import INK, MUTED, font, player_name
 from rendering.palatinus import layout as L
 from rendering.palatinus.pieces import draw_piece
 from rendering.palatinus.tiles import draw_tile, preview_key
+from rendering.scoretable import fit
 
 KIND_LABELS = (
     ("M", "merchant"), ("Mw", "wolf merchant"), ("F", "farmer"), ("Fw", "wolf farmer"),
@@ -65,15 +66,32 @@ def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int)
         if turn:
             draw.rectangle((x - 6, y - 2, x + LEFT_W - 10, y + ROW - 4), fill=(236, 226, 200))
         draw_piece(draw, (x + 16, y + 15), 16, seat, "M")
-        bits = [seat_name(seat)]
+        bits = []
         if seat == view["start_seat"]:
             bits.append("(start)")
         if view["phase"] == "placing":
             bits.append(f"· {view['left'][seat]} left")
-        text = " ".join(bits) + ("  ◀ to play" if turn else "")
-        draw.text((x + 44, y + 15), text, font=font(TEXT, bold=turn), fill=INK, anchor="lm")
+        tail = " ".join(bits) + ("  ◀ to play" if turn else "")
+        fnt = font(TEXT, bold=turn)
+        # The name gives way, so the seat's count and "to play" always fit the column.
+        room = LEFT_W - 54 - fnt.getlength(" " + tail)
+        text = f"{fit(seat_name(seat), fnt, int(room))} {tail}".strip()
+        draw.text((x + 44, y + 15), text, font=fnt, fill=INK, anchor="lm")
         y += ROW
     return y + 10
+
+
+def _wrapped(head: str, items: list[str], width: int) -> list[str]:
+    """``head`` and the items joined by commas, broken into lines no wider than ``width``."""
+    fnt = font(TEXT, bold=True)
+    lines, line = [], head + (items[0] if items else "")
+    for item in items[1:]:
+        if fnt.getlength(f"{line}, {item}") > width:
+            lines.append(line + ",")
+            line = "    " + item
+        else:
+            line = f"{line}, {item}"
+    return [*lines, line]
 
 
 def _laying(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
@@ -89,9 +107,9 @@ def _laying(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
         draw.text((cx, cy + 72), f"r{rot}", font=font(TEXT + 1, bold=True), fill=INK,
                   anchor="mm")
     y += 310
-    free = ", ".join(str(p["number"]) for p in laying["positions"])
-    lines = [
-        (f"Free positions: {free}", True),
+    numbers = [str(p["number"]) for p in laying["positions"]]
+    lines = [(line, True) for line in _wrapped("Free positions: ", numbers, int(L.WIDTH - x - 14))]
+    lines += [
         ("(white discs on the board: where the hill goes)", False),
         (f"Write: lay POSITION rROTATION, e.g. lay {laying['positions'][0]['number']} r0", True),
         (f"Tiles still face down: {laying['tiles_left']}", False),
@@ -119,7 +137,7 @@ def _screen(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
     may = view.get("may_place")
     if may is not None:
         text = "You must place your soldier now." if may == ["S"] else (
-            "Your turn: white-edged fields are free.")
+            "Your turn: a white disc marks each free field.")
         draw.text((x, y), text, font=font(TEXT, bold=True), fill=INK)
         y += 26
     return y + 8
@@ -149,6 +167,12 @@ def _legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
     draw.polygon(L.hex_points((x + 18, y + 15), 14), outline=L.SPRING_EDGE, width=2)
     draw.text((x + 46, y + 15), "spring field", font=font(TEXT), fill=INK, anchor="lm")
     y += ROW
+    last = {"placing": "piece", "laying": "tile"}.get(str(view["phase"]))
+    if last and (view["pieces"] if last == "piece" else len(view["tiles"]) > 1):
+        draw.ellipse((x + 4, y + 1, x + 32, y + 29), outline=L.LAST, width=4)
+        draw.text((x + 46, y + 15), f"ring: the {last} placed last", font=font(TEXT),
+                  fill=INK, anchor="lm")
+        y += ROW
     note = f"No soldier in a player's last {view['soldier_free_turns']} turns."
     draw.text((x, y), note, font=font(TEXT), fill=INK)
     return y + 28

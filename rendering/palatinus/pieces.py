@@ -82,14 +82,25 @@ def draw_piece(
             font(int(r * 1.05), bold=True),
             ink,
         )
-    # The owner's marker (shape, colour and number) at the upper right.
-    draw_marker(draw, (x + r * 0.95, y - r * 0.8), max(r * 0.45, 7), owner, width=1,
-                outline=WHITE)
+    # The owner's marker (shape, colour and number) at the upper right, large enough that its
+    # shape and number tell the owner without colour (in greyscale, at preview size).
+    mr = max(r * 0.62, 7)
+    mx, my = x + r * 0.9, y - r * 0.78
+    draw.ellipse((mx - mr - 3, my - mr - 3, mx + mr + 3, my + mr + 3), fill=WHITE)
+    draw_marker(draw, (mx, my), mr, owner, width=2, outline=INK)
     if wolf and kind is not None:
         # The owner's own wolf piece (or a revealed one): a dark "w" badge at the lower left.
         badge(draw, (x - r * 0.9, y + r * 0.75), "w", max(r * 0.55, 11), fill=INK, ink=WHITE)
     if neutral:
         badge(draw, (x - r * 0.95, y - r * 0.8), "n", max(r * 0.38, 11), fill=NEUTRAL)
+
+
+def mark_last(draw: ImageDraw.ImageDraw, centre: L.Point, r: float) -> None:
+    """The piece placed last: a thick double ring around it."""
+    x, y = centre
+    k = r * 1.3
+    draw.ellipse((x - k - 3, y - k - 3, x + k + 3, y + k + 3), outline=WHITE, width=3)
+    draw.ellipse((x - k, y - k, x + k, y + k), outline=L.LAST, width=4)
 
 
 def draw_cross(draw: ImageDraw.ImageDraw, centre: L.Point, r: float) -> None:

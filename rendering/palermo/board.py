@@ -115,6 +115,8 @@ def draw_board(view: Mapping[str, Any]) -> Image.Image:
         _draw_door(draw, f, tile)
     if view.get("reachable"):
         _draw_marks(draw, f, view["reachable"])
+    for space in view.get("may_build") or ():
+        _draw_buildable(draw, f, space)
     _draw_pieces(draw, f, view)
     return image
 
@@ -188,6 +190,26 @@ def _draw_door(draw: ImageDraw.ImageDraw, f: Frame, tile: Mapping[str, Any]) -> 
     draw_chip(draw, chip_x, chip_y, 10, tile.get("owner"), bool(tile.get("chip")))
 
 
+BUILDABLE = (0, 130, 70)  # green: unlike the yellow frame of the house built last
+CORNER_CELL = {"NW": (0, 0), "NE": (1, 0), "SW": (0, 1), "SE": (1, 1)}
+
+
+def _draw_buildable(draw: ImageDraw.ImageDraw, f: Frame, space: Mapping[str, Any]) -> None:
+    """A space the builder may build on: a thick outline, and a door mark in each corner the
+    house's door may take there."""
+    i, j = int(space["i"]), int(space["j"])
+    x0, y0, _, _ = f.cell(2 * i, 2 * j)
+    _, _, x1, y1 = f.cell(2 * i + 1, 2 * j + 1)
+    draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=BUILDABLE, width=5)
+    for corner in space["doors"]:
+        dx, dy = CORNER_CELL.get(corner, (0, 0))
+        cx0, cy0, cx1, cy1 = f.cell(2 * i + dx, 2 * j + dy)
+        cx, cy = (cx0 + cx1) / 2, (cy0 + cy1) / 2
+        draw.rounded_rectangle((cx - 9, cy - 12, cx + 9, cy + 12), radius=4, fill=DOOR,
+                               outline=WHITE, width=2)
+        draw.ellipse((cx + 2, cy - 2, cx + 6, cy + 2), fill=WHITE)  # the door knob
+
+
 def _mark_text(moves: Sequence[Mapping[str, Any]]) -> str:
     prefix = {"exact": "", "business": "B", "home": "H", "blocked": "!"}
     groups: dict[str, list[str]] = {}
@@ -222,14 +244,13 @@ def _draw_pieces(draw: ImageDraw.ImageDraw, f: Frame, view: Mapping[str, Any]) -
     waiting = [p for p in view["pawns"]
                if p["on_start"] or (p["rect"] is not None and tuple(p["rect"]) in inside)]
     if start is not None:
-        # Pawns on Start/Finish stand in a row (two rows past three), between its two labels.
+        # Pawns on Start/Finish stand in one row between its two labels (standing pawns are
+        # about 3.7 radii tall: a second row would cover the labels).
         x0, y0, x1, y1 = start
+        many = len(waiting) > 3
         for k, pawn in enumerate(waiting):
-            row, col = divmod(k, 3)
-            across = min(3, len(waiting) - row * 3)
-            cx = (x0 + x1) / 2 + (col - (across - 1) / 2) * 25
-            cy = (y0 + y1) / 2 + (row - (len(waiting) > 3) * 0.5) * 20
-            draw_pawn(draw, cx, cy, 9 if len(waiting) <= 3 else 7, pawn["seat"], pawn["home"])
+            cx = (x0 + x1) / 2 + (k - (len(waiting) - 1) / 2) * (17 if many else 25)
+            draw_pawn(draw, cx, (y0 + y1) / 2, 5 if many else 7, pawn["seat"], pawn["home"])
     for pawn in view["pawns"]:
         if pawn["rect"] is not None and pawn not in waiting:
             pawns_at.setdefault(tuple(pawn["rect"]), []).append(pawn)

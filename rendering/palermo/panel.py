@@ -9,6 +9,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, MUTED, PAPER, WHITE, font, player_colour
+from rendering.palermo.board import BUILDABLE
 from rendering.palermo.pieces import (
     DOOR,
     MARK,
@@ -21,7 +22,8 @@ from rendering.palermo.pieces import (
 )
 from rendering.palette import ink_on
 
-ROW = 90
+ROW_BUILD = 34
+ROW_COLLECT = 66
 CORNER_XY = {"NW": (0, 0), "NE": (1, 0), "SE": (1, 1), "SW": (0, 1)}
 
 STEP_TEXT = {
@@ -59,8 +61,7 @@ def draw_panel(view: Mapping[str, Any], width: int) -> Image.Image:
         y = _draw_outcome(draw, view, y + 4, width)
     else:
         for row in view["table"]:
-            _draw_row(draw, view, row, y, width)
-            y += ROW
+            y += _draw_row(draw, view, row, y, width)
     y += 4
     if phase == "build":
         y = _draw_supply(draw, view, y)
@@ -69,46 +70,53 @@ def draw_panel(view: Mapping[str, Any], width: int) -> Image.Image:
 
 
 def _draw_row(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], row: Mapping[str, Any],
-              y: int, width: int) -> None:
+              y: int, width: int) -> int:
+    """One player, compactly (the board is what the preview should show): a line in phase 1,
+    two in phase 2. Returns the row's height."""
     seat = row["seat"]
     active = seat in view["active"]
-    draw.rectangle((6, y, width - 6, y + ROW - 6), fill=WHITE,
+    build = view["phase"] == "build"
+    height = ROW_BUILD if build else ROW_COLLECT
+    draw.rectangle((6, y, width - 6, y + height - 4), fill=WHITE,
                    outline=INK if active else (205, 200, 190), width=3 if active else 1)
-    draw_pawn(draw, 28, y + 22, 13, seat, row["home"])
-    draw.text((50, y + 8), seat_name(seat), font=font(TEXT + 2, bold=True), fill=INK)
-    if view["phase"] == "build":
-        draw.text((50, y + 32), f"chips to place: {row['to_place']} of {row['chips']}",
-                  font=font(TEXT), fill=INK)
-        for k in range(row["to_place"]):
-            draw_chip(draw, 290 + k * 24, y + 40, 10, seat, True)
-        return
-    stone = view["police"][seat]
-    draw.text((width - 16, y + 8), f"score {row['score']}", font=font(TEXT + 2, bold=True),
-              fill=INK, anchor="ra")
-    parts = f"{row['income']} income + {row['home_leftover']} home + {row['waiting_bonus']} bonus"
-    draw.text((width - 16, y + 32), parts, font=font(TEXT), fill=MUTED, anchor="ra")
+    top = y + 15
+    draw_pawn(draw, 26, top + 2, 8, seat, row["home"])
+    name_font = font(TEXT + 1, bold=True)
+    draw.text((44, top), seat_name(seat), font=name_font, fill=INK, anchor="lm")
+    if build:
+        chips = f"{row['to_place']} of {row['chips']} chips to place"
+        draw.text((width - 40, top), chips, font=font(TEXT), fill=INK, anchor="rm")
+        draw_chip(draw, width - 24, top, 9, seat, True)
+        return height
+    draw.text((width - 16, top), f"score {row['score']}", font=font(TEXT + 2, bold=True),
+              fill=INK, anchor="rm")
     if row["home"]:
-        status = f"HOME #{row['home_rank']}"
+        status = f"home #{row['home_rank']}"
     else:
         status = f"chips {row['collected']}/{row['chips']}"
         if row.get("lost"):
             status += f" ({row['lost']} sealed off)"
-    police = stone["cell"] or "off board"
-    note = f"{status}, police {police}" + (" (blocked)" if stone["frozen"] else "")
+    draw.text((44 + name_font.getlength(seat_name(seat)) + 12, top), status,
+              font=font(TEXT, bold=row["home"]), fill=INK, anchor="lm")
+    stone = view["police"][seat]
+    police = "police " + (stone["cell"] or "off board") + (" (blocked)" if stone["frozen"]
+                                                            else "")
     if row["penalty"] and not row["home"]:
-        note += f", -{row['penalty']} next"
-    draw.text((50, y + 32), note, font=font(TEXT, bold=row["home"]), fill=INK)
-    _draw_card(draw, row, y + 54)
+        police += f", −{row['penalty']} next"
+    low = y + 42
+    draw.text((width - 16, low), police, font=font(TEXT), fill=INK, anchor="rm")
+    _draw_card(draw, row, low - 12)
+    return height
 
 
 def _draw_card(draw: ImageDraw.ImageDraw, row: Mapping[str, Any], y: int) -> None:
     """The turn-movement card: slots 3.. with a chip on each slot earned so far."""
     base = row["allowance"] - row["collected"]
     slots = row["chips"] + 1
-    w = 30
-    draw.text((50, y + 12), "card", font=font(TEXT), fill=MUTED, anchor="lm")
+    w = 28
+    draw.text((44, y + 12), "card", font=font(TEXT), fill=INK, anchor="lm")
     for k in range(slots):
-        x = 92 + k * w
+        x = 84 + k * w
         value = base + k
         filled = k <= row["collected"]
         current = value == row["allowance"]
@@ -120,12 +128,9 @@ def _draw_card(draw: ImageDraw.ImageDraw, row: Mapping[str, Any], y: int) -> Non
 
 
 def _draw_supply(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
-    draw.text((PAD, y), "Supply, unturned (dark square: the door's corner). Turn a tile",
-              font=font(TEXT), fill=INK)
-    y += 20
-    draw.text((PAD, y), "by naming its door's corner: 'H2 C4 door NE'.", font=font(TEXT),
-              fill=INK)
-    y += 26
+    draw.text((PAD, y), "Supply (dark square: the door's corner; name the corner to turn a "
+              "tile)", font=font(TEXT), fill=INK)
+    y += 24
     x = PAD
     for kind, count in view["supply"].items():
         layout = view["layouts"][kind]
@@ -187,7 +192,7 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> 
     small = font(TEXT)
     draw.text((PAD, y), "Key", font=font(TEXT + 1, bold=True), fill=INK)
     y += 24
-    draw_pawn(draw, PAD + 10, y + 10, 10, 0)
+    draw_pawn(draw, PAD + 10, y + 10, 7, 0)
     draw.text((PAD + 26, y + 10), "pawn", font=small, fill=INK, anchor="lm")
     draw_police(draw, (PAD + 80, y - 1, PAD + 102, y + 21), 0, with_number=False)
     draw.text((PAD + 108, y + 10), "police stone (bar: blocked)", font=small, fill=INK,
@@ -197,6 +202,11 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> 
     draw_chip(draw, PAD + 490, y + 10, 9, 0, False)
     draw.text((PAD + 504, y + 10), "door, chip taken", font=small, fill=INK, anchor="lm")
     y += 28
+    if view.get("may_build"):
+        draw.rectangle((PAD, y + 2, PAD + 18, y + 20), outline=BUILDABLE, width=4)
+        draw.text((PAD + 26, y + 10), "you may build here; a door mark: a corner its door "
+                  "may take", font=small, fill=INK, anchor="lm")
+        y += 28
     if view.get("reachable"):
         draw.rectangle((PAD, y + 2, PAD + 18, y + 20), outline=MARK, width=3)
         draw.text((PAD + 26, y + 10), "your pawn can end here; the number is the cost:",

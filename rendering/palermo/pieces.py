@@ -50,14 +50,37 @@ def text_on(colour: Colour) -> Colour:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else WHITE
 
 
+def _pawn_outline(cx: float, cy: float, r: float, grow: float = 0.0
+                  ) -> tuple[tuple[float, float, float, float], list[tuple[float, float]]]:
+    """A standing pawn about 3r tall centred on (cx, cy): its head and its flared body."""
+    cy += 0.33 * r  # the figure's middle, head included, on (cx, cy)
+    k, g = 0.62 * r + grow, grow
+    hy = cy - 1.55 * r
+    head = (cx - k, hy - k, cx + k, hy + k)
+    top, foot = cy - 0.85 * r - g, cy + 1.5 * r + g
+    body = [(cx - 0.45 * r - g, top), (cx + 0.45 * r + g, top), (cx + 1.15 * r + g, foot),
+            (cx - 1.15 * r - g, foot)]
+    return head, body
+
+
 def draw_pawn(
     draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seat: int, home: bool = False
 ) -> None:
-    # A pawn stands in a white collar (chips have none); a pawn home for good has a gold one.
-    halo = r + 4
-    draw.ellipse((cx - halo, cy - halo, cx + halo, cy + halo), fill=HOME if home else WHITE,
-                 outline=INK, width=1)
-    draw_marker(draw, (cx, cy), r, seat)
+    """A pawn: a standing figure (head and flared body) in the seat's colour with its number,
+    on a white edge (gold once home for good); twice a chip's height, and unlike a chip's
+    flat marker even at preview size."""
+    edge = HOME if home else WHITE
+    head, body = _pawn_outline(cx, cy, r, 2.5)
+    draw.ellipse(head, fill=edge)
+    draw.polygon(body, fill=edge)
+    colour = player_colour(seat)
+    head, body = _pawn_outline(cx, cy, r)
+    draw.polygon(body, fill=colour, outline=INK, width=1)
+    draw.ellipse(head, fill=colour, outline=INK, width=1)
+    if r >= 5:
+        draw.text((cx, cy + 0.8 * r), seat_label(seat),
+                  font=font(max(8, int(r * 1.1)), bold=True, fine=True), fill=text_on(colour),
+                  anchor="mm")
 
 
 def draw_police(

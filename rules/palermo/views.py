@@ -1,9 +1,10 @@
 """Views (what the renderer and the text front ends get) and their plain-text description.
 
 Palermo hides nothing, so every view shows the whole table. The view of the player to act in
-phase 2 adds ``reachable``: the destinations of their pawn with the costs and endings on offer.
-Cell positions are given in city-cell units (the city spans ``0..cells`` on both axes, the ring
-lies one unit outside it), so the renderer needs no geometry of its own.
+phase 2 adds ``reachable``: the destinations of their pawn with the costs and endings on offer;
+in phase 1, ``may_build``: the spaces a house may go on now, each with the corners its door may
+take. Cell positions are given in city-cell units (the city spans ``0..cells`` on both axes,
+the ring lies one unit outside it), so the renderer needs no geometry of its own.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from rules.palermo.actions import legal_for
 from rules.palermo.city import tile_cells
 from rules.palermo.collecting import budget, legal_moves, police_may_move
 from rules.palermo.components import CORNERS, Config, house_words, movement
@@ -133,6 +135,19 @@ def _reachable(state: PalermoState, seat: int) -> list[dict[str, Any]]:
     ]
 
 
+def _may_build(state: PalermoState) -> list[dict[str, Any]]:
+    """The builder's own view: each space a house may go on now, with the corners its door
+    may take there."""
+    geo = state.geo
+    index = {geo.space_name(i): i for i in range(geo.grid * geo.grid)}
+    doors: dict[str, set[str]] = {}
+    for action in legal_for(state):
+        if action.get("type") == "build" and action.get("door"):
+            doors.setdefault(str(action["space"]), set()).add(str(action["door"]))
+    return [{"space": name, "i": index[name] % geo.grid, "j": index[name] // geo.grid,
+             "doors": sorted(corners)} for name, corners in sorted(doors.items())]
+
+
 def view(state: PalermoState, seat: int | None) -> dict[str, Any]:
     geo, cfg = state.geo, state.config
     pawns, police = _pieces(state)
@@ -166,6 +181,8 @@ def view(state: PalermoState, seat: int | None) -> dict[str, Any]:
     }
     if state.phase == COLLECT and seat == state.turn and not state.is_home(seat):
         out["reachable"] = _reachable(state, seat)
+    if state.phase == BUILD and seat == state.turn:
+        out["may_build"] = _may_build(state)
     result = outcome(state)
     if result is not None:
         out["outcome"] = result.to_json()

@@ -35,7 +35,12 @@ class FakeClient:
 
 
 class FakeRenderer:
-    async def render(self, game_id: str, view: Any) -> list[tuple[bytes, str]]:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, bool, Any]] = []
+
+    async def render(self, game_id: str, view: Any, update: bool = False,
+                     previous: Any = None) -> list[tuple[bytes, str]]:
+        self.calls.append((view, update, previous))
         return []
 
 
@@ -64,7 +69,8 @@ class FakeServices:
 
 
 def notice(version: int, since: int) -> Notice:
-    seat = SeatNotice(0, 42, "Ann", f"view v{version}", {}, version=version, fingerprint="ab")
+    seat = SeatNotice(0, 42, "Ann", f"view v{version}", {"v": version}, version=version,
+                      fingerprint="ab")
     return Notice(1, "pebbles", version, "playing", f"move v{version}", private=(seat,),
                   channel_id=7, since=since)
 
@@ -88,3 +94,13 @@ async def test_moves_are_told_once_and_in_order_after_a_gap() -> None:
     assert told.count("v2") == 1 and told.count("v3") == 1
     assert told.index("v2") < told.index("v3")
     assert services.tables.announced[-1] == 3
+
+
+async def test_a_dm_is_drawn_as_an_update_on_the_view_sent_before() -> None:
+    client, services = FakeClient(), FakeServices()
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    await delivery.post_move(notice(2, 1))
+    await delivery.post_move(notice(3, 2))
+    dms = [(view, previous) for view, update, previous in services.renderer.calls if update]
+    # The first DM knows no earlier view; the next one is drawn against the first.
+    assert dms == [({"v": 2}, None), ({"v": 3}, {"v": 2})]

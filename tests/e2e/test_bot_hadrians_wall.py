@@ -100,6 +100,12 @@ async def test_three_players_through_channel_and_dms(standin: StandIn, tmp_path:
         for name in ("alice", "bob", "carol"):
             dms = standin.dms(t.members[name])
             assert any(a.data.startswith(PNG) for m in dms for a in m.attachments)
+            # A DM after a move: the overview and at most two parts of the sheets, each part
+            # described in its own words.
+            for m in dms:
+                assert len(m.attachments) <= 3
+                alts = [a.description for a in m.attachments]
+                assert len(set(alts)) == len(alts)
         # The path choice never shows in the channel before the reveal.
         for message in t.bot_messages():
             assert "choose path" not in message.content.lower()

@@ -93,9 +93,9 @@ async def test_a_slow_render_still_answers_within_three_seconds(
 ) -> None:
     real = RenderPool.render
 
-    async def slow(self: RenderPool, game_id: str, view: Any) -> Any:
+    async def slow(self: RenderPool, game_id: str, view: Any, **kw: Any) -> Any:
         await asyncio.sleep(3.5)  # longer than Discord waits for a first answer
-        return await real(self, game_id, view)
+        return await real(self, game_id, view, **kw)
 
     async with table(standin, tmp_path / "e2e.db") as t:
         board = await open_and_start(t)

@@ -190,7 +190,7 @@ def test_rewards_still_to_place_are_written_on_the_sheet_parts() -> None:
 def test_public_overview_comes_first_and_reads_at_preview_size() -> None:
     state = _play(4, "attack", (3, "actions"))
     images = rendering.render_all("hadrians-wall", GAME.view(state, None))
-    assert [im.width for im in images] == [760, 1280]
+    assert [im.width for im in images] == [760, 760]
     assert_matches_golden(images[0], "hadrians_wall_public_overview")
 
 
@@ -204,3 +204,76 @@ def test_private_images_at_game_end() -> None:
                            strict=True):
         assert len(encode_png(image)) < 1_000_000
         assert_matches_golden(image, f"hadrians_wall_private_end_{name}")
+
+
+def test_a_dm_update_sends_the_overview_and_at_most_two_sheet_parts() -> None:
+    from rendering.hadrians_wall import PARTS, parts_to_send
+    from rendering.hadrians_wall.layout import boxes
+
+    state = _play(3, "golden", (5, "actions"))
+    seat = sorted(GAME.active_seats(state))[0]
+    view = GAME.view(state, seat)
+    full = rendering.described("hadrians-wall", view)
+    assert len(full) == 1 + len(PARTS)  # /hand: every part
+    update = rendering.described("hadrians-wall", view, update=True, previous=view)
+    assert 1 <= len(update) <= 3
+    # Nothing changed since the view last sent: only parts with a box to fill now go.
+    for image, alt in update[1:]:
+        assert image.width > 800 and "you can fill now" in alt and "no box" not in alt
+        assert alt != update[0][1]
+    # After a move, the part that changed goes even with nothing in it to fill.
+    legal = GAME.legal_actions(state, seat)
+    move = next(a for a in legal if a["type"] == "mining")
+    after = GAME.apply(state, seat, move).state
+    later = GAME.view(after, seat)
+    chosen = parts_to_send(later, view)
+    x0, _, x1, _ = boxes()[("mining", move["box"])]
+    filled = next(i for i, (_, a, b) in enumerate(PARTS) if a <= (x0 + x1) / 2 < b)
+    assert filled in chosen and len(chosen) <= 2
+    # Unknown previous view (a restart): parts with boxes to fill only.
+    assert all("you can fill now" in alt for _, alt in
+               rendering.described("hadrians-wall", later, update=True)[1:])
+
+
+def test_the_year_summary_reads_at_preview_size_with_six_players() -> None:
+    from rendering.hadrians_wall.summary import render_summary
+    from tests.rendering.textboxes import record_texts
+
+    state = _play(6, "six", (7, "none"))
+    names = ["Maximiliana Ottoline", "Bartholomew Q", "Cy", "Dorothea", "Eli", "Fenella Long"]
+    view = {**GAME.view(state, None), "names": names}
+    with record_texts() as texts:
+        image = assert_legible(lambda: render_summary(view))
+    assert image.width <= 800
+    final = [t for t in texts if t.text.startswith(("Final", "1.", "2.", "6."))]
+    assert final and all(t.inside for t in texts)
+
+
+def test_sheet_words_are_written_out() -> None:
+    import re
+
+    from rendering.hadrians_wall import sheet_parts
+    from rendering.hadrians_wall.printed import printed
+    from tests.rendering.textboxes import record_texts
+
+    state = _play(3, "golden", (5, "actions"))
+    view = GAME.view(state, sorted(GAME.active_seats(state))[0])
+    printed.cache_clear()
+    with record_texts() as texts:
+        sheet_parts(view)
+    short = re.compile(r"\b\d*(Sv|Sd|Bd|Rs|Cv|Va|Pa|so|bu|se|ci|re)\b|\binf \d")
+    assert texts and not [t.text for t in texts if short.search(t.text)]
+
+
+def test_the_public_overview_keeps_the_fate_cards_gains_inside() -> None:
+    from rendering.hadrians_wall.public import render_public
+    from tests.rendering.textboxes import record_texts
+
+    state = _play(4, "attack", (3, "actions"))
+    view = GAME.view(state, None)
+    view["fate_card"] = {**view["fate_card"], "gains": {g: 2 for g in view["fate_card"]["gains"]}}
+    with record_texts() as texts:
+        render_public(view)
+    gains = [t for t in texts if "gains" in t.text]
+    assert gains and "+2 resources" in gains[0].text
+    assert all(t.inside for t in texts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rendering.leagues import SHOWN, StandingRow, render_standings, standings_alt_text
+from tests.rendering.textboxes import record_texts
 
 
 def rows(n: int) -> list[StandingRow]:
@@ -22,3 +23,12 @@ def test_alt_text_names_ranks_ratings_and_marks() -> None:
     text = standings_alt_text("Cup, season 1", rows(5))
     assert text.startswith("Cup, season 1 standings. 1. Player 1xxxxxxxxxxxxx…, rating 20.0")
     assert "5. Player 5, rating 16.0 provisional, 6 played, 2 won, reliability 80%." in text
+
+
+def test_every_text_keeps_a_contrast_of_four_and_a_half_to_one() -> None:
+    # Rises, falls, "new", provisional ratings and the foot note, on paper and on the row band.
+    with record_texts() as texts:
+        render_standings("Cup", rows(8))
+    assert {t.text[0] for t in texts} >= {"▲", "▼"}
+    low = [(t.text, round(t.contrast, 2)) for t in texts if t.contrast < 4.5]
+    assert not low

@@ -96,7 +96,9 @@ def test_overview_and_final_table_read_at_preview_width() -> None:
     view = GAME.view(played(3, 40), None)
     assert_legible(lambda: render_overview(view))
     images = rendering.render_all("minerva", view)
-    assert [im.width for im in images] == [760, 1400]
+    # The overview, the three cities two to an image, the market.
+    assert len(images) == 4 and images[0].width == 760 and images[-1].width == 1400
+    assert all(image.width <= 600 for image in images[1:3])
     assert_matches_golden(images[0], "minerva_overview")
     end = GAME.view(played(4, 10_000), None)
     table = assert_legible(lambda: final_table(end))
@@ -135,7 +137,7 @@ def test_private_view_marks_where_a_bought_tile_may_go() -> None:
     assert "private" not in GAME.view(state, None)
     assert GAME.view(state, 1)["private"]["build_cells"] == []  # not seat 1's turn
     images = render_all("minerva", view)
-    assert max(images[1].size) <= 1600
+    assert images[1].width <= 600
     assert_matches_golden(images[1], "minerva_private_buyer")
 
 
@@ -145,5 +147,70 @@ def test_private_views_of_each_seat_at_mid_game() -> None:
     state = played(3, 40)
     for seat in range(3):
         images = render_all("minerva", GAME.view(state, seat))
-        assert max(images[1].size) <= 1600
+        assert images[1].width <= 600
         assert_matches_golden(images[1], f"minerva_private_mid_seat{seat + 1}")
+
+
+def test_each_seat_gets_its_own_city_that_reads_at_preview_size() -> None:
+    import rendering
+    from rendering.minerva import CITY_WIDTH, _cell_size
+    from tests.rendering.legibility import PREVIEW_WIDTH, assert_legible
+    from tests.rendering.textboxes import record_texts
+
+    state = played(4, 60)
+    names = ["Ada", "Bo", "Cy", "Di"]
+    for seat in range(4):
+        view = {**GAME.view(state, seat), "names": names}
+        with record_texts() as texts:
+            images = rendering.render_all("minerva", view)
+        city = images[1]
+        player = view["seats"][seat]
+        cell = _cell_size(player)
+        assert cell * PREVIEW_WIDTH / max(city.width, PREVIEW_WIDTH) >= 60
+        assert city.width <= CITY_WIDTH + 60
+        words = [t.text for t in texts]
+        assert any(w.startswith("Your city") for w in words)
+        assert not any(w == f"{names[seat]}'s city" for w in words)
+        # Every free cell says where it is; the seat's own city says what a residence there
+        # would activate.
+        assert any("residence there activates" in w for w in words)
+        assert_legible(lambda v=view: rendering.render_all("minerva", v)[1])
+    public = {**GAME.view(state, None), "names": names}
+    with record_texts() as texts:
+        images = rendering.render_all("minerva", public)
+    titles = [t.text for t in texts if t.text.endswith("'s city")]
+    assert titles == [f"{n}'s city" for n in names]
+    assert len(images) == 1 + 2 + 1  # overview, two images of two cities, the market
+    assert images[-1].info["alt"].startswith("The market")
+
+
+def test_reach_counts_tiles_up_to_a_gap_or_a_residence() -> None:
+    from rendering.minerva.city import reach
+
+    def tile(category: str) -> dict[str, str]:
+        return {"category": category}
+
+    cells = {(0, 0): tile("production"), (1, 0): tile("trade"), (2, 0): tile("residential"),
+             (0, 1): tile("culture"), (0, 2): tile("culture")}
+    assert reach(cells, (-1, 0)) == {"e": 2}  # stops at the residence on (2, 0)
+    assert reach(cells, (0, -1)) == {"s": 3}
+    assert reach(cells, (1, 1)) == {"n": 1, "w": 1}
+
+
+def test_player_table_columns_never_collide_with_passed() -> None:
+    from rendering.minerva.overview import render_overview
+    from tests.rendering.textboxes import record_texts
+
+    state = played(4, 60)
+    view = {**GAME.view(state, None), "names": ["Maximiliana Ottoline"] * 4}
+    for seat in view["seats"]:
+        seat["passed"] = True
+    with record_texts() as texts:
+        render_overview(view)
+    row_texts = [t for t in texts if t.text == "passed" or t.text.isdigit()]
+    boxes = [t.box for t in row_texts]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (a, b)
+    assert sum(t.text == "passed" for t in texts) == 4

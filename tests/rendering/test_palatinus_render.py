@@ -136,3 +136,32 @@ def test_laying_phase_private_golden() -> None:
     images = render_legibly("palatinus", view)
     assert_matches_golden(images[0], "palatinus_laying_private")
     assert render_all("palatinus", view)[0].size == images[0].size
+
+
+def test_owners_read_without_colour_at_preview_size() -> None:
+    """Each piece carries its owner's marker (shape and number) large enough to read in a
+    greyscale 550 px preview: at least 16 px across there."""
+    from unittest import mock
+
+    import rendering.palatinus.pieces as pieces
+    from rendering.palatinus.layout import HEIGHT
+
+    view = GAME.view(mid_game(), None)
+    with mock.patch.object(pieces, "draw_marker", wraps=pieces.draw_marker) as marker:
+        image = render("palatinus", view)
+    on_board = [c.args[2] for c in marker.call_args_list if c.args[1][1] < HEIGHT]
+    assert on_board
+    assert min(on_board) * 2 * 550 / image.width >= 16
+
+
+def test_the_last_piece_placed_is_ringed() -> None:
+    from rendering.palatinus import _piece_centre
+    from rendering.palatinus.layout import LAST
+
+    state = mid_game()
+    view = GAME.view(state, None)
+    image = render("palatinus", view).convert("RGB")
+    x, y = _piece_centre(*view["pieces"][-1]["hex"])
+    near = image.crop((int(x - 40), int(y - 40), int(x + 40), int(y + 40)))
+    colours = {colour for _, colour in near.getcolors(1 << 16) or []}
+    assert LAST in colours

@@ -93,3 +93,51 @@ def test_waiting_pawns_on_start_do_not_overlap() -> None:
     view = GAME.view(state, None)
     assert sum(p["on_start"] for p in view["pawns"]) == 5
     assert_matches_golden(render("palermo", view), "palermo_phase2_start_five")
+
+
+def test_the_builders_own_image_shows_where_they_may_build() -> None:
+    from PIL import ImageChops
+
+    state = play_until(4, mid_build)
+    view = GAME.view(state, state.turn)
+    builds = [a for a in GAME.legal_actions(state, state.turn) if a["type"] == "build"]
+    spaces = {a["space"] for a in builds}
+    assert {s["space"] for s in view["may_build"]} == spaces
+    for space in view["may_build"]:
+        doors = {a["door"] for a in builds if a["space"] == space["space"]}
+        assert set(space["doors"]) == doors
+    assert "may_build" not in GAME.view(state, None)
+    others = [s for s in range(4) if s != state.turn]
+    assert "may_build" not in GAME.view(state, others[0])
+    private, public = render("palermo", view), render("palermo", GAME.view(state, None))
+    assert ImageChops.difference(private.convert("RGB"),
+                                 public.convert("RGB")).getbbox() is not None
+
+
+def test_a_pawn_is_unlike_a_chip_at_preview_size() -> None:
+    from PIL import Image, ImageDraw
+
+    from rendering.palermo.pieces import draw_chip, draw_pawn
+
+    def footprint(draw_piece: Callable[[ImageDraw.ImageDraw], None]) -> tuple[int, int]:
+        image = Image.new("RGB", (80, 80), (240, 233, 214))
+        draw_piece(ImageDraw.Draw(image))
+        small = image.resize((66, 66))  # the board's scale in a 550 px preview
+        box = small.convert("L").point(lambda v: 255 if v < 200 else 0).getbbox()
+        assert box is not None
+        return box[2] - box[0], box[3] - box[1]
+
+    for seat in range(5):
+        pawn = footprint(lambda d, s=seat: draw_pawn(d, 40, 40, 11, s))  # type: ignore[misc]
+        chip = footprint(lambda d, s=seat: draw_chip(d, 40, 40, 10, s, True))  # type: ignore[misc]
+        # A pawn stands: much taller than wide, and much taller than a chip.
+        assert pawn[1] >= 1.5 * chip[1] and pawn[1] > pawn[0]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_board_fills_most_of_the_image(players: int) -> None:
+    for stop in (mid_build, collecting):
+        state = play_until(players, stop)
+        image = render("palermo", GAME.view(state, state.turn))
+        board = image.width  # the board is square and as wide as the image
+        assert board / image.height >= 0.55, (players, image.size)

@@ -444,8 +444,8 @@ def test_a_player_stays_home_and_never_moves_the_pawn_again() -> None:
 
 def test_nothing_is_hidden_from_anyone_and_no_view_carries_the_generator() -> None:
     # Spec 9: no hidden information. Every event goes to everyone; every seat's view is the
-    # public view (the player to move also gets its list of destinations); the generator
-    # state never shows.
+    # public view (the player to move also gets its list of destinations, or where it may
+    # build); the generator state never shows.
     state = GAME.setup(3, "privacy")
     pick = Rng("privacy-choices")
     for _ in range(60):
@@ -459,7 +459,7 @@ def test_nothing_is_hidden_from_anyone_and_no_view_carries_the_generator() -> No
         assert "rng" not in public and state.rng not in text
         for s in range(3):
             mine = GAME.view(state, s)
-            strip = ("reachable", "observer")
+            strip = ("reachable", "may_build", "observer")
             assert {k: v for k, v in mine.items() if k not in strip} == {
                 k: v for k, v in public.items() if k not in strip
             }

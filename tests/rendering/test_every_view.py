@@ -1,0 +1,95 @@
+"""Every view of every game, as players see it: seeded games at the fewest and the most players,
+at the start, half way and the end, the public view and two seats' views (with names, one of
+them long), each sent as a DM update (and the first seat's as ``/hand`` shows it).
+
+Each image is also looked at at Discord's preview width (550 px): the first image of a message
+is at most 800 px wide (wider ones are detail images with a description of their own), no text
+leaves the image or the box it was placed in, text has a contrast of 4.5:1 or more with what
+lies under it. (Each game's own tests check that the text of its images reads at 11 px or more
+in the preview.)"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import rendering
+from rules import GAMES
+from rules.random_player import UniformRandomPlayer
+from tests.rendering.legibility import PREVIEW_WIDTH
+from tests.rendering.textboxes import DrawnText, record_texts
+
+FIRST_WIDTH = 800
+CONTRAST = 4.5
+NAMES = ("Ada", "Maximiliana Ottoline", "Bo", "Cyrus", "Dorothea", "Eli")
+GAME_IDS = sorted(g for g in GAMES if rendering.has_renderer(g))
+
+
+def _counts(game_id: str) -> list[int]:
+    game = GAMES[game_id]
+    return sorted({game.min_players, game.max_players})
+
+
+def _states(game_id: str, players: int) -> list[Any]:
+    game = GAMES[game_id]
+    state = game.setup(players, f"every-{players}")
+    player = UniformRandomPlayer(f"every-{players}")
+    states = [state]
+    for _ in range(20_000):  # bounded: every game ends far sooner
+        active = sorted(game.active_seats(state))
+        if not active:
+            break
+        state = game.apply(state, active[0], player.choose(game, state, active[0])).state
+        states.append(state)
+    n = len(states)
+    return [states[0], states[n // 2], states[-1]]
+
+
+def _problems(images: list[tuple[Image.Image, str]], texts: list[DrawnText]) -> list[str]:
+    found: list[str] = []
+    first, first_alt = images[0]
+    if first.width > FIRST_WIDTH:
+        found.append(f"first image {first.width} px wide")
+    for image, alt in images[1:]:
+        if image.width > FIRST_WIDTH and (alt == first_alt or alt.startswith(first_alt)):
+            found.append(f"detail image {image.width} px wide repeats the first description")
+    for image, _ in images:
+        small = image.resize((PREVIEW_WIDTH, max(1, image.height * PREVIEW_WIDTH // image.width)))
+        assert small.width == PREVIEW_WIDTH
+    for text in texts:
+        if not text.text.strip():
+            continue
+        if not text.inside:
+            found.append(f"text {text.text!r} at {text.box} outside {text.bounds}")
+        if text.contrast < CONTRAST:
+            found.append(f"text {text.text!r}: contrast {text.contrast:.1f} "
+                         f"({text.fill} on {text.under})")
+    return found
+
+
+def _check(game_id: str, view: Mapping[str, Any], update: bool) -> list[str]:
+    with record_texts() as texts:
+        images = rendering.described(game_id, view, update=update)
+    return _problems(images, texts)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_view_reads_at_preview_size(game_id: str) -> None:
+    game = GAMES[game_id]
+    found: dict[str, str] = {}  # problem -> the first view that shows it
+    for players in _counts(game_id):
+        for n, state in enumerate(_states(game_id, players)):
+            for seat in (None, 0, players - 1) if players > 1 else (None, 0):
+                view = dict(game.view(state, seat))
+                view["names"] = list(NAMES[:players])
+                where = f"{players} players, state {n}, seat {seat}"
+                for problem in _check(game_id, view, update=seat is not None):
+                    found.setdefault(problem, where)
+                if seat == 0:
+                    for problem in _check(game_id, view, update=False):
+                        found.setdefault(problem, f"{where} (all images)")
+    assert not found, f"{len(found)} problems:\n" + "\n".join(
+        f"{where}: {problem}" for problem, where in list(found.items())[:60])
