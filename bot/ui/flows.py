@@ -68,6 +68,8 @@ async def announce(
         await reply(interaction, "That move was already made.")
         return
     done = DONE + await next_game(interaction, notice.table_id)
+    if notice.to_mover:
+        done = f"{notice.to_mover}\n{done}"
     if edit:
         await interaction.edit_original_response(content=done, attachments=[], view=None)
     else:

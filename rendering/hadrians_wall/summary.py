@@ -148,8 +148,9 @@ def render_summary(view: Mapping[str, Any]) -> Image.Image:
             draw.text((nx + 8, y + 64), f"on it: {n['resources']} Rs, {n['soldiers']} Sd "
                       "(= extra attack cards)", font=font(12), fill=INK, anchor="lm")
     deck = view["fate_deck"]
-    draw.text((x, y + 100), f"Fate deck: {deck['draw']} to draw, {deck['discard']} discarded",
-              font=font(14), fill=INK)
+    drawn = " ".join(c["id"] for c in view.get("fate_drawn") or [])
+    draw.text((x, y + 100), f"Fate deck: {deck['draw']} to draw, {deck['discard']} discarded"
+              + (f"; drawn this Year: {drawn}" if drawn else ""), font=font(14), fill=INK)
     outcome = view.get("outcome")
     if outcome:
         places = []

@@ -204,3 +204,17 @@ def test_private_images_at_game_end() -> None:
                            strict=True):
         assert len(encode_png(image)) < 1_000_000
         assert_matches_golden(image, f"hadrians_wall_private_end_{name}")
+
+
+def test_the_public_images_show_the_fate_cards_drawn_this_year() -> None:
+    """A card drawn for a Market purchase or a battle is public (spec 2.6, 4.5): the channel's
+    images show it (in the overview's own text size) and differ from the same view without it."""
+    state = _play(2, "attack", (2, "actions"))
+    view = GAME.view(state, None)
+    card = view["fate_card"]
+    drawn = {**view, "fate_drawn": [card, card, card]}
+    with_draws = rendering.render_all("hadrians-wall", drawn)
+    without = rendering.render_all("hadrians-wall", {**view, "fate_drawn": []})
+    assert [im.size for im in with_draws] == [im.size for im in without]
+    assert all(a.tobytes() != b.tobytes() for a, b in zip(with_draws, without, strict=True))
+    assert f"Drawn from the Fate deck this Year: {card['id']}" in GAME.describe(drawn)
