@@ -61,8 +61,9 @@ def lobby_view(table_id: int) -> discord.ui.View:
     return _view(*(lobby_button(op, table_id) for op in ids.LOBBY_OPS))
 
 
-def board_view(table_id: int, mark: Mark) -> discord.ui.View:
-    return _view(*(board_button(op, table_id, mark) for op in ids.BOARD_OPS))
+def board_view(table_id: int, mark: Mark, ops: tuple[str, ...] = ids.BOARD_OPS
+               ) -> discord.ui.View:
+    return _view(*(board_button(op, table_id, mark) for op in ops))
 
 
 def confirm_view(pending_id: int) -> discord.ui.View:

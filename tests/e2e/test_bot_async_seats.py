@@ -103,7 +103,7 @@ async def test_after_a_substitution_the_old_player_is_refused(standin: StandIn, 
         assert "do not have a seat" in (await t.reply(r)).content
         r = await s.click(t.members[old], dm_button,
                           custom_id(dm_button, "tabula:board:moves:"))
-        assert "out of date" in (await t.reply(r)).content
+        assert "do not have a seat" in (await t.reply(r)).content
         r = await s.slash(t.members[old], t.channel, "hand")
         assert "do not have a seat" in (await t.reply(r)).content
         # The newcomer plays the seat.
