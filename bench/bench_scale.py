@@ -334,12 +334,15 @@ async def measure(target: str) -> dict[str, Any]:
     open_deadlines = len(await store.due_turns(int((T0 + timedelta(days=30)).timestamp()),
                                                limit=1_000_000))
     await store.close()
-    rss = next(int(line.split()[1]) for line in Path("/proc/self/status").read_text().splitlines()
-               if line.startswith("VmRSS:"))
-    return {"phases": phases, "ready": ready, "caught": caught, "rss_kib": rss,
+    return {"phases": phases, "ready": ready, "caught": caught, "rss_kib": resident_kib(),
             "tick": [statistics.median(ticks), percentile(ticks, 95)],
             "turns": [statistics.median(turns), percentile(turns, 95)],
             "open_deadlines": open_deadlines}
+
+
+def resident_kib() -> int:
+    status = Path("/proc/self/status").read_text().splitlines()
+    return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
 
 
 def measure_in_child(target: str) -> dict[str, Any]:
