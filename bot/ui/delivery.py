@@ -61,7 +61,7 @@ class Delivery:
         self._told: _Bounded = _Bounded()  # table -> last version told in its channel
         self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
         self.pacer = Pacer()
-        self.dm_boards = DmBoards()
+        self.dm_boards = DmBoards(client)
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)

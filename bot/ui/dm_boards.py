@@ -33,12 +33,14 @@ def dm_buttons(notice: Notice, member_id: int, mark: Mark) -> discord.ui.View | 
 
 
 class DmBoards:
-    def __init__(self) -> None:
-        # table -> member -> (the version the board was sent at, the message)
-        self._boards: OrderedDict[int, dict[int, tuple[int, discord.Message]]] = OrderedDict()
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        # table -> member -> (the version the board was sent at, the message's channel and
+        # id: a whole Message with its attachments is far larger)
+        self._boards: OrderedDict[int, dict[int, tuple[int, tuple[int, int]]]] = OrderedDict()
         # table -> the newest notice seen: its version and who is on the move (None: over).
         # Notices of one table may be told concurrently; a board is judged by the newest.
-        self._latest: dict[int, tuple[int, frozenset[int] | None]] = {}
+        self._latest: OrderedDict[int, tuple[int, frozenset[int] | None]] = OrderedDict()
 
     def keep(self, notice: Notice, member_id: int, version: int,
              message: discord.Message) -> None:
@@ -46,18 +48,20 @@ class DmBoards:
             return
         boards = self._boards.setdefault(notice.table_id, {})
         self._boards.move_to_end(notice.table_id)
-        boards[member_id] = (version, message)
+        boards[member_id] = (version, (message.channel.id, message.id))
         while len(self._boards) > REMEMBERED_TABLES:
-            dropped, _ = self._boards.popitem(last=False)
-            self._latest.pop(dropped, None)
+            self._boards.popitem(last=False)
 
-    def idle(self, notice: Notice) -> list[tuple[int, discord.Message]]:
+    def idle(self, notice: Notice) -> list[tuple[int, tuple[int, int]]]:
         """The boards (member, message) whose member has nothing to do as of the newest
         notice seen, forgotten here: the caller edits them. A board newer than it stays."""
         table_id = notice.table_id
         waiting = frozenset(notice.next_members) if notice.status == Status.PLAYING else None
         if notice.version >= self._latest.get(table_id, (-1, None))[0]:
             self._latest[table_id] = (notice.version, waiting)
+        self._latest.move_to_end(table_id)
+        while len(self._latest) > REMEMBERED_TABLES:
+            self._latest.popitem(last=False)
         boards = self._boards.get(table_id)
         if not boards:
             return []
@@ -71,7 +75,9 @@ class DmBoards:
     async def retire(self, notice: Notice) -> None:
         """Take "My moves" off the boards of members with nothing to do now (every button
         once the game is over)."""
-        for member, message in self.idle(notice):
+        for member, (channel_id, message_id) in self.idle(notice):
+            message = self.client.get_partial_messageable(channel_id).get_partial_message(
+                message_id)
             over = self._latest[notice.table_id][1] is None
             view = None if over else board_view(notice.table_id, Mark(version=notice.version),
                                                 ops=("hand",))
