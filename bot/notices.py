@@ -49,6 +49,9 @@ class Notice:
     # them in one notice (``Tables.run_computers``); ``Tables.complete`` adds both if this
     # notice goes out alone.
     deferred: tuple[int, ...] = ()
+    # For the member who made the move only (an ephemeral answer), never the channel: e.g.
+    # their new standing answer, which may name what they keep hidden.
+    to_mover: str = ""
 
     @property
     def over(self) -> bool:

@@ -98,18 +98,23 @@ class PlayCases:
                                    chain)
             except DuplicateKey:
                 return _duplicate(loaded)
+            to_mover = ""
             if always:
+                # Told to the member alone: the answer may name what they keep hidden (a Path
+                # card before the reveal, the piece under a wolf).
                 standing = game.format_action(state, parsed)
                 await self.live.store.set_standing(table_id, seat, standing)
                 loaded.seats[seat] = replace(loaded.seats[seat], standing=standing)
-                chain.lines.append(f"{{p{seat}}} will answer `{standing}` from now on.")
+                to_mover = f"You will answer `{standing}` from now on (only you see this)."
             if then_computers:
                 await computers(self.live, loaded, chain)
-                return await told(self.live, loaded, chain)
-            # Computer replies follow (``run_computers``): private news waits for them, so
-            # nobody's views are built twice.
-            defer = news_seats(loaded, chain, [seat]) if due_computers(loaded) else ()
-            return await told(self.live, loaded, chain, defer=defer)
+                notice = await told(self.live, loaded, chain)
+            else:
+                # Computer replies follow (``run_computers``): private news waits for them,
+                # so nobody's views are built twice.
+                defer = news_seats(loaded, chain, [seat]) if due_computers(loaded) else ()
+                notice = await told(self.live, loaded, chain, defer=defer)
+            return replace(notice, to_mover=to_mover) if to_mover else notice
 
     async def drop_standing(self, table_id: int, member: Member) -> str | None:
         """Forget the member's standing answer; the answer it was, if any."""

@@ -80,6 +80,24 @@ class ReadingCases:
         """What to type in ``/move`` to find one of many moves, in the table's game's words."""
         return (await self.live.load(table_id)).game.moves_hint()
 
+    async def idle_reason(self, table_id: int, member: Member) -> str:
+        """What is true for a member with nothing to do at this table: no seat, the game's
+        state, or whom it waits on (several: the member's part is done for now)."""
+        loaded = await self.live.load(table_id)
+        seat = loaded.seat_of(member.id)
+        if seat is None:
+            return "You do not have a seat in this game."
+        if loaded.table.status == Status.LOBBY or loaded.state is None:
+            return "The game has not started yet."
+        if loaded.table.status != Status.PLAYING:
+            return "This game is over."
+        names = text_names(loaded.seats)
+        active = sorted(loaded.game.active_seats(loaded.state))
+        waiting = " and ".join(names[s] for s in active)
+        if len(active) > 1:
+            return f"Your part is done for now: waiting on {waiting}."
+        return f"Nothing to do for you right now: it is {waiting}'s turn."
+
     async def seat_print(self, table_id: int, member: Member) -> str | None:
         """The member's seat's own position (view and moves), to check a menu against."""
         loaded = await self.live.load(table_id)

@@ -66,10 +66,12 @@ def lobby_view(table_id: int) -> discord.ui.View:
 
 
 def board_view(table_id: int, mark: Mark, url: str | None = None,
-               label: str = "Open on the web") -> discord.ui.View:
-    """The board's buttons, and a link to its web page (or a seat's own view) when given."""
+               label: str = "Open on the web", ops: tuple[str, ...] = ids.BOARD_OPS
+               ) -> discord.ui.View:
+    """The board's buttons (``ops``), and a link to its web page (or a seat's own view) when
+    given."""
     link = (link_button(url, label),) if url else ()
-    return _view(*(board_button(op, table_id, mark) for op in ids.BOARD_OPS), *link)
+    return _view(*(board_button(op, table_id, mark) for op in ops), *link)
 
 
 def web_view(url: str | None, label: str = "Open on the web") -> discord.ui.View | None:

@@ -24,6 +24,7 @@ from bot.render_pool import Rendered
 from bot.store import Status
 from bot.text import clip
 from bot.ui.components import board_view, lobby_view, vote_view, web_view
+from bot.ui.dm_boards import DmBoards, dm_buttons
 from bot.ui.ids import Mark
 from bot.ui.pacing import Pacer
 from bot.ui.respond import Services
@@ -68,6 +69,7 @@ class Delivery:
         self._dm_views: OrderedDict[tuple[int, int], Any] = OrderedDict()
         self.pacer = Pacer()
         self.links: Links | None = None  # with TABULA_PUBLIC_URL: boards link to the web
+        self.dm_boards = DmBoards(client)
 
     async def table_url(self, table_id: int) -> str | None:
         if self.links is None:
@@ -174,16 +176,18 @@ class Delivery:
             async with self._order.hold(key):
                 if self._dm_sent.get(key, -1) >= seat.version:
                     continue  # a newer view already reached this member
-                playing = notice.status == Status.PLAYING
-                mark = Mark(fingerprint=seat.fingerprint)
                 url = await self.private_url(notice.table_id, seat.seat, seat.member_id)
-                buttons = (board_view(notice.table_id, mark, url, "My view on the web")
-                           if playing else None)
-                if await self.dm(notice.game_id, seat, buttons, notice.table_id):
+                buttons = dm_buttons(notice, seat.member_id,
+                                     Mark(fingerprint=seat.fingerprint), url)
+                sent = await self.dm(notice.game_id, seat, buttons, notice.table_id)
+                if sent is not None:
                     self._dm_sent.remember(key, seat.version)
+                    if isinstance(sent, discord.Message):
+                        self.dm_boards.keep(notice, seat.member_id, seat.version, sent)
                 else:
                     closed.append(seat.member_id)
                     await self.services.tables.mark_dm_closed(notice.table_id, seat.member_id)
+        await self.dm_boards.retire(notice)
         if closed:
             who = ", ".join(f"<@{m}>" for m in closed)
             await self.pacer.wait()
@@ -198,9 +202,10 @@ class Delivery:
     async def dm(
         self, game_id: str, seat: SeatNotice, buttons: discord.ui.View | None = None,
         table_id: int = 0,
-    ) -> bool:
+    ) -> discord.Message | bool | None:
         """DM one seat its private view, with the board's buttons so the player can act from
-        the DM; False when the member's DMs are closed (never retried)."""
+        the DM: the message sent (True when sending failed for another reason, the move being
+        committed either way); None when the member's DMs are closed (never retried)."""
         assert seat.member_id is not None
         user = self.client.get_user(seat.member_id) or discord.Object(seat.member_id)
         try:
@@ -216,15 +221,14 @@ class Delivery:
             while len(self._dm_views) > VIEWS_REMEMBERED:
                 self._dm_views.popitem(last=False)
             files = image_files(rendered, "hand")
-            await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
-                               view=buttons if buttons is not None else MISSING,
-                               allowed_mentions=discord.AllowedMentions.none())
+            return await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
+                                      view=buttons if buttons is not None else MISSING,
+                                      allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
             DMS_REFUSED.inc()
-            if exc.code == DM_CLOSED:
-                return False
-            log.warning("DM to %s refused: %s", seat.member_id, exc)
-            return False
+            if exc.code != DM_CLOSED:
+                log.warning("DM to %s refused: %s", seat.member_id, exc)
+            return None
         except discord.HTTPException as exc:
             # The move is committed either way; a failed DM must not look like a failed move.
             log.warning("DM to %s failed: %s", seat.member_id, exc)

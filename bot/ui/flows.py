@@ -69,6 +69,8 @@ async def announce(
         await reply(interaction, "That move was already made.")
         return
     done = DONE + await next_game(interaction, notice.table_id)
+    if notice.to_mover:
+        done = f"{notice.to_mover}\n{done}"
     if edit:
         await interaction.edit_original_response(content=done, attachments=[], view=None)
     else:
@@ -129,7 +131,7 @@ async def offer_moves(interaction: discord.Interaction[Any], table_id: int) -> N
     member = member_of(interaction)
     moves = [m for m in await bot.tables.legal_moves(table_id, member) if len(m) <= 100]
     if not moves:
-        await refuse(interaction, "Nothing to do for you right now: it is not your turn.")
+        await refuse(interaction, await bot.tables.idle_reason(table_id, member))
         return
     mark = Mark(fingerprint=await bot.tables.seat_print(table_id, member))
     if len(moves) <= SELECT_LIMIT:

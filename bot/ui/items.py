@@ -60,9 +60,12 @@ class BoardButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], templ
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         if self.op == "hand":
             await show_hand(interaction, self.table_id)  # always the current hand
-        elif not await still_valid(interaction, self.table_id, self.mark):
+        elif self.mark.fingerprint is None and not await still_valid(
+                interaction, self.table_id, self.mark):
             await refuse(interaction, STALE)
         else:
+            # A seat's own board (a DM) lists the moves of now, or says why there are none
+            # (whose turn it is, a part already done): the menu carries its own mark.
             await offer_moves(interaction, self.table_id)
 
 

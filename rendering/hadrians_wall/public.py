@@ -23,6 +23,7 @@ PAD = 18
 ROW = 58
 GOOD = (0, 120, 60)
 BAD = (190, 30, 30)
+DRAWN_SHOWN = 2
 
 
 def _gains(gains: Mapping[str, int]) -> str:
@@ -46,6 +47,14 @@ def _header(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> int:
         y += 26
         draw.text((PAD, y), f"Everyone gains {_gains(fate['gains'])}", font=font(TEXT),
                   fill=INK)
+        y += 26
+    drawn = view.get("fate_drawn") or []
+    if drawn:
+        # Drawn for a Market purchase or a battle, face up for all (the latest two fit).
+        shown = ", ".join(f"{c['id']} (good {c['trade_good']}, damage {c['gladiator_damage']})"
+                          for c in drawn[-DRAWN_SHOWN:])
+        more = f" and {len(drawn) - DRAWN_SHOWN} before" if len(drawn) > DRAWN_SHOWN else ""
+        draw.text((PAD, y), f"Drawn this Year: {shown}{more}", font=font(TEXT), fill=INK)
         y += 26
     draw.text((PAD, y), f"End of Year {view['year']}: {view['attack_count']} attack cards, "
               f"grey flag {view['grey_flag']}", font=font(TEXT, bold=True), fill=HEAD)

@@ -165,8 +165,10 @@ def render_summary(view: Mapping[str, Any]) -> Image.Image:
                                 f"{plural(view['attack_count'], 'attack card')} at the "
                                 "end of the Year"], 16, WIDTH - PAD - x, HEAD)
     deck = view["fate_deck"]
+    drawn = " ".join(c["id"] for c in view.get("fate_drawn") or [])
     ty = _wrapped(draw, x, ty, [f"Fate deck: {deck['draw']} to draw,",
-                                f"{deck['discard']} discarded"], 16, WIDTH - PAD - x, INK,
+                                f"{deck['discard']} discarded"]
+                  + ([f"drawn this Year: {drawn}"] if drawn else []), 16, WIDTH - PAD - x, INK,
                   bold=False)
     for n in view.get("neutral") or []:
         ty = _wrapped(draw, x, ty + 4, [

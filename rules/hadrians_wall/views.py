@@ -82,6 +82,20 @@ def sheet_view(st: State, seat: int) -> dict[str, Any]:
     return out
 
 
+def fate_drawn(st: State) -> list[str]:
+    """The Fate cards drawn this Year for a Market purchase or a gladiator battle. Each is
+    drawn, used and discarded face up (spec 2.6, 4.5), so the table sees it: they are the
+    cards on the discard pile above the Year's own card (all of it after a reshuffle), with
+    the last attack's cards left out once they are discarded too (spec 2.4)."""
+    pile = list(st.fate_discard)
+    if st.year_card in pile:
+        pile = pile[len(pile) - pile[::-1].index(st.year_card):]
+    if st.phase == "over" and st.last_attack is not None:
+        attack = {*st.last_attack["cards"], *(c for e in st.last_attack["extra"] for c in e)}
+        pile = [c for c in pile if c not in attack]
+    return pile
+
+
 def _progress(st: State) -> dict[str, Any]:
     total = st.players
     done = total - len(active(st))
@@ -134,6 +148,7 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
         "attack_count": ATTACK_CARDS[str(st.options["difficulty"])][year_index],
         "fate_card": fate_card_view(st.year_card) if st.year_card else None,
         "fate_deck": {"draw": len(st.fate_draw), "discard": len(st.fate_discard)},
+        "fate_drawn": [fate_card_view(c) for c in fate_drawn(st)],
         "neutral": [
             {**player_card_view(n["card"]), "resources": n["resources"], "soldiers": n["soldiers"]}
             for n in st.neutral
@@ -173,6 +188,11 @@ def describe(v: Mapping[str, Any]) -> str:
     if card:
         gains = ", ".join(counted(n, g) for g, n in card["gains"].items() if n)
         lines.append(f"Fate card {card['id']}: attack {card['attack']}, gains {gains}.")
+    drawn = v.get("fate_drawn")
+    if drawn:
+        lines.append("Drawn from the Fate deck this Year: " + ", ".join(
+            f"{c['id']} (trade good {c['trade_good']}, damage {c['gladiator_damage']})"
+            for c in drawn) + ".")
     for n in v.get("neutral", []):
         lines.append(f"Neutral card {n['id']}: trade good {n['trade_good']}, pattern "
                      f"{n['pattern']}, {counted(n['resources'], 'resource')}, "

@@ -98,12 +98,16 @@ async def test_after_a_substitution_the_old_player_is_refused(standin: StandIn, 
         assert "now belongs to dave" in (await t.reply(r)).content.lower()
         await s.wait_until(lambda: any("You now play seat" in m.content
                                        for m in s.dms(t.members["dave"])), WAIT, "dave's DM")
-        # The old player's typed move, their DM's button and their private view are refused.
+        # The old player's typed move and their private view are refused.
         r = await s.slash(t.members[old], t.channel, "move", {"action": move, "confirm": True})
         assert "do not have a seat" in (await t.reply(r)).content
-        r = await s.click(t.members[old], dm_button,
-                          custom_id(dm_button, "tabula:board:moves:"))
-        assert "out of date" in (await t.reply(r)).content
+        # Their DM board no longer offers moves (taken off in place); its hand is refused.
+        await s.wait_until(
+            lambda: not any(c.startswith("tabula:board:moves:") for m in s.dms(t.members[old])
+                            if m.id == dm_button.id for c in m.custom_ids()),
+            WAIT, "the old player's DM board without its moves button")
+        r = await s.click(t.members[old], dm_button, custom_id(dm_button, "tabula:board:hand:"))
+        assert "do not have a seat" in (await t.reply(r)).content
         r = await s.slash(t.members[old], t.channel, "hand")
         assert "do not have a seat" in (await t.reply(r)).content
         # The newcomer plays the seat.

@@ -277,3 +277,18 @@ def test_the_public_overview_keeps_the_fate_cards_gains_inside() -> None:
     gains = [t for t in texts if "gains" in t.text]
     assert gains and "+2 resources" in gains[0].text
     assert all(t.inside for t in texts)
+
+
+def test_the_public_images_show_the_fate_cards_drawn_this_year() -> None:
+    """A card drawn for a Market purchase or a battle is public (spec 2.6, 4.5): the channel's
+    images show it (in the overview's own text size) and differ from the same view without it."""
+    state = _play(2, "attack", (2, "actions"))
+    view = GAME.view(state, None)
+    card = view["fate_card"]
+    drawn = {**view, "fate_drawn": [card, card, card]}
+    with_draws = rendering.render_all("hadrians-wall", drawn)
+    without = rendering.render_all("hadrians-wall", {**view, "fate_drawn": []})
+    assert [im.width for im in with_draws] == [im.width for im in without]
+    assert with_draws[0].height > without[0].height  # the overview's line of draws
+    assert with_draws[1].tobytes() != without[1].tobytes()  # the summary's Fate deck line
+    assert f"Drawn from the Fate deck this Year: {card['id']}" in GAME.describe(drawn)

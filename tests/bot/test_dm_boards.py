@@ -1,0 +1,59 @@
+"""Which DM boards lose their "My moves" button: those whose member has nothing to do as of
+the newest notice of the table, even when notices are told out of order."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, cast
+
+import discord
+
+from bot.notices import Notice
+from bot.ui.dm_boards import DmBoards
+
+TABLE = 7
+
+
+def _notice(version: int, waiting: tuple[int, ...], status: str = "playing") -> Notice:
+    return Notice(TABLE, "palatinus", version, status, "", next_members=waiting)
+
+
+def _message(message_id: int) -> discord.Message:
+    return cast(discord.Message, SimpleNamespace(id=message_id, channel=SimpleNamespace(id=5)))
+
+
+def _boards() -> DmBoards:
+    return DmBoards(cast(Any, None))
+
+
+def test_a_board_is_idle_once_its_member_is_no_longer_on_the_move() -> None:
+    boards = _boards()
+    sent = _notice(5, (1, 2))
+    boards.keep(sent, 1, 5, _message(50))
+    boards.keep(sent, 2, 5, _message(51))
+    assert boards.idle(sent) == []
+    assert boards.idle(_notice(6, (2,))) == [(1, (5, 50))]
+    assert boards.idle(_notice(7, (2,))) == []  # taken off once; 2 still on the move
+    assert boards.idle(_notice(9, ())) == [(2, (5, 51))]  # a computer's turn
+
+
+def test_every_board_is_idle_when_the_game_ends() -> None:
+    boards = _boards()
+    boards.keep(_notice(5, (1,)), 1, 5, _message(50))
+    boards.keep(_notice(6, (2,)), 2, 6, _message(60))
+    assert sorted(boards.idle(_notice(7, (1, 2), "over"))) == [(1, (5, 50)), (2, (5, 60))]
+
+
+def test_a_board_sent_after_a_newer_notice_was_told_is_judged_by_the_newer() -> None:
+    boards = _boards()
+    assert boards.idle(_notice(9, (2,))) == []  # the newer notice went out first
+    older = _notice(8, (1, 2))
+    boards.keep(older, 1, 8, _message(80))
+    assert boards.idle(older) == [(1, (5, 80))]
+
+
+def test_a_member_not_on_the_move_gets_no_board_to_remember() -> None:
+    boards = _boards()
+    notice = _notice(3, (2,))
+    boards.keep(notice, 1, 3, _message(30))
+    assert boards.idle(_notice(4, ())) == []
