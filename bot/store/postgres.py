@@ -15,6 +15,7 @@ from pathlib import Path
 import asyncpg
 
 from bot.store.errors import IntegrityFailure, StoreError
+from bot.store.postgres_announcing import PostgresAnnouncing
 from bot.store.postgres_leagues import PostgresLeagues
 from bot.store.postgres_schema import applied, migrate, migrations
 from bot.store.postgres_seats import PostgresSeats
@@ -35,7 +36,7 @@ async def _prepare(conn: asyncpg.Connection) -> None:
     await conn.execute(_DURABLE)
 
 
-class PostgresStore(PostgresLeagues, PostgresSeats):
+class PostgresStore(PostgresLeagues, PostgresSeats, PostgresAnnouncing):
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = redacted(url)

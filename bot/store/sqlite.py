@@ -40,6 +40,7 @@ from bot.store.rows import action_record as _action
 from bot.store.rows import seat_record as _seat
 from bot.store.rows import table_record as _table
 from bot.store.seat_rows import SeatRows
+from bot.store.sqlite_announcing import AnnouncingRows
 from bot.store.sqlite_commits import GroupCommitter, Queued, steps_change
 from bot.store.sqlite_commits import bump as _bump
 from bot.store.sqlite_commits import dumps as _dumps
@@ -55,7 +56,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-class SqliteStore(LeagueRows, TimingRows, SeatRows, OneStep):
+class SqliteStore(LeagueRows, TimingRows, SeatRows, AnnouncingRows, OneStep):
     def __init__(self, conn: sqlite3.Connection, path: str, thread: ThreadPoolExecutor,
                  reader: sqlite3.Connection, read_thread: ThreadPoolExecutor) -> None:
         self._conn = conn

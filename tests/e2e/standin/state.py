@@ -97,6 +97,9 @@ class Upload:
     data: bytes
 
 
+NONCE_SECONDS = 300.0  # how long Discord holds a nonce for enforce_nonce ("a few minutes")
+
+
 class World:
     def __init__(self, token: str, clock: Clock, notifier: Notifier) -> None:
         self.token = token
@@ -110,6 +113,8 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        # (author, nonce) -> the message and when it was made, for ``enforce_nonce``.
+        self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
         self.dm_channels: dict[int, Channel] = {}
         self.commands = CommandStore(self.ids, self.application_id)
         self.interactions: dict[int, InteractionRecord] = {}
@@ -293,6 +298,17 @@ class World:
         message.mentions = mentions.users
         message.mention_roles = mentions.roles
         message.mention_everyone = mentions.everyone
+
+    def message_with_nonce(self, author: User, nonce: str) -> Message | None:
+        """The message ``author`` created with ``nonce`` within the last few minutes."""
+        found = self.nonces.get((author.id, nonce))
+        if found is None or self.clock.now() - found[1] > NONCE_SECONDS:
+            return None
+        return found[0]
+
+    def remember_nonce(self, message: Message, nonce: str) -> None:
+        message.nonce = nonce
+        self.nonces[(message.author.id, nonce)] = (message, self.clock.now())
 
     def create_message(
         self,
