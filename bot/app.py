@@ -35,7 +35,7 @@ from discord.ext import commands
 from bot.config import Settings, Sharding
 from bot.leagues import Leagues
 from bot.leagues.rounds import Rounds
-from bot.pace.clock import Clock, SystemClock
+from bot.pace.clock import Clock, SystemClock, epoch
 from bot.pace.scheduler import Delivered, Scheduler
 from bot.render_pool import RenderPool
 from bot.store import Store, StoreError, open_store, redacted
@@ -43,6 +43,7 @@ from bot.tables import Tables
 from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.pace import deliver
+from bot.ui.replies import give_owed
 from bot.ui.respond import report_error
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ class TabulaBot(commands.Bot):
         self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self._renderer: RenderPool | None = None
         self._thinker: ProcessPoolExecutor | None = None
-        self.delivery = Delivery(self, self)
+        self.delivery = Delivery(self, self, settings.sharding.name, lambda: epoch(self.clock))
         self.background: set[asyncio.Task[None]] = set()
         self.grace = grace
         self.draining = False
@@ -181,6 +182,10 @@ class TabulaBot(commands.Bot):
         # stays alive: frozen, it is never walked again by a full collection, the longest
         # pause the loop sees (see bench/bench_discord.py).
         gc.freeze()
+        answered = await give_owed(self, self.tables.store, self.delivery.holder,
+                                   epoch(self.clock))
+        if answered:
+            log.info("answered %d moves left thinking before the restart", answered)
         owns = self.settings.sharding.owns
         for table in await self.tables.unannounced():
             if not owns(table.guild_id):

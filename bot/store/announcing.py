@@ -41,6 +41,7 @@ class PendingReply:
     application_id: str
     token: str
     expires_at: int
+    holder: str  # the process that took the interaction (``Sharding.name``)
 
 
 def decide(announced: int, announcing: int, until: int, holder: str | None, since: int,

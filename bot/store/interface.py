@@ -97,8 +97,8 @@ class Store(TimingStore, Protocol):
 
     async def drop_reply(self, interaction_id: str) -> None: ...
 
-    async def pending_replies(self, now: int) -> list[PendingReply]:
-        """Answers owed whose token is still valid (expired ones are dropped)."""
+    async def pending_replies(self, now: int, holder: str) -> list[PendingReply]:
+        """Answers ``holder`` owes whose token is still valid (expired ones are dropped)."""
 
     async def tables_of_member(self, member_id: int) -> list[TableRecord]: ...
 

@@ -28,20 +28,23 @@ class PostgresAnnouncing(PostgresTables):
     async def add_reply(self, reply: PendingReply) -> None:
         await self._pool.execute(
             "INSERT INTO pending_replies (interaction_id, table_id, application_id, token,"
-            " expires_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (interaction_id) DO UPDATE"
-            " SET token = excluded.token, expires_at = excluded.expires_at",
+            " expires_at, holder) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (interaction_id)"
+            " DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at",
             reply.interaction_id, reply.table_id, reply.application_id, reply.token,
-            reply.expires_at)
+            reply.expires_at, reply.holder)
 
     async def drop_reply(self, interaction_id: str) -> None:
         await self._pool.execute("DELETE FROM pending_replies WHERE interaction_id = $1",
                                  interaction_id)
 
-    async def pending_replies(self, now: int) -> list[PendingReply]:
-        """Replies still owed whose token is still valid; expired ones are dropped."""
+    async def pending_replies(self, now: int, holder: str) -> list[PendingReply]:
+        """Replies ``holder`` still owes whose token is still valid; expired ones are
+        dropped."""
         await self._pool.execute("DELETE FROM pending_replies WHERE expires_at <= $1", now)
         found = await self._pool.fetch(
             "SELECT r.*, t.guild_id FROM pending_replies r JOIN game_tables t"
-            " ON t.id = r.table_id ORDER BY r.table_id, r.interaction_id")
+            " ON t.id = r.table_id WHERE r.holder = $1 ORDER BY r.table_id, r.interaction_id",
+            holder)
         return [PendingReply(r["interaction_id"], r["table_id"], r["guild_id"],
-                             r["application_id"], r["token"], r["expires_at"]) for r in found]
+                             r["application_id"], r["token"], r["expires_at"], r["holder"])
+                for r in found]

@@ -32,21 +32,23 @@ class AnnouncingRows(Handoffs):
     async def add_reply(self, reply: PendingReply) -> None:
         await self._transact(lambda db: db.execute(
             "INSERT OR REPLACE INTO pending_replies (interaction_id, table_id, application_id,"
-            " token, expires_at) VALUES (?, ?, ?, ?, ?)",
+            " token, expires_at, holder) VALUES (?, ?, ?, ?, ?, ?)",
             (reply.interaction_id, reply.table_id, reply.application_id, reply.token,
-             reply.expires_at)))
+             reply.expires_at, reply.holder)))
 
     async def drop_reply(self, interaction_id: str) -> None:
         await self._transact(lambda db: db.execute(
             "DELETE FROM pending_replies WHERE interaction_id = ?", (interaction_id,)))
 
-    async def pending_replies(self, now: int) -> list[PendingReply]:
-        """Replies still owed whose token is still valid; expired ones are dropped."""
+    async def pending_replies(self, now: int, holder: str) -> list[PendingReply]:
+        """Replies ``holder`` still owes whose token is still valid; expired ones are
+        dropped."""
         await self._transact(lambda db: db.execute(
             "DELETE FROM pending_replies WHERE expires_at <= ?", (now,)))
         found = await self._fetch(
             "SELECT r.*, t.guild_id FROM pending_replies r JOIN game_tables t"
-            " ON t.id = r.table_id ORDER BY r.table_id, r.interaction_id")
+            " ON t.id = r.table_id WHERE r.holder = ? ORDER BY r.table_id, r.interaction_id",
+            (holder,))
         return [PendingReply(r["interaction_id"], int(r["table_id"]), r["guild_id"],
-                             r["application_id"], r["token"], int(r["expires_at"]))
-                for r in found]
+                             r["application_id"], r["token"], int(r["expires_at"]),
+                             r["holder"]) for r in found]

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from bot.notices import Notice, SeatNotice
+from bot.store.announcing import Claim, Turn, decide
 from bot.ui.delivery import Delivery
 
 
@@ -40,17 +41,27 @@ class FakeRenderer:
 
 
 class FakeTables:
+    """The table's claim to announce kept in memory, decided as the stores decide it."""
+
     def __init__(self) -> None:
         self.announced: list[int] = []
+        self.mark: tuple[int, int, int, str | None] = (1, 1, 0, None)
 
-    async def table_for(self, table_id: int) -> Any:
-        return type("T", (), {"announced": 1})()
+    async def claim_announcement(self, table_id: int, since: int, version: int, by: str,
+                                 now: int, lease: int) -> Claim:
+        told, claimed, until, holder = self.mark
+        claim = decide(told, claimed, until, holder, since, version, by, now)
+        if claim.turn is Turn.POST:
+            self.mark = (told, claim.upto, now + lease, by)
+        return claim
 
     async def told_lines(self, table_id: int, after: int, upto: int) -> list[str]:
         return [f"(missed v{v})" for v in range(after + 1, upto + 1)]
 
     async def mark_announced(self, table_id: int, version: int,
                              message_id: int | None = None) -> None:
+        told, claimed, until, holder = self.mark
+        self.mark = (max(told, version), claimed, until, holder)
         self.announced.append(version)
 
     async def mark_dm_closed(self, table_id: int, member_id: int) -> None:
