@@ -176,6 +176,8 @@ class RestRoutes:
         )
         if nonce is not None and payload.get("enforce_nonce") is True:
             self.world.remember_nonce(message, nonce)
+        for fault in list(self.world.after_create):
+            await fault(message)
         return json_response(message.to_json())
 
     async def get_message(self, request: web.Request) -> web.Response:

@@ -7,7 +7,7 @@ state changes reach the bot as events.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,6 +115,10 @@ class World:
         self.messages: dict[int, Message] = {}
         # (author, nonce) -> the message and when it was made, for ``enforce_nonce``.
         self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
+        # Faults a test sets up: awaited once Discord has a message (before the bot hears
+        # back), and before a follow-up is handled (True: its sender died, nothing is made).
+        self.after_create: list[Callable[[Message], Awaitable[None]]] = []
+        self.before_followup: list[Callable[[InteractionRecord], Awaitable[bool]]] = []
         self.dm_channels: dict[int, Channel] = {}
         self.commands = CommandStore(self.ids, self.application_id)
         self.interactions: dict[int, InteractionRecord] = {}
@@ -176,8 +180,11 @@ class World:
         self.notifier.notify()
 
     # -- entities -------------------------------------------------------------------------
-    def add_guild(self, name: str, bot_permissions: int = BOT_PERMISSIONS) -> Guild:
-        guild = Guild(self.ids.next(), name, owner_id=self.owner.id)
+    def add_guild(self, name: str, bot_permissions: int = BOT_PERMISSIONS,
+                  shard: tuple[int, int] | None = None) -> Guild:
+        """A server; with ``shard`` (id, count), one whose events reach that gateway shard."""
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = Guild(guild_id, name, owner_id=self.owner.id)
         guild.roles.append(Role(guild.id, guild.id, "@everyone", EVERYONE_PERMISSIONS))
         bot_role = Role(self.ids.next(), guild.id, self.bot.name, bot_permissions, 1, managed=True)
         guild.roles.append(bot_role)
