@@ -40,7 +40,7 @@ class BotProcess:
 
     async def start(self) -> None:
         self.runs += 1
-        log = open(self.folder / f"bot-{self.shard}-{self.runs}.log", "wb")  # noqa: SIM115
+        log = open(self.folder / f"bot-{self.shard}-{self.runs}.log", "wb")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=self.folder, env=self.env(),
             stdout=log, stderr=asyncio.subprocess.STDOUT,
