@@ -39,6 +39,7 @@ from bot.pace.clock import Clock, SystemClock, epoch
 from bot.pace.scheduler import Delivered, Scheduler
 from bot.render_pool import RenderPool
 from bot.store import Store, StoreError, open_store, redacted
+from bot.store.announcing import PendingReply
 from bot.tables import Tables
 from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
@@ -96,6 +97,7 @@ class TabulaBot(commands.Bot):
         self.draining = False
         self._closing: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
+        self._owed: list[PendingReply] = []
         self._stopping = asyncio.Event()  # the scheduler's loop ends when it is set
 
     @staticmethod
@@ -136,6 +138,8 @@ class TabulaBot(commands.Bot):
                 max_workers=1, mp_context=multiprocessing.get_context("spawn")
             )
         self._tables = Tables(self._store, thinker=self._thinker)
+        # Answers a previous run of this process owed, read before any interaction of this run.
+        self._owed = await self._store.pending_replies(epoch(self.clock), self.delivery.holder)
         self._leagues = Leagues(self._store)
         # A league game's ranking is stored as its last move commits (idempotent; a restart's
         # ``_catch_up_results`` covers a crash in between).
@@ -182,10 +186,9 @@ class TabulaBot(commands.Bot):
         # stays alive: frozen, it is never walked again by a full collection, the longest
         # pause the loop sees (see bench/bench_discord.py).
         gc.freeze()
-        answered = await give_owed(self, self.tables.store, self.delivery.holder,
-                                   epoch(self.clock))
-        if answered:
-            log.info("answered %d moves left thinking before the restart", answered)
+        if self._owed:
+            log.info("answering %d moves left thinking before the restart", len(self._owed))
+            await give_owed(self, self.tables.store, self._owed)
         owns = self.settings.sharding.owns
         for table in await self.tables.unannounced():
             if not owns(table.guild_id):

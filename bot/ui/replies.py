@@ -35,10 +35,10 @@ async def given(interaction: discord.Interaction[Any]) -> None:
     await bot_of(interaction).tables.store.drop_reply(str(interaction.id))
 
 
-async def give_owed(client: discord.Client, store: Store, holder: str, now: int) -> int:
-    """After a restart: answer each move this process left thinking, while its token holds
-    (whether the move counted is in the log, under the interaction's id). Returns how many."""
-    owed = await store.pending_replies(now, holder)
+async def give_owed(client: discord.Client, store: Store, owed: list[PendingReply]) -> None:
+    """After a restart: answer each move this process left thinking (read before the gateway
+    connected, so no move of this run is among them), while its token holds; whether the move
+    counted is in the log, under the interaction's id."""
     for reply in owed:
         made = await store.find_action_by_key(reply.table_id, reply.interaction_id)
         webhook = discord.Webhook.partial(int(reply.application_id), reply.token,
@@ -48,4 +48,3 @@ async def give_owed(client: discord.Client, store: Store, holder: str, now: int)
         except discord.HTTPException as exc:
             log.info("could not finish the answer to %s: %s", reply.interaction_id, exc)
         await store.drop_reply(reply.interaction_id)
-    return len(owed)

@@ -92,13 +92,8 @@ async def test_start_up_catch_up_is_left_to_the_process_that_owns_the_server(
     async def ready() -> None:
         return None
 
-    async def nothing_owed(now: int, holder: str) -> list[Any]:
-        assert holder == "shards 1 of 2"  # only what this process left
-        return []
-
     fake = SimpleNamespace(unannounced=listed, catch_up=catch_up, run_computers=run_computers,
-                           store=SimpleNamespace(tables_with_status=listed,
-                                                 pending_replies=nothing_owed))
+                           store=SimpleNamespace(tables_with_status=listed))
     monkeypatch.setattr(bot, "wait_until_ready", ready)
     bot._tables = fake  # type: ignore[assignment]
     await bot._catch_up()
