@@ -256,6 +256,6 @@ def test_each_version_is_announced_once_in_order_by_whichever_process(
         Machine.new_target = staticmethod(lambda: str(Path(folder.name) / f"{next(names)}.db"))
         Machine.drop_target = staticmethod(lambda target: Path(target).unlink())
     run_state_machine_as_test(Machine, settings=settings(
-        max_examples=30 if backend == "sqlite" else 10, stateful_step_count=25,
+        max_examples=30 if backend == "sqlite" else 6, stateful_step_count=25,
         deadline=None, suppress_health_check=[HealthCheck.too_slow],
     ))
