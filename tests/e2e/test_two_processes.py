@@ -40,8 +40,8 @@ LOBBY = re.compile(r"tabula:lobby:join:(\d+)")
 @dataclass
 class Played:
     channel: Channel
-    alice: Member
-    bob: Member
+    alice: Member  # plays in the channel
+    other: Member  # Bob plays by DM (shard 1's server), Carol in the channel (shard 0's)
     table_id: int = 0
     acknowledged: list[int] = field(default_factory=list)  # interactions answered "Done"
     deadlines: int = 0
@@ -49,8 +49,9 @@ class Played:
 
 
 async def open_table(standin: StandIn, played: Played) -> None:
-    """Palermo for alice, bob and a computer, a minute per move, autopilot when it runs out."""
-    channel, alice, bob = played.channel, played.alice, played.bob
+    """Palermo for two members and a computer, a minute per move, autopilot when it runs
+    out."""
+    channel, alice, other = played.channel, played.alice, played.other
     r = await standin.slash(alice, channel, "game new", {
         "game": "palermo", "players": 3, "seating": "join", "pace": "custom",
         "duration": "1m", "out_of_time": "autopilot", "level": "random"})
@@ -58,7 +59,7 @@ async def open_table(standin: StandIn, played: Played) -> None:
     assert lobby is not None
     join = next(c for c in lobby.custom_ids() if LOBBY.match(c))
     played.table_id = int(LOBBY.match(join)[1])  # type: ignore[index]
-    await (await standin.click(bob, lobby, join)).wait_callback(WAIT)
+    await (await standin.click(other, lobby, join)).wait_callback(WAIT)
     r = await standin.slash(alice, channel, "game add-bot", {"level": "random"})
     await r.wait_reply(WAIT)
     start = next(c for c in lobby.custom_ids() if c.startswith("tabula:lobby:start"))
@@ -114,14 +115,14 @@ async def in_channel(standin: StandIn, played: Played, member: Member, move: str
 
 async def step(standin: StandIn, reader: Tables, played: Played, rng: Rng, *,
                channel_open: bool = True) -> None:
-    """Whoever of alice and bob has a move makes one: alice in the channel, bob by DM."""
-    alice, bob = played.alice, played.bob
-    for member in (alice, bob):
+    """Whoever of the two members has a move makes one: Bob by DM, the others in the
+    channel."""
+    for member in (played.alice, played.other):
         moves = await reader.legal_moves(played.table_id, Player(member.id, member.name))
         reader.live.forget(played.table_id)
         if not moves:
             continue
-        if member.name == "bob" and await by_dm(standin, played, bob, rng):
+        if member.name == "bob" and await by_dm(standin, played, member, rng):
             return
         if channel_open:
             await in_channel(standin, played, member, moves[rng.randbelow(len(moves))])
@@ -201,7 +202,7 @@ async def test_two_processes_one_database_tell_each_version_once_in_order(
         for played in tables:
             await open_table(standin, played)
         # Bob plays from DM buttons: no preview to confirm.
-        r = await standin.slash(tables[1].bob, tables[1].channel, "settings",
+        r = await standin.slash(tables[1].other, tables[1].channel, "settings",
                                 {"preview": False})
         await r.wait_reply(WAIT)
         for n in range(ROUNDS):
@@ -259,5 +260,5 @@ async def check(standin: StandIn, reader: Tables, db: asyncpg.Pool, tables: list
                                   " AND fired_at IS NOT NULL", played.table_id)
         ran_out = [line for line in logged if line.startswith("Time ran out")]
         assert fired == len(ran_out) >= played.deadlines > 0
-        assert played.acknowledged and (played.by_dm or played.bob.name != "bob")
+        assert played.acknowledged and (played.by_dm or played.other.name != "bob")
     assert standin.violations == []
