@@ -8,25 +8,30 @@ from typing import Any
 
 from bot.notices import Notice, SeatNotice
 from bot.store.announcing import Claim, Turn, decide
-from bot.ui.delivery import Delivery
+from bot.ui.delivery import Delivery, nonce_of
 
 
 class FakeChannel:
-    def __init__(self, log: list[tuple[int, str]], channel_id: int) -> None:
+    def __init__(self, log: list[tuple[int, str]], channel_id: int,
+                 nonces: list[str] | None = None) -> None:
         self.log, self.id = log, channel_id
+        self.nonces = nonces if nonces is not None else []
 
-    async def send(self, content: str = "", **_: Any) -> Any:
+    async def send(self, content: str = "", *, nonce: str | None = None, **_: Any) -> Any:
         await asyncio.sleep(0)
         self.log.append((self.id, content))
+        if nonce is not None:
+            self.nonces.append(nonce)
         return type("Message", (), {"id": len(self.log)})()
 
 
 class FakeClient:
     def __init__(self) -> None:
         self.sent: list[tuple[int, str]] = []
+        self.nonces: list[str] = []
 
     def get_partial_messageable(self, channel_id: int) -> FakeChannel:
-        return FakeChannel(self.sent, channel_id)
+        return FakeChannel(self.sent, channel_id, self.nonces)
 
     def get_user(self, user_id: int) -> None:
         return None
@@ -99,3 +104,12 @@ async def test_moves_are_told_once_and_in_order_after_a_gap() -> None:
     assert told.count("v2") == 1 and told.count("v3") == 1
     assert told.index("v2") < told.index("v3")
     assert services.tables.announced[-1] == 3
+
+
+async def test_each_channel_post_carries_the_nonce_of_its_table_and_last_version() -> None:
+    client, services = FakeClient(), FakeServices()
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    await delivery.post_move(notice(3, 2))  # version 2 never told: on its own, first
+    assert client.nonces == [nonce_of(1, 2), nonce_of(1, 3)] == ["1.2", "1.3"]
+    # Within Discord's 25 characters for any table id and version the stores can hold.
+    assert len(nonce_of(2**63 - 1, 2**31 - 1)) <= 25
