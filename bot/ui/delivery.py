@@ -123,9 +123,15 @@ class Delivery:
                 await tables.told_lines(notice.table_id, claim.after, claim.upto))
             board = claim.upto == notice.version  # the notice's board shows this version
             message_id = None
-            if text or board:
-                message_id = await self._post(notice, text, board=board,
-                                              nonce=nonce_of(notice.table_id, claim.upto))
+            try:
+                if text or board:
+                    message_id = await self._post(notice, text, board=board,
+                                                  nonce=nonce_of(notice.table_id, claim.upto))
+            except discord.Forbidden as exc:
+                # The bot may not post there (any more): retrying cannot help, and a claim
+                # left held would make every process wait on this table. `/history` keeps it.
+                log.warning("table %s: versions %s-%s not told in channel %s: %s",
+                            notice.table_id, claim.after + 1, claim.upto, notice.channel_id, exc)
             await tables.mark_announced(
                 notice.table_id, claim.upto,
                 message_id if board and notice.public_view is not None else None)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
+
 from bot.notices import Notice, SeatNotice
 from bot.store.announcing import Claim, Turn, decide
 from bot.ui.delivery import Delivery, nonce_of
@@ -113,3 +115,19 @@ async def test_each_channel_post_carries_the_nonce_of_its_table_and_last_version
     assert client.nonces == [nonce_of(1, 2), nonce_of(1, 3)] == ["1.2", "1.3"]
     # Within Discord's 25 characters for any table id and version the stores can hold.
     assert len(nonce_of(2**63 - 1, 2**31 - 1)) <= 25
+
+
+async def test_a_channel_the_bot_may_not_post_in_does_not_hold_the_table_up() -> None:
+    client, services = FakeClient(), FakeServices()
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+
+    async def refused(*_: Any, **__: Any) -> Any:
+        raise discord.Forbidden(type("R", (), {"status": 403, "reason": "Forbidden"})(),
+                                {"code": 50001, "message": "Missing Access"})
+
+    channel = FakeChannel(client.sent, 7)
+    channel.send = refused  # type: ignore[method-assign]
+    client.get_partial_messageable = lambda channel_id: channel  # type: ignore[method-assign]
+    await delivery.post_move(notice(2, 1))
+    assert services.tables.announced == [2]  # marked: no claim is left held
+    assert [text for c, text in client.sent if c == 10_042] == ["view v2"]  # DMs still go
