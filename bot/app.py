@@ -38,14 +38,16 @@ from bot.heartbeat import Heartbeat
 from bot.leagues import Leagues
 from bot.leagues.referee import Referee
 from bot.leagues.rounds import Rounds
-from bot.pace.clock import Clock, SystemClock
+from bot.pace.clock import Clock, SystemClock, epoch
 from bot.pace.scheduler import Delivered, Scheduler
 from bot.render_pool import RenderPool
 from bot.store import Store, StoreError, open_store, redacted
+from bot.store.announcing import PendingReply
 from bot.tables import Tables
 from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.pace import deliver
+from bot.ui.replies import give_owed
 from bot.ui.respond import report_error
 from bot.ui.rounds import open_round
 from bot.web.context import Site
@@ -97,12 +99,13 @@ class TabulaBot(commands.Bot):
         self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self._renderer: RenderPool | None = None
         self._thinker: ProcessPoolExecutor | None = None
-        self.delivery = Delivery(self, self)
+        self.delivery = Delivery(self, self, settings.sharding.name, lambda: epoch(self.clock))
         self.background: set[asyncio.Task[None]] = set()
         self.grace = grace
         self.draining = False
         self._closing: asyncio.Task[None] | None = None
         self._resuming: asyncio.Task[None] | None = None
+        self._owed: list[PendingReply] = []
         self._stopping = asyncio.Event()  # the scheduler's loop ends when it is set
         self.heartbeat: Heartbeat | None = None
         self.web: WebServer | None = None  # the web pages, with TABULA_WEB
@@ -151,6 +154,8 @@ class TabulaBot(commands.Bot):
                 max_workers=1, mp_context=multiprocessing.get_context("spawn")
             )
         self._tables = Tables(self._store, thinker=self._thinker)
+        # Answers a previous run of this process owed, read before any interaction of this run.
+        self._owed = await self._store.pending_replies(epoch(self.clock), self.delivery.holder)
         self._leagues = Leagues(self._store, clock=self._league_now)
         # A league game's ranking is stored as its last move commits (idempotent; a restart's
         # ``_catch_up_results`` covers a crash in between).
@@ -228,6 +233,9 @@ class TabulaBot(commands.Bot):
         # stays alive: frozen, it is never walked again by a full collection, the longest
         # pause the loop sees (see bench/bench_discord.py).
         gc.freeze()
+        if self._owed:
+            log.info("answering %d moves left thinking before the restart", len(self._owed))
+            await give_owed(self, self.tables.store, self._owed)
         owns = self.settings.sharding.owns
         for table in await self.tables.unannounced():
             if not owns(table.guild_id):

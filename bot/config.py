@@ -77,6 +77,13 @@ class Sharding:
     def sharded(self) -> bool:
         return self.auto or self.count is not None
 
+    @property
+    def name(self) -> str:
+        """This process among those sharing a database (its claims and replies carry it)."""
+        if self.count is None or self.ids is None:
+            return "all"
+        return "shards " + ",".join(map(str, self.ids)) + f" of {self.count}"
+
     def owns(self, guild_id: int | None) -> bool:
         """True when this process's shards receive the server's events (``None``: a DM).
         Without a fixed count, or with every shard here, it owns everything."""

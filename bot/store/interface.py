@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from bot.store.announcing import Claim, PendingReply
 from bot.store.interface_timing import TimingStore
 from bot.store.records import (
     ActionRecord,
@@ -85,6 +86,19 @@ class Store(TimingStore, Protocol):
     async def mark_announced(self, table_id: int, version: int,
                              message_id: int | None = None) -> None:
         """The channel heard of ``version``; ``message_id`` is its board (kept when newer)."""
+
+    async def claim_announcement(self, table_id: int, since: int, version: int, by: str,
+                                 now: int, lease: int) -> Claim:
+        """Compare-and-set of the table's claim to announce: what ``by`` may post next
+        towards versions ``since + 1 .. version`` (``bot.store.announcing``)."""
+
+    async def add_reply(self, reply: PendingReply) -> None:
+        """Keep a move's interaction token until its answer went out."""
+
+    async def drop_reply(self, interaction_id: str) -> None: ...
+
+    async def pending_replies(self, now: int, holder: str) -> list[PendingReply]:
+        """Answers ``holder`` owes whose token is still valid (expired ones are dropped)."""
 
     async def tables_of_member(self, member_id: int) -> list[TableRecord]: ...
 

@@ -4,6 +4,11 @@ and keep live tables (record, seats, decoded state) in memory.
 The database is the truth: on start, after a conflict (``StaleVersion``) and for a table that
 fell out of the bounded cache, the table is read again. A decoded state can be ~100 KiB, so the
 cache holds the most recently used tables only (see bench/bench_tables.py for the measured cost).
+
+Reads outside a table's lock race with its moves and with evictions: a copy read before a
+commit may arrive after it. The cache therefore never takes a version older than one it holds
+or held (the versions of evicted tables are remembered, bounded), and nothing assumes a table
+is still cached after an await.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from rules import GAMES
 from rules.core import Game, RulesError, State
 
 CACHED_TABLES = 256
+REMEMBERED_VERSIONS = 16 * CACHED_TABLES  # evicted tables whose last version is kept
 
 
 @dataclass
@@ -145,6 +151,7 @@ class Live:
         self.games: Mapping[str, Game] = GAMES if games is None else games
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
+        self._evicted: OrderedDict[int, int] = OrderedDict()  # table -> version when evicted
         self.timing: TimingHook | None = None  # set by the scheduler of asynchronous play
         # Called with a table's id once a commit ends its game (a league stores the result).
         self.on_over: Callable[[int], Awaitable[object]] | None = None
@@ -169,7 +176,8 @@ class Live:
         """The table as it is now, from memory when it is cached."""
         cached = await self._cached(table_id)
         if cached is not None:
-            self._cache.move_to_end(table_id)
+            if self._cache.get(table_id) is cached:  # it may have left during the await
+                self._cache.move_to_end(table_id)
             return cached
         table = await self.store.get_table(table_id)
         if table is None:
@@ -179,8 +187,7 @@ class Live:
         state = None if table.snapshot is None else game.load(table.snapshot)
         # The snapshot is decoded once; the record need not carry it around as well.
         loaded = Loaded(replace(table, snapshot=None), seats, game, state)
-        self.keep(loaded)
-        return loaded
+        return self.keep(loaded)
 
     async def _cached(self, table_id: int) -> Loaded | None:
         """The cached table, if it is still the latest. A store that other processes write
@@ -190,7 +197,8 @@ class Live:
         if cached is None or not self.store.shared:
             return cached
         if await self.store.table_version(table_id) != cached.table.version:
-            self.forget(table_id)
+            if self._cache.get(table_id) is cached:  # not a newer copy kept meanwhile
+                del self._cache[table_id]
             return None
         return cached
 
@@ -199,7 +207,13 @@ class Live:
         """The table, with its lock held for the whole use case."""
         async with self.locks.hold(table_id):
             try:
-                yield await self.load(table_id)
+                loaded = await self.load(table_id)
+                yield loaded
+                # Changed in place under the lock: kept again when it was evicted meanwhile
+                # (or an older read took its place), not when the use case forgot it.
+                held = self._cache.get(table_id)
+                if (held is not None and held is not loaded) or table_id in self._evicted:
+                    self.keep(loaded)
             except OutOfDate:
                 self.forget(table_id)  # the database moved on: read it again next time
                 raise
@@ -210,11 +224,25 @@ class Live:
                 self.forget(table_id)
                 raise
 
-    def keep(self, loaded: Loaded) -> None:
-        self._cache[loaded.table.id] = loaded
-        self._cache.move_to_end(loaded.table.id)
+    def keep(self, loaded: Loaded) -> Loaded:
+        """Cache ``loaded`` unless a copy as new or newer is (or was) cached; returns the
+        copy that is kept, the newest."""
+        table_id, version = loaded.table.id, loaded.table.version
+        held = self._cache.get(table_id)
+        if held is not None and held is not loaded and held.table.version >= version:
+            self._cache.move_to_end(table_id)
+            return held
+        if held is None and self._evicted.get(table_id, -1) > version:
+            return loaded  # read before a commit this process made since: not kept
+        self._evicted.pop(table_id, None)
+        self._cache[table_id] = loaded
+        self._cache.move_to_end(table_id)
         while len(self._cache) > CACHED_TABLES:
-            self._cache.popitem(last=False)
+            gone_id, gone = self._cache.popitem(last=False)
+            self._evicted[gone_id] = gone.table.version
+            while len(self._evicted) > REMEMBERED_VERSIONS:
+                self._evicted.popitem(last=False)
+        return loaded
 
     def forget(self, table_id: int) -> None:
         self._cache.pop(table_id, None)

@@ -6,6 +6,7 @@ import asyncio
 
 from bot.notices import Notice, SeatNotice
 from bot.store import ActionRecord, SeatRecord, Status, TableRecord
+from bot.store.announcing import Claim
 from bot.tables import gamelog, offload
 from bot.tables.live import Live
 from bot.tables.narration import (
@@ -128,13 +129,15 @@ class ReadingCases:
         return list((await self.live.load(table_id)).seats)
 
     async def catch_up(self, table_id: int) -> Notice | None:
-        """What was committed but never announced (a crash came between), as one notice."""
+        """What was committed but never announced (a crash came between): the notice of the
+        latest version, with the board. The versions before it are missed versions to the
+        front end, each told in a message of its own from the log."""
         table = await self.live.store.get_table(table_id)
         if table is None or table.announced >= table.version or table.snapshot is None:
             return None
         loaded = await self.live.load(table_id)
-        done = await self.live.store.actions(table_id, after_version=table.announced)
-        return play_notice(loaded, [_told(r) for r in done], [], since=table.announced)
+        last = await self.live.store.actions(table_id, after_version=table.version - 1)
+        return play_notice(loaded, [_told(r) for r in last], [], since=table.version - 1)
 
     async def told_lines(self, table_id: int, after: int, upto: int) -> list[str]:
         """The channel narration of versions ``after + 1`` to ``upto``, names filled in."""
@@ -148,6 +151,13 @@ class ReadingCases:
         """``version`` reached the channel, in the board message ``message_id`` (the latest
         board, for jump links)."""
         await self.live.store.mark_announced(table_id, version, message_id)
+
+    async def claim_announcement(self, table_id: int, since: int, version: int, by: str,
+                                 now: int, lease: int) -> Claim:
+        """The next versions ``by`` may post towards ``since + 1 .. version``
+        (``bot.store.announcing``)."""
+        return await self.live.store.claim_announcement(table_id, since, version, by, now,
+                                                        lease)
 
     async def unannounced(self) -> list[TableRecord]:
         return await self.live.store.unannounced()

@@ -1,17 +1,21 @@
 """Delivering notices: the channel message after each move, lobby messages, and DMs with an
 ephemeral ``/hand`` fallback for members whose DMs are closed.
 
-Moves are announced once and in order: a notice already covered is skipped, and a notice that
-comes after a gap (a crash, or a notice that lost a race) first tells what was missed, from the
-log. The last announced version is stored, so a restart announces what was committed but never
-told. Each seat's DMs go out in version order, and never one older than a view already sent.
+Moves are announced once and in order, from any number of processes: the right to post
+versions is claimed in the database (``bot.store.announcing``), and each channel post carries a
+nonce made of its table and last version, so a post repeated after a crash returns the message
+Discord already has. A notice already covered is skipped; one that comes after a gap first
+tells each missed version from the log. Each seat's DMs go out in version order, and never one
+older than a view already sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,9 +23,11 @@ from discord.utils import MISSING
 
 from bot.locks import KeyedLocks
 from bot.notices import Notice, SeatNotice
+from bot.pace.clock import SystemClock, epoch
 from bot.pace.notices import Dashboard, Reminder, TableMessage, VoteRequest, deadline_text
 from bot.render_pool import Rendered
 from bot.store import Status
+from bot.store.announcing import Turn
 from bot.text import clip
 from bot.ui.components import board_view, lobby_view, vote_view, web_view
 from bot.ui.dm_boards import DmBoards, dm_buttons
@@ -34,10 +40,12 @@ from bot.web.metrics import DMS_REFUSED
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
-REMEMBERED = 4096  # tables and seats whose last told version is kept in memory
+REMEMBERED = 4096  # seats whose last version sent by DM is kept in memory
 # Seats whose last DM'd view is kept (a view is tens of KB): past this, an update is drawn
 # as if nothing were known of the last one (only the parts that ask for a decision).
 VIEWS_REMEMBERED = 512
+LEASE_SECONDS = 60  # a claim to announce not ended by then was left by a crash: taken over
+BUSY_PAUSE = 0.05  # seconds between asking again while another process tells a table
 
 
 def image_files(rendered: Rendered, stem: str = "board") -> list[discord.File]:
@@ -58,12 +66,20 @@ class _Bounded(OrderedDict[Any, int]):
             self.popitem(last=False)
 
 
+def nonce_of(table_id: int, version: int) -> str:
+    """The nonce of a table's channel post of ``version``: at most 25 characters (16 + 1 + 8
+    hex digits), never a decimal number like the nonces discord.py makes up."""
+    return f"{table_id:x}.{version:x}"
+
+
 class Delivery:
-    def __init__(self, client: discord.Client, services: Services) -> None:
+    def __init__(self, client: discord.Client, services: Services, holder: str = "all",
+                 now: Callable[[], int] = lambda: epoch(SystemClock())) -> None:
         self.client = client
         self.services = services
+        self.holder = holder  # names this process in the claims to announce
+        self.now = now  # epoch seconds, for the claims' leases
         self._order = KeyedLocks()
-        self._told: _Bounded = _Bounded()  # table -> last version told in its channel
         self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
         # (table, member) -> the view last sent by DM: an update sends what changed since.
         self._dm_views: OrderedDict[tuple[int, int], Any] = OrderedDict()
@@ -95,77 +111,97 @@ class Delivery:
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def post_move(self, notice: Notice, via: discord.Webhook | None = None) -> None:
-        """One channel message: what happened, the board, and one mention of who acts next;
-        then a DM to each seat with news of its own. ``via`` is the follow-up webhook of the
-        interaction that made the move: a follow-up is not counted against the bot's global
-        rate limit, so the mover's board never queues behind other tables' sends."""
+    async def post_move(self, notice: Notice) -> None:
+        """The channel message of a committed change (what happened, the board, one mention
+        of who acts next), once and in version order whichever process posts it; then a DM
+        to each seat with news of its own."""
         if notice.duplicate:
             return
         if notice.since is None:
-            await self._post(notice, notice.public_text, via)
+            await self._post(notice, notice.public_text)
         else:
             async with self._order.hold(notice.table_id):
-                told = await self._last_told(notice.table_id)
-                if told < notice.version:
-                    text = notice.public_text
-                    if told < notice.since:
-                        missed = await self.services.tables.told_lines(
-                            notice.table_id, told, notice.since
-                        )
-                        text = "\n".join([*missed, text])
-                    posted = await self._post(notice, text, via)
-                    self._told.remember(notice.table_id, notice.version)
-                    await self.services.tables.mark_announced(
-                        notice.table_id, notice.version,
-                        posted.id if notice.public_view is not None else None)
+                await self._announce(notice)
         await self.send_private(notice)
 
-    async def _last_told(self, table_id: int) -> int:
-        if table_id not in self._told:
-            table = await self.services.tables.table_for(table_id)
-            self._told.remember(table_id, table.announced)
-        return self._told[table_id]
+    async def _announce(self, notice: Notice) -> None:
+        """Claim versions in the database and post them until the notice's are told. The
+        notice's own range goes out as it is; versions nobody told (a crash, a notice that
+        lost a race) go out first, one message each from the log; a range a crashed holder
+        claimed goes out again whole, under the same nonce, so Discord keeps one message."""
+        assert notice.since is not None
+        tables = self.services.tables
+        while True:
+            claim = await tables.claim_announcement(
+                notice.table_id, notice.since, notice.version, self.holder, self.now(),
+                LEASE_SECONDS)
+            if claim.turn is Turn.TOLD:
+                return
+            if claim.turn is Turn.BUSY:  # another process tells earlier versions
+                await asyncio.sleep(BUSY_PAUSE)
+                continue
+            own = not claim.retold and (claim.after, claim.upto) == (notice.since,
+                                                                     notice.version)
+            text = notice.public_text if own else "\n".join(
+                await tables.told_lines(notice.table_id, claim.after, claim.upto))
+            board = claim.upto == notice.version  # the notice's board shows this version
+            message_id = None
+            try:
+                if text or board:
+                    message_id = await self._post(notice, text, board=board,
+                                                  nonce=nonce_of(notice.table_id, claim.upto))
+            except discord.Forbidden as exc:
+                # The bot may not post there (any more): retrying cannot help, and a claim
+                # left held would make every process wait on this table. `/history` keeps it.
+                log.warning("table %s: versions %s-%s not told in channel %s: %s",
+                            notice.table_id, claim.after + 1, claim.upto, notice.channel_id, exc)
+            await tables.mark_announced(
+                notice.table_id, claim.upto,
+                message_id if board and notice.public_view is not None else None)
 
-    async def _post(self, notice: Notice, text: str, via: discord.Webhook | None = None
-                    ) -> discord.Message:
+    async def _post(self, notice: Notice, text: str, *, board: bool = True,
+                    nonce: str | None = None) -> int | None:
+        """Post in the table's channel; with ``nonce`` a repeat returns the first message
+        (``None`` when that one was deleted meanwhile). Without ``board``, only the text."""
         content = text
         over = notice.status in (Status.OVER, Status.ABANDONED)
         deadlines = notice.data.get("deadlines", {})
-        if notice.status == Status.OVER:
+        if notice.status == Status.OVER and board:
             content += "\n`/export` gives the file that replays the game."
         # "Next:" is for the members who must act; computers answer in a post of their own.
-        if notice.next_members and not over:
+        next_members = notice.next_members if board else ()
+        if next_members and not over:
             content += "\nNext: " + ", ".join(
                 f"<@{m}>" + (f" (deadline {deadline_text(deadlines[m])})" if m in deadlines
                              else "")
-                for m in notice.next_members)
+                for m in next_members)
         mentioned = discord.AllowedMentions(
-            users=[discord.Object(m) for m in notice.next_members], everyone=False, roles=False
+            users=[discord.Object(m) for m in next_members], everyone=False, roles=False
         )
         files: list[discord.File] = []
-        if notice.public_view is not None:
+        if board and notice.public_view is not None:
             files = image_files(
                 await self.services.renderer.render(notice.game_id, notice.public_view)
             )
         playing = notice.status == Status.PLAYING
-        url = await self.table_url(notice.table_id) if notice.public_view is not None else None
-        view = (board_view(notice.table_id, Mark(version=notice.version), url) if playing
-                else web_view(url) or MISSING)
-        if via is not None:
-            try:
-                return await via.send(clip(content), files=files or MISSING, view=view,
-                                      allowed_mentions=mentioned, wait=True)
-            except discord.HTTPException as exc:  # an expired token: the channel, paced
-                log.info("follow-up for table %s refused (%s); posting in the channel",
-                         notice.table_id, exc)
-                files = image_files(
-                    await self.services.renderer.render(notice.game_id, notice.public_view)
-                ) if notice.public_view is not None else []
+        url = (await self.table_url(notice.table_id)
+               if board and notice.public_view is not None else None)
+        view = (board_view(notice.table_id, Mark(version=notice.version), url)
+                if playing and board else web_view(url) or MISSING)
+        # discord.py sends ``enforce_nonce: true`` with any nonce given (else one of its own,
+        # random, which protects nothing).
+        keyed: dict[str, Any] = {} if nonce is None else {"nonce": nonce}
         await self.pacer.wait()
-        return await self.channel(notice.channel_id).send(
-            clip(content), files=files or MISSING, view=view, allowed_mentions=mentioned
-        )
+        try:
+            sent = await self.channel(notice.channel_id).send(
+                clip(content.strip("\n")), files=files or MISSING, view=view,
+                allowed_mentions=mentioned, **keyed,
+            )
+        except discord.NotFound:
+            if nonce is None:
+                raise
+            return None  # posted before under this nonce, and deleted since: it was told
+        return sent.id
 
     async def send_private(self, notice: Notice) -> None:
         closed: list[int] = []

@@ -16,10 +16,10 @@ from bot.text import clip
 from bot.ui.components import confirm_view, moves_view, web_view
 from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
+from bot.ui.replies import DONE, given, owe
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
 SELECT_LIMIT = 25
-DONE = "Done. The board is in the game's channel."
 STALE = "This board is out of date; use the latest one in the channel (or `/board`)."
 FINISHING_WORDS = ("pass", "done", "end", "stop", "skip")
 
@@ -44,10 +44,16 @@ async def commit(interaction: discord.Interaction[Any], table_id: int, text: str
     """Commit a typed move (``/move confirm:true``), tell the mover, then post the board;
     ``always`` makes it the member's standing answer."""
     await defer(interaction)
-    notice = await bot_of(interaction).tables.act(
-        table_id, member_of(interaction), text, idem_key=str(interaction.id),
-        then_computers=False, always=always,
-    )
+    # Owed from here: should the bot die before answering, a restart answers.
+    await owe(interaction, table_id, delivery_of(interaction).holder)
+    try:
+        notice = await bot_of(interaction).tables.act(
+            table_id, member_of(interaction), text, idem_key=str(interaction.id),
+            then_computers=False, always=always,
+        )
+    except Exception:
+        await given(interaction)  # the refusal is the answer
+        raise
     await announce(interaction, notice)
 
 
@@ -67,6 +73,7 @@ async def announce(
     computer seats answer (their moves are told in a message of their own)."""
     if notice.duplicate:
         await reply(interaction, "That move was already made.")
+        await given(interaction)
         return
     done = DONE + await next_game(interaction, notice.table_id)
     if notice.to_mover:
@@ -75,6 +82,7 @@ async def announce(
         await interaction.edit_original_response(content=done, attachments=[], view=None)
     else:
         await reply(interaction, done)
+        await given(interaction)
     await tell_channel(interaction, notice)
 
 
@@ -100,18 +108,17 @@ async def tell_channel(interaction: discord.Interaction[Any], notice: Notice) ->
     the member's move and their replies (unless something came in between)."""
     delivery = delivery_of(interaction)
     tables = bot_of(interaction).tables
-    # The board answers the interaction (follow-ups are not rate-limited), unless the move
-    # came from elsewhere: a button in a DM.
-    via = interaction.followup if interaction.channel_id == notice.channel_id else None
+    # The board is a channel message (not a follow-up of the interaction): only a message
+    # created with a nonce can be posted again after a crash without showing twice.
     if notice.computers_due:
         later = await tables.run_computers(notice.table_id, notice)
         if later is None or later.since != notice.since:
             # Told on its own after all: with the board and news it left for the replies.
             notice = await tables.complete(notice)
         if later is not None and later.since != notice.since:
-            await delivery.post_move(notice, via)
+            await delivery.post_move(notice)
         notice = later or notice
-    await delivery.post_move(notice, via)
+    await delivery.post_move(notice)
 
 
 def shortlist(moves: list[str], last: str | None, limit: int = SELECT_LIMIT) -> list[str]:

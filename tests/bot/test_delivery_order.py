@@ -6,26 +6,34 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
+
 from bot.notices import Notice, SeatNotice
-from bot.ui.delivery import Delivery
+from bot.store.announcing import Claim, Turn, decide
+from bot.ui.delivery import Delivery, nonce_of
 
 
 class FakeChannel:
-    def __init__(self, log: list[tuple[int, str]], channel_id: int) -> None:
+    def __init__(self, log: list[tuple[int, str]], channel_id: int,
+                 nonces: list[str] | None = None) -> None:
         self.log, self.id = log, channel_id
+        self.nonces = nonces if nonces is not None else []
 
-    async def send(self, content: str = "", **_: Any) -> Any:
+    async def send(self, content: str = "", *, nonce: str | None = None, **_: Any) -> Any:
         await asyncio.sleep(0)
         self.log.append((self.id, content))
+        if nonce is not None:
+            self.nonces.append(nonce)
         return type("Message", (), {"id": len(self.log)})()
 
 
 class FakeClient:
     def __init__(self) -> None:
         self.sent: list[tuple[int, str]] = []
+        self.nonces: list[str] = []
 
     def get_partial_messageable(self, channel_id: int) -> FakeChannel:
-        return FakeChannel(self.sent, channel_id)
+        return FakeChannel(self.sent, channel_id, self.nonces)
 
     def get_user(self, user_id: int) -> None:
         return None
@@ -45,17 +53,27 @@ class FakeRenderer:
 
 
 class FakeTables:
+    """The table's claim to announce kept in memory, decided as the stores decide it."""
+
     def __init__(self) -> None:
         self.announced: list[int] = []
+        self.mark: tuple[int, int, int, str | None] = (1, 1, 0, None)
 
-    async def table_for(self, table_id: int) -> Any:
-        return type("T", (), {"announced": 1})()
+    async def claim_announcement(self, table_id: int, since: int, version: int, by: str,
+                                 now: int, lease: int) -> Claim:
+        told, claimed, until, holder = self.mark
+        claim = decide(told, claimed, until, holder, since, version, by, now)
+        if claim.turn is Turn.POST:
+            self.mark = (told, claim.upto, now + lease, by)
+        return claim
 
     async def told_lines(self, table_id: int, after: int, upto: int) -> list[str]:
         return [f"(missed v{v})" for v in range(after + 1, upto + 1)]
 
     async def mark_announced(self, table_id: int, version: int,
                              message_id: int | None = None) -> None:
+        told, claimed, until, holder = self.mark
+        self.mark = (max(told, version), claimed, until, holder)
         self.announced.append(version)
 
     async def mark_dm_closed(self, table_id: int, member_id: int) -> None:
@@ -104,3 +122,28 @@ async def test_a_dm_is_drawn_as_an_update_on_the_view_sent_before() -> None:
     dms = [(view, previous) for view, update, previous in services.renderer.calls if update]
     # The first DM knows no earlier view; the next one is drawn against the first.
     assert dms == [({"v": 2}, None), ({"v": 3}, {"v": 2})]
+
+
+async def test_each_channel_post_carries_the_nonce_of_its_table_and_last_version() -> None:
+    client, services = FakeClient(), FakeServices()
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    await delivery.post_move(notice(3, 2))  # version 2 never told: on its own, first
+    assert client.nonces == [nonce_of(1, 2), nonce_of(1, 3)] == ["1.2", "1.3"]
+    # Within Discord's 25 characters for any table id and version the stores can hold.
+    assert len(nonce_of(2**63 - 1, 2**31 - 1)) <= 25
+
+
+async def test_a_channel_the_bot_may_not_post_in_does_not_hold_the_table_up() -> None:
+    client, services = FakeClient(), FakeServices()
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+
+    async def refused(*_: Any, **__: Any) -> Any:
+        raise discord.Forbidden(type("R", (), {"status": 403, "reason": "Forbidden"})(),
+                                {"code": 50001, "message": "Missing Access"})
+
+    channel = FakeChannel(client.sent, 7)
+    channel.send = refused  # type: ignore[method-assign]
+    client.get_partial_messageable = lambda channel_id: channel  # type: ignore[method-assign]
+    await delivery.post_move(notice(2, 1))
+    assert services.tables.announced == [2]  # marked: no claim is left held
+    assert [text for c, text in client.sent if c == 10_042] == ["view v2"]  # DMs still go

@@ -524,3 +524,31 @@ async def test_lookups_edits_replies_and_unanswered(world: World) -> None:
     assert [(v.kind, v.interaction_id) for v in standin.violations][1:] == [
         ("unanswered_interaction", ignored.id)
     ]
+
+
+async def test_a_repeated_nonce_with_enforce_nonce_returns_the_first_message(
+    world: World,
+) -> None:
+    path = f"/channels/{world.channel.id}/messages"
+    first = {"content": "board v5", "nonce": "t1v5", "enforce_nonce": True}
+    status, made, _ = await world.call("POST", path, json=first)
+    assert status == 200 and made["nonce"] == "t1v5"
+    status, again, _ = await world.call("POST", path, json={**first, "content": "other"})
+    assert status == 200 and again["id"] == made["id"] and again["content"] == "board v5"
+    # Without enforce_nonce, or after a few minutes, a nonce makes a new message.
+    status, loose, _ = await world.call("POST", path, json={"content": "x", "nonce": "t1v5"})
+    assert status == 200 and loose["id"] != made["id"]
+    world.standin.clock.advance(301)
+    status, later, _ = await world.call("POST", path, json=first)
+    assert status == 200 and later["id"] not in (made["id"], loose["id"])
+    assert [m.content for m in world.standin.channel_messages(world.channel)] == [
+        "board v5", "x", "board v5"]
+
+
+@pytest.mark.parametrize("nonce", ["n" * 26, "", 2**64, [1], True])
+async def test_a_malformed_nonce_is_refused(world: World, nonce: Any) -> None:
+    status, body, _ = await world.call(
+        "POST", f"/channels/{world.channel.id}/messages",
+        json={"content": "x", "nonce": nonce, "enforce_nonce": True})
+    assert (status, body["code"]) == (400, 50035)
+    assert world.standin.channel_messages(world.channel) == []

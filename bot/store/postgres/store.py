@@ -15,6 +15,7 @@ from pathlib import Path
 import asyncpg
 
 from bot.store.errors import IntegrityFailure, StoreError
+from bot.store.postgres.announcing import PostgresAnnouncing
 from bot.store.postgres.leagues import PostgresLeagues
 from bot.store.postgres.seats import PostgresSeats
 from bot.store.postgres.setup import applied, migrate, migrations
@@ -36,7 +37,7 @@ async def _prepare(conn: asyncpg.Connection) -> None:
     await conn.execute(_DURABLE)
 
 
-class PostgresStore(PostgresLeagues, PostgresSeats, PostgresWebRows):
+class PostgresStore(PostgresLeagues, PostgresSeats, PostgresWebRows, PostgresAnnouncing):
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = redacted(url)

@@ -24,6 +24,7 @@ import aiosqlite
 
 from bot.store.records import Step
 from bot.store.sqlite import setup
+from bot.store.sqlite.announcing import AnnouncingRows
 from bot.store.sqlite.commits import GroupCommitter, Queued, steps_change
 from bot.store.sqlite.leagues import LeagueRows
 from bot.store.sqlite.seats import SeatRows
@@ -36,7 +37,7 @@ __all__ = ["SqliteStore"]
 T = TypeVar("T")
 
 
-class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows, WebRows):
+class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows, WebRows, AnnouncingRows):
     def __init__(self, path: str, writer: aiosqlite.Connection, db: sqlite3.Connection,
                  reader: tuple[aiosqlite.Connection, sqlite3.Connection] | None) -> None:
         self._writer = writer

@@ -42,6 +42,15 @@ Driver API (every wait takes a timeout in seconds and raises :class:`StandInTime
     await standin.force_reconnect(timeout)   # op 7, waits for the RESUME
     await standin.stop()
 
+    # Several processes, one shard each: a server's events reach its shard, DMs shard 0.
+    guild = standin.add_guild("Big", shard=(1, 2)); await standin.wait_shards(2, timeout)
+    # Faults: awaited once a message is made (before the bot hears back), and before a
+    # follow-up is handled (returning True drops it, as if its sender died).
+    standin.world.after_create.append(fault); standin.world.before_followup.append(fault)
+
+Create Message honours ``nonce`` with ``enforce_nonce: true`` as Discord does: the same author
+and nonce within five minutes returns the first message; a malformed nonce is refused (50035).
+
 Records: :class:`Message` (``id, channel, author, content, embeds, components, attachments``
 with ``data`` bytes / ``filename`` / ``description``, ``flags``, ``ephemeral``, ``mentions``,
 ``mention_roles``, ``mention_everyone``, ``visible_to``, ``thread``, ``edits``),

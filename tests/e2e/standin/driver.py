@@ -113,9 +113,10 @@ class StandIn:
         return session is not None and session.ready
 
     def add_guild(
-        self, name: str = "Test Server", *, bot_permissions: int = BOT_PERMISSIONS
+        self, name: str = "Test Server", *, bot_permissions: int = BOT_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        guild = self.world.add_guild(name, bot_permissions)
+        guild = self.world.add_guild(name, bot_permissions, shard)
         if self._connected():
             self.world.dispatch("GUILD_CREATE", guild.to_json(), GUILDS_INTENT)
         return guild
@@ -171,6 +172,14 @@ class StandIn:
             return session is not None and session.ready and session.connection is not None
 
         await self.wait_until(ready, timeout, "the bot to identify")
+
+    async def wait_shards(self, count: int, timeout: float = 10.0) -> None:
+        """Returns once ``count`` gateway shards are identified and ready."""
+
+        def ready() -> bool:
+            return len(self.gateway.live_shards()) >= count
+
+        await self.wait_until(ready, timeout, f"{count} shards to identify")
 
     async def wait_synced(self, timeout: float = 10.0, names: Sequence[str] = ()) -> None:
         """Returns once the bot synced a command tree (holding ``names``, if given)."""

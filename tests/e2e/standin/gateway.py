@@ -27,6 +27,20 @@ REPLAY_BUFFER = 2000
 MAX_FRAMES = 1_000_000  # per connection; far above any test, keeps the read loop bounded
 
 
+def on_shard(shard: list[int] | None, guild_id: int | None) -> bool:
+    """Whether a server's events reach a session of gateway shard ``[id, count]``; DMs
+    (no server) reach shard 0."""
+    if shard is None:
+        return True
+    number, count = shard
+    return (0 if guild_id is None else (guild_id >> 22) % count) == number
+
+
+def _reaches(session: Session, event: str, data: JSON) -> bool:
+    guild = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+    return on_shard(session.shard, int(guild) if guild is not None else None)
+
+
 class Connection:
     """One websocket; a writer task keeps frames in dispatch order."""
 
@@ -108,11 +122,17 @@ class Gateway:
         self.log.append(entry)
         self.world.notifier.notify()
 
+    def live_shards(self) -> list[Session]:
+        return [s for s in self.sessions.values()
+                if not s.closed and s.ready and s.connection is not None]
+
     def dispatch(self, event: str, data: JSON, intent: int | None) -> None:
         for session in list(self.sessions.values()):
             if session.closed or not session.ready:
                 continue
             if intent is not None and not session.intents & intent:
+                continue
+            if not _reaches(session, event, data):
                 continue
             session.dispatch(event, self._visible(session, event, data))
 
@@ -200,16 +220,20 @@ class Gateway:
         if data.get("token") != self.world.token:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return None
+        shard = data.get("shard")
         for old in self.sessions.values():
-            old.closed = True
-        session = Session(secrets.token_hex(16), int(data.get("intents", 0)), data.get("shard"))
+            # A new session replaces the old one of its shard (every one, unsharded).
+            if shard is None or old.shard is None or old.shard[0] == shard[0]:
+                old.closed = True
+        session = Session(secrets.token_hex(16), int(data.get("intents", 0)), shard)
         session.connection = conn
         self.sessions[session.id] = session
         world = self.world
         ready: JSON = {
             "v": 10,
             "user": {**world.bot.to_json(), "verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds
+                       if on_shard(session.shard, g)],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.resume_url,
@@ -228,7 +252,8 @@ class Gateway:
         session.dispatch("READY", ready)
         self._note("READY")
         for guild in world.guilds.values():
-            session.dispatch("GUILD_CREATE", guild.to_json())
+            if on_shard(session.shard, guild.id):
+                session.dispatch("GUILD_CREATE", guild.to_json())
         session.ready = True
         self._note("GUILDS_SENT")
         return session

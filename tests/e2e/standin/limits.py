@@ -430,6 +430,26 @@ def check_message(
         raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message", kind="empty_message")
 
 
+NONCE_MAX = 25
+
+
+def check_nonce(payload: dict[str, Any]) -> str | None:
+    """The nonce of a Create Message payload as a string (an integer or a string of at most
+    25 characters), or None; 400 with code 50035 for anything else."""
+    nonce = payload.get("nonce")
+    if nonce is None:
+        return None
+    errors = FormErrors()
+    if isinstance(nonce, bool) or not isinstance(nonce, int | str):
+        errors.add(("nonce",), "BASE_TYPE_STRING", "Must be an integer or a string.")
+    elif isinstance(nonce, str):
+        bad_length(errors, ("nonce",), nonce, 1, NONCE_MAX)
+    elif abs(nonce) >= 2**63:
+        errors.add(("nonce",), "NUMBER_TYPE_MAX", "Int value should be less than 2**63.")
+    errors.raise_if_any("nonce")
+    return str(nonce)
+
+
 def check_choices(choices: Any, option_type: int) -> None:
     errors = FormErrors(("data",))
     if not isinstance(choices, list):

@@ -90,6 +90,7 @@ class Message:
     thread: Channel | None = None
     reply_to: Message | None = None
     deleted: bool = False
+    nonce: str | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -130,6 +131,8 @@ class Message:
             "pinned": False,
             "flags": self.flags,
         }
+        if self.nonce is not None:
+            out["nonce"] = self.nonce
         if self.webhook_id is not None:
             out["webhook_id"] = str(self.webhook_id)
         if self.application_id is not None:

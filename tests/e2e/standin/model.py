@@ -75,6 +75,15 @@ class Snowflakes:
         self._last = max(self._last + 1, candidate)
         return self._last
 
+    def next_on_shard(self, shard: int, count: int) -> int:
+        """An id whose server falls on gateway shard ``shard`` of ``count``
+        (``(id >> 22) % count``), still above every id given before."""
+        found = self.next()
+        while (found >> 22) % count != shard:
+            found = ((found >> 22) + 1) << 22
+        self._last = found
+        return found
+
 
 @dataclass(eq=False)
 class User:

@@ -227,6 +227,9 @@ class InteractionRoutes:
         world = self.world
         record = self._hook(request)
         raw, uploads = await read_body(request)
+        faults = [await fault(record) for fault in list(world.before_followup)]
+        if any(faults):
+            return no_content()  # the request died with its sender: nothing is made
         payload = clean_payload(raw)
         check_message(payload, [(u.filename, u.data) for u in uploads], creating=True)
         original = record.original
@@ -240,6 +243,8 @@ class InteractionRoutes:
             message = world.create_message(
                 record.channel, world.bot, payload, uploads, flags=flags, interaction=record
             )
+            for fault in list(world.after_create):
+                await fault(message)
         record.add(ResponseRecord.of("followup", message))
         if request.query.get("wait", "0").lower() in ("1", "true"):
             return json_response(message.to_json())

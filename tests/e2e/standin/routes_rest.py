@@ -16,7 +16,7 @@ from .errors import (
     bad_length,
 )
 from .httpio import json_response, no_content, read_body, snowflake
-from .limits import check_message
+from .limits import check_message, check_nonce
 from .messages import Message
 from .model import DM, PRIVATE_THREAD, PUBLIC_THREAD, Channel
 from .state import SETTABLE_FLAGS, World, clean_payload
@@ -153,6 +153,15 @@ class RestRoutes:
             )
         raw, uploads = await read_body(request)
         payload = clean_payload(raw)
+        nonce = check_nonce(payload)
+        if nonce is not None and payload.get("enforce_nonce") is True:
+            # A repeat within a few minutes gets the first message back; nothing new is made.
+            existing = self.world.message_with_nonce(self.world.bot, nonce)
+            if existing is not None and existing.deleted:
+                raise ApiError(404, UNKNOWN_MESSAGE, "Unknown Message", kind="unknown_message",
+                               violation=False)
+            if existing is not None:
+                return json_response(existing.to_json())
         check_message(payload, [(u.filename, u.data) for u in uploads], creating=True)
         reference = payload.get("message_reference") or {}
         replied = self.world.messages.get(int(str(reference.get("message_id") or 0)))
@@ -165,6 +174,10 @@ class RestRoutes:
             message_type=19 if replied else 0,
             reply_to=replied if replied and not replied.deleted else None,
         )
+        if nonce is not None and payload.get("enforce_nonce") is True:
+            self.world.remember_nonce(message, nonce)
+        for fault in list(self.world.after_create):
+            await fault(message)
         return json_response(message.to_json())
 
     async def get_message(self, request: web.Request) -> web.Response:

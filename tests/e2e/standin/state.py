@@ -7,7 +7,7 @@ state changes reach the bot as events.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +97,9 @@ class Upload:
     data: bytes
 
 
+NONCE_SECONDS = 300.0  # how long Discord holds a nonce for enforce_nonce ("a few minutes")
+
+
 class World:
     def __init__(self, token: str, clock: Clock, notifier: Notifier) -> None:
         self.token = token
@@ -110,6 +113,12 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        # (author, nonce) -> the message and when it was made, for ``enforce_nonce``.
+        self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
+        # Faults a test sets up: awaited once Discord has a message (before the bot hears
+        # back), and before a follow-up is handled (True: its sender died, nothing is made).
+        self.after_create: list[Callable[[Message], Awaitable[None]]] = []
+        self.before_followup: list[Callable[[InteractionRecord], Awaitable[bool]]] = []
         self.dm_channels: dict[int, Channel] = {}
         self.commands = CommandStore(self.ids, self.application_id)
         self.interactions: dict[int, InteractionRecord] = {}
@@ -171,8 +180,11 @@ class World:
         self.notifier.notify()
 
     # -- entities -------------------------------------------------------------------------
-    def add_guild(self, name: str, bot_permissions: int = BOT_PERMISSIONS) -> Guild:
-        guild = Guild(self.ids.next(), name, owner_id=self.owner.id)
+    def add_guild(self, name: str, bot_permissions: int = BOT_PERMISSIONS,
+                  shard: tuple[int, int] | None = None) -> Guild:
+        """A server; with ``shard`` (id, count), one whose events reach that gateway shard."""
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = Guild(guild_id, name, owner_id=self.owner.id)
         guild.roles.append(Role(guild.id, guild.id, "@everyone", EVERYONE_PERMISSIONS))
         bot_role = Role(self.ids.next(), guild.id, self.bot.name, bot_permissions, 1, managed=True)
         guild.roles.append(bot_role)
@@ -293,6 +305,17 @@ class World:
         message.mentions = mentions.users
         message.mention_roles = mentions.roles
         message.mention_everyone = mentions.everyone
+
+    def message_with_nonce(self, author: User, nonce: str) -> Message | None:
+        """The message ``author`` created with ``nonce`` within the last few minutes."""
+        found = self.nonces.get((author.id, nonce))
+        if found is None or self.clock.now() - found[1] > NONCE_SECONDS:
+            return None
+        return found[0]
+
+    def remember_nonce(self, message: Message, nonce: str) -> None:
+        message.nonce = nonce
+        self.nonces[(message.author.id, nonce)] = (message, self.clock.now())
 
     def create_message(
         self,

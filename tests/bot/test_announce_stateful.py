@@ -1,0 +1,262 @@
+"""The claim to announce, as a hypothesis state machine: several processes (each its own
+delivery, cache and name) share one store and one Discord channel; they commit moves, post
+them (alone or two at once), crash before or after Discord accepted a post, restart and catch
+up, while time runs on. Invariant: the channel tells each committed version once, in version
+order; once everyone has caught up, it tells all of them. Run on both stores."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+
+import rules
+from bot.notices import Notice
+from bot.store import open_store
+from bot.tables import Tables
+from bot.tables.narration import text_names
+from bot.text import fill
+from bot.ui import delivery as delivery_module
+from bot.ui.delivery import Delivery
+from bot.values import Member, OutOfDate
+from tests.pebbles import GAME as PEBBLES
+
+MEMBERS = [Member(1, "Ann"), Member(2, "Ben")]
+PROCESSES = 3
+LEASE = 5  # seconds; the machine's clock ticks one second each time a process reads it
+
+
+class Crash(Exception):
+    """The process died (right after Discord accepted its post)."""
+
+
+class Channel:
+    """Discord's side of one channel: messages, and the nonces it enforces."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, str | None]] = []
+        self.nonces: dict[str, int] = {}
+
+
+class Sent:
+    def __init__(self, message_id: int) -> None:
+        self.id = message_id
+
+
+class ProcessChannel:
+    def __init__(self, channel: Channel, process: Process) -> None:
+        self.channel, self.process = channel, process
+
+    async def send(self, content: str = "", *, nonce: str | None = None, **_: Any) -> Sent:
+        await asyncio.sleep(0)
+        if nonce is not None and nonce in self.channel.nonces:
+            return Sent(self.channel.nonces[nonce])
+        self.channel.messages.append((content, nonce))
+        message_id = len(self.channel.messages)
+        if nonce is not None:
+            self.channel.nonces[nonce] = message_id
+        if self.process.die_after_accept:
+            raise Crash
+        return Sent(message_id)
+
+
+class ProcessClient:
+    def __init__(self, channel: Channel, process: Process) -> None:
+        self.channel, self.process = channel, process
+
+    def get_partial_messageable(self, channel_id: int) -> ProcessChannel:
+        return ProcessChannel(self.channel, self.process)
+
+    def get_user(self, user_id: int) -> None:
+        return None
+
+    async def create_dm(self, user: Any) -> Any:
+        return type("Dm", (), {"send": staticmethod(_ignore)})()
+
+
+async def _ignore(*_: Any, **__: Any) -> None:
+    return None
+
+
+class Renderer:
+    async def render(self, game_id: str, view: Any, update: bool = False,
+                     previous: Any = None) -> list[tuple[bytes, str]]:
+        return []
+
+
+class Process:
+    """One bot process: its own table cache and delivery, and the notices it has yet to post
+    (lost when it crashes)."""
+
+    def __init__(self, number: int, store: Any, channel: Channel, now: Callable[[], int]
+                 ) -> None:
+        self.number, self.store, self.channel, self.now = number, store, channel, now
+        self.die_after_accept = False
+        self.restart()
+
+    def restart(self) -> None:
+        self.tables = Tables(self.store)
+        self.renderer = Renderer()
+        self.outbox: list[Notice] = []
+        self.die_after_accept = False
+        self.delivery = Delivery(ProcessClient(self.channel, self),  # type: ignore[arg-type]
+                                 self, f"p{self.number}", self.now)  # type: ignore[arg-type]
+
+
+class AnnounceMachine(RuleBasedStateMachine):
+    new_target: Callable[[], str]
+    drop_target: Callable[[str], None]
+
+    def __init__(self) -> None:
+        super().__init__()
+        rules.GAMES[PEBBLES.id] = PEBBLES
+        self.loop = asyncio.new_event_loop()
+        self.target = type(self).new_target()
+        self.store = self.run(open_store(self.target))
+        self.clock = 1_000
+        self.channel = Channel()
+        self.processes = [Process(n, self.store, self.channel, self.tick)
+                          for n in range(PROCESSES)]
+        first = self.processes[0].tables
+        opened = self.run(first.open("pebbles", 10, MEMBERS[0], seat_order="join",
+                                     options={"turns": 1_000, "first": 0}))
+        self.table_id = opened.table_id
+        # Each member's move is answered by a computer's, told with it: every notice tells
+        # a range of several versions.
+        self.run(first.add_computer(self.table_id, MEMBERS[0]))
+        self.run(first.join(self.table_id, MEMBERS[1]))
+        self.run(first.add_computer(self.table_id, MEMBERS[0]))
+        self.processes[0].outbox.append(self.run(first.start(self.table_id, MEMBERS[0])))
+
+    def tick(self) -> int:
+        self.clock += 1
+        return self.clock
+
+    def run(self, coro: Any) -> Any:
+        return self.loop.run_until_complete(coro)
+
+    async def deliver(self, process: Process, notice: Notice) -> None:
+        try:
+            await process.delivery.post_move(notice)
+        except Crash:
+            process.restart()
+
+    @rule(p=st.integers(0, PROCESSES - 1))
+    def commit(self, p: int) -> None:
+        process = self.processes[p]
+        for _ in range(2):  # a cache another process made stale is refused, then read again
+            notice = self.run(process.tables.status(self.table_id))
+            mover = next(m for m in MEMBERS if m.id in notice.next_members)
+            try:
+                process.outbox.append(self.run(process.tables.act(self.table_id, mover,
+                                                                  "hold")))
+                return
+            except OutOfDate:
+                continue
+
+    @rule(p=st.integers(0, PROCESSES - 1), pick=st.integers(0, 3), dies=st.booleans())
+    def post(self, p: int, pick: int, dies: bool) -> None:
+        process = self.processes[p]
+        if not process.outbox:
+            return
+        process.die_after_accept = dies
+        self.run(self.deliver(process, process.outbox.pop(pick % len(process.outbox))))
+
+    @rule(p=st.integers(0, PROCESSES - 1), q=st.integers(0, PROCESSES - 1))
+    def two_post_at_once(self, p: int, q: int) -> None:
+        first, second = self.processes[p], self.processes[q]
+        if not first.outbox or not second.outbox or first is second:
+            return
+        self.run(self.together(self.deliver(first, first.outbox.pop()),
+                               self.deliver(second, second.outbox.pop(0))))
+
+    @staticmethod
+    async def together(*work: Any) -> None:
+        await asyncio.gather(*work)
+
+    @rule(p=st.integers(0, PROCESSES - 1))
+    def crash(self, p: int) -> None:
+        self.processes[p].restart()
+
+    @rule(p=st.integers(0, PROCESSES - 1))
+    def restart_and_catch_up(self, p: int) -> None:
+        process = self.processes[p]
+        process.restart()
+        self.run(self.catch_up(process))
+
+    @rule()
+    def time_passes(self) -> None:
+        self.clock += LEASE + 1
+
+    async def catch_up(self, process: Process) -> None:
+        notice = await process.tables.catch_up(self.table_id)
+        if notice is not None:
+            await self.deliver(process, notice)
+
+    def told_and_committed(self) -> tuple[list[str], list[str]]:
+        """The move lines the channel shows, in order, and the log's."""
+        seats = self.run(self.store.seats(self.table_id))
+        names = text_names(seats)
+        logged = [fill(r.text or "", names) for r in self.run(self.store.actions(self.table_id))]
+        known = set(logged)
+        shown = [line for content, _ in self.channel.messages
+                 for line in content.splitlines() if line in known]
+        return shown, logged
+
+    @invariant()
+    def each_version_told_once_in_order(self) -> None:
+        shown, logged = self.told_and_committed()
+        assert shown == logged[:len(shown)]
+        marks = [n for _, n in self.channel.messages if n is not None]
+        versions = [int(n.split(".")[1], 16) for n in marks]
+        assert versions == sorted(set(versions))  # one message per range, ranges in order
+
+    def teardown(self) -> None:
+        try:
+            # Everyone restarts once the leases have run out: every version gets told.
+            self.clock += LEASE + 1
+            for process in self.processes:
+                process.restart()
+                self.run(self.catch_up(process))
+            shown, logged = self.told_and_committed()
+            assert shown == logged
+            table = self.run(self.store.get_table(self.table_id))
+            assert table is not None and table.announced == table.version
+        finally:
+            self.run(self.store.close())
+            self.loop.close()
+            type(self).drop_target(self.target)
+            rules.GAMES.pop(PEBBLES.id, None)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_each_version_is_announced_once_in_order_by_whichever_process(
+    backend: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(delivery_module, "LEASE_SECONDS", LEASE)
+    monkeypatch.setattr(delivery_module, "BUSY_PAUSE", 0)
+
+    class Machine(AnnounceMachine):
+        pass
+
+    if backend == "postgres":
+        server = request.getfixturevalue("postgres_server")
+        Machine.new_target = staticmethod(server.new_database)
+        Machine.drop_target = staticmethod(server.drop_database)
+    else:
+        folder = tempfile.TemporaryDirectory()
+        request.addfinalizer(folder.cleanup)
+        names = iter(range(1_000_000))
+        Machine.new_target = staticmethod(lambda: str(Path(folder.name) / f"{next(names)}.db"))
+        Machine.drop_target = staticmethod(lambda target: Path(target).unlink())
+    run_state_machine_as_test(Machine, settings=settings(
+        max_examples=30 if backend == "sqlite" else 6, stateful_step_count=25,
+        deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    ))

@@ -1,0 +1,88 @@
+"""``python -m bot`` processes against the stand-in, for tests that kill them (kill -9) and
+start them again, and helpers to play through them as members do."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.e2e.standin import Channel, Member, Message, StandIn
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 20.0
+
+
+class BotProcess:
+    def __init__(self, standin: StandIn, db: str, folder: Path, *,
+                 shard: tuple[int, int] | None = None, dev_guild: int | None = None) -> None:
+        self.standin, self.db, self.folder = standin, db, folder
+        self.shard, self.dev_guild = shard, dev_guild
+        self.proc: asyncio.subprocess.Process | None = None
+        self.runs = 0
+
+    def env(self) -> dict[str, str]:
+        env = {
+            **{k: v for k, v in os.environ.items()
+               if not k.startswith(("DISCORD", "TABULA"))},
+            **self.standin.env,
+            "TABULA_DB": self.db,
+            "PYTHONPATH": str(ROOT),
+        }
+        if self.dev_guild is not None:
+            env["TABULA_DEV_GUILD"] = str(self.dev_guild)
+        if self.shard is not None:
+            env["TABULA_SHARD_COUNT"] = str(self.shard[1])
+            env["TABULA_SHARD_IDS"] = str(self.shard[0])
+        return env
+
+    async def start(self) -> None:
+        self.runs += 1
+        log = open(self.folder / f"bot-{self.shard}-{self.runs}.log", "wb")
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=self.folder, env=self.env(),
+            stdout=log, stderr=asyncio.subprocess.STDOUT,
+        )
+        log.close()
+
+    async def kill(self) -> None:
+        """kill -9, and wait until it is gone."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+
+    async def stop(self) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 15)
+        except TimeoutError:
+            await self.kill()
+
+
+def boards(standin: StandIn, channel: Channel) -> list[Message]:
+    return [m for m in standin.channel_messages(channel)
+            if any(a.filename == "board.png" for a in m.attachments)]
+
+
+async def open_solo(standin: StandIn, member: Member, channel: Channel, game: str) -> Message:
+    """A one-player game opened and started by ``member``; its first board."""
+    r = await standin.slash(member, channel, "game new",
+                            {"game": game, "players": 1, "seating": "join"})
+    lobby = (await r.wait_reply(WAIT)).message
+    assert lobby is not None
+    start = next(c for c in lobby.custom_ids() if c.startswith("tabula:lobby:start"))
+    await (await standin.click(member, lobby, start)).wait_callback(WAIT)
+    await standin.wait_until(lambda: boards(standin, channel), WAIT, "the first board")
+    return boards(standin, channel)[0]
+
+
+async def a_move(standin: StandIn, member: Member, channel: Channel) -> str:
+    """One of the member's legal moves, as autocomplete offers it."""
+    choices = await standin.autocomplete(member, channel, "move", {"action": ""},
+                                         focused="action")
+    assert choices, "no legal move offered"
+    return str(choices[0].value)
