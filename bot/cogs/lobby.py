@@ -43,6 +43,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         bank="Custom pace as a time bank per player instead of a deadline per move",
         out_of_time="What happens when a seat's time runs out",
         level="Computer level when it plays for a seat out of time",
+        quiet_hours="Move deadlines out of players' quiet hours (on unless turned off)",
     )
     @app_commands.choices(
         pace=PACE_CHOICES,
@@ -67,6 +68,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         bank: bool = False,
         out_of_time: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
+        quiet_hours: bool = True,
     ) -> None:
         bot = bot_of(interaction)
         channel_id = interaction.channel_id
@@ -75,7 +77,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         # Checked before the table exists, so a refused pace opens nothing.
         chosen = make_timing(pace.value if pace else "none", duration=duration, bank=bank,
                              policy=out_of_time.value if out_of_time else "autopilot",
-                             level=level.value if level else DEFAULT_LEVEL)
+                             level=level.value if level else DEFAULT_LEVEL,
+                             quiet_hours=quiet_hours)
         if not thread:
             notice = await bot.tables.open(
                 game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,
@@ -167,6 +170,18 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     @app_commands.command(name="resume", description="Restart this game's clock")
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
         await pace.resume(interaction)
+
+    @app_commands.command(name="back", description="You are back: your absent seat here is "
+                          "yours again")
+    async def back(self, interaction: discord.Interaction[Any]) -> None:
+        await pace.back(interaction)
+
+    @app_commands.command(name="extend", description="Give the seats waited on here more time "
+                          "(creator or server manager)")
+    @app_commands.describe(by="How much more, e.g. 12h or 2d (one period if not given)")
+    async def extend(self, interaction: discord.Interaction[Any],
+                     by: app_commands.Range[str, 1, 20] | None = None) -> None:
+        await pace.extend(interaction, by)
 
     @app_commands.command(name="substitute", description="Give a seat to another member "
                           "(creator, server manager, or the seat's own player)")

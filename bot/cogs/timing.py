@@ -4,14 +4,22 @@ member's own time zone, quiet hours, holiday, reminders, DMs and previews)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.pace.member import check_clock_time, check_interval, check_zone, zone_names
+from bot.pace.member import (
+    MAX_HOLIDAY_DAYS,
+    check_clock_time,
+    check_interval,
+    check_quiet,
+    check_zone,
+    plan_holiday,
+    zone_names,
+)
+from bot.pace.model import Timing as TableTiming
 from bot.pace.notices import waiting_line
 from bot.text import clip
 from bot.ui.respond import bot_of, reply
@@ -43,7 +51,9 @@ class Timing(commands.Cog):
         quiet_end="Quiet hours end (HH:MM)",
         quiet_off="Turn quiet hours off",
         reminders="Reminder interval at tables without deadlines",
-        holiday_days="Take this many days off from now (0 ends a holiday)",
+        holiday_days="Take this many days off (0 ends or cancels a holiday)",
+        holiday_from="The holiday starts on this day (YYYY-MM-DD, your time); today if not "
+                     "given",
         dm_notices="Reminders and notices by DM (else one mention in the channel)",
         preview="Show a preview before Confirm when you play with /move",
         dashboard="One DM listing the tables waiting on you, kept up to date",
@@ -55,7 +65,8 @@ class Timing(commands.Cog):
         quiet_start: app_commands.Range[str, 1, 5] | None = None,
         quiet_end: app_commands.Range[str, 1, 5] | None = None,
         quiet_off: bool = False, reminders: app_commands.Choice[int] | None = None,
-        holiday_days: app_commands.Range[int, 0, 30] | None = None,
+        holiday_days: app_commands.Range[int, 0, MAX_HOLIDAY_DAYS] | None = None,
+        holiday_from: app_commands.Range[str, 10, 10] | None = None,
         dm_notices: bool | None = None, preview: bool | None = None,
         dashboard: bool | None = None,
     ) -> None:
@@ -71,20 +82,26 @@ class Timing(commands.Cog):
             mine = replace(mine, quiet_start=None, quiet_end=None)
         if reminders is not None:
             mine = replace(mine, interval_hours=check_interval(reminders.value))
-        if holiday_days is not None:
-            now = scheduler.clock.now()
-            mine = replace(mine, away_from=int(now.timestamp()) if holiday_days else None,
-                           away_until=int((now + timedelta(days=holiday_days)).timestamp())
-                           if holiday_days else None)
+        if holiday_days is not None or holiday_from is not None:
+            mine = plan_holiday(mine, scheduler.clock.now(), holiday_days, holiday_from)
+        mine = check_quiet(mine)
         if dm_notices is not None:
-            mine = replace(mine, dm_notices=dm_notices)
+            # Turning DM notices on again is the member's word that their DMs are open.
+            mine = replace(mine, dm_notices=dm_notices,
+                           dms_refused=mine.dms_refused and not dm_notices)
         if preview is not None:
             mine = replace(mine, preview=preview)
         if dashboard is not None:
             mine = replace(mine, dashboard=dashboard)
         await scheduler.save_settings(mine)
         local = scheduler.clock.now().astimezone(mine.zone).strftime("%H:%M")
-        await reply(interaction, f"Your settings (your time now {local}):\n{mine.describe()}")
+        text = f"Your settings (your time now {local}):\n{mine.describe()}"
+        if mine.away_until is not None and mine.away_until > int(scheduler.clock.now()
+                                                                 .timestamp()):
+            text += (f"\nEach table covers up to {TableTiming().holiday_days} days of holiday "
+                     "while it waits on you (its `/game status` says so); past that its "
+                     "out-of-time rule applies.")
+        await reply(interaction, text)
 
     @settings.autocomplete("timezone")
     async def zone_autocomplete(self, interaction: discord.Interaction[Any], current: str

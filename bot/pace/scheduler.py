@@ -11,16 +11,24 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict, replace
-from typing import Any
+from dataclasses import asdict
 
 from bot.notices import Notice
-from bot.pace.clock import Clock, epoch
+from bot.pace.base import timing_of
+from bot.pace.clock import Clock
 from bot.pace.member import MemberSettings
-from bot.pace.model import Mode, Policy, Timing
-from bot.pace.notices import Dashboard, MoveNotice, Reminder, TableMessage, VoteRequest
+from bot.pace.model import MAX_PERIOD, MIN_PERIOD, Policy, Timing, parse_duration, span
+from bot.pace.notices import (
+    Dashboard,
+    MoveNotice,
+    Reminder,
+    TableMessage,
+    VoteRequest,
+    deadline_text,
+)
 from bot.pace.plan import SeatInfo, after_quiet, reconcile
 from bot.pace.usecases import move_for, substitute
+from bot.pace.votes import Votes
 from bot.store import Status
 from bot.store.timing_records import (
     PlanInputs,
@@ -37,33 +45,14 @@ from bot.values import Member, TableError
 log = logging.getLogger(__name__)
 
 Delivered = MoveNotice | TableMessage | VoteRequest | Reminder | Dashboard
-VOTE_CHOICES = ("remove", "wait", "substitute")
 
 
-def timing_of(data: dict[str, Any] | None) -> Timing:
-    if not data:
-        return Timing()
-    return Timing(**{**data, "mode": Mode(data["mode"]), "policy": Policy(data["policy"])})
-
-
-class Scheduler:
+class Scheduler(Votes):
     def __init__(self, tables: Tables, clock: Clock) -> None:
-        self.tables = tables
-        self.store = tables.store
-        self.clock = clock
-        # Told when the computer's moves for a seat out of time make it absent (a league
-        # records that as the member's forfeit); the front end sets it.
-        self.on_absent: Callable[[int, int], Awaitable[object]] | None = None
+        super().__init__(tables, clock)
         tables.live.timing = self
 
-    def now(self) -> int:
-        return epoch(self.clock)
-
     # -- configuration ---------------------------------------------------------------------
-
-    async def timing(self, table_id: int) -> Timing:
-        """The timing a table plays at: its league's when the league imposes one."""
-        return timing_of((await self.store.timing_in_force(table_id))[0])
 
     async def set_timing(self, table_id: int, timing: Timing, member: Member) -> Timing:
         """A table's pace and policy: chosen at ``/game new``, changeable until it starts.
@@ -81,13 +70,11 @@ class Scheduler:
         (organisers' rights are the leagues' to check). None: tables choose their own."""
         await self.store.set_league_timing(league_id, None if timing is None else asdict(timing))
 
-    async def settings(self, member_id: int) -> MemberSettings:
-        found = await self.store.member_settings([member_id])
-        return MemberSettings(**found[member_id]) if member_id in found else MemberSettings(
-            member_id)
-
     async def save_settings(self, settings: MemberSettings) -> None:
+        """Save a member's settings; their open turns are planned again at once (a holiday or
+        quiet hours set, changed or ended)."""
         await self.store.save_member_settings(asdict(settings), self.now())
+        await self.replan_member(settings.member_id)
 
     # -- after each commit (under the table's lock) ----------------------------------------
 
@@ -145,12 +132,21 @@ class Scheduler:
                 out.extend(await self._expire(turn))
             except Exception:
                 log.exception("deadline %s of table %s failed", turn.id, turn.table_id)
+        for turn in await self.store.due_votes(now):
+            try:
+                out.extend(await self.conclude(turn))
+            except Exception:
+                log.exception("vote on turn %s of table %s failed", turn.id, turn.table_id)
         out.extend(await self._remind(now))
         for board in await self.store.take_dashboards():
             waiting = tuple(await self.store.waiting_turns(board.member_id))
             out.append(Dashboard(board.member_id, waiting, board.channel_id, board.message_id,
                                  now))
         return out
+
+    async def dms_refused(self, member_id: int, refused: bool) -> None:
+        """Discord refused a DM to the member (50007), or one got through again."""
+        await self.store.set_dms_refused(member_id, refused, self.now())
 
     async def dashboard_posted(self, member_id: int, channel_id: int | None,
                                message_id: int | None) -> None:
@@ -183,16 +179,13 @@ class Scheduler:
                 if after is not None and after.absent:
                     await self.on_absent(table.id, turn.seat)
             return [MoveNotice(notice)] if notice is not None else []
-        seats = await self.tables.seats(table.id)
-        name = seats[turn.seat].name
         if policy is Policy.WAIT:
+            seats = await self.tables.seats(table.id)
             return [TableMessage(table.channel_id,
-                                 f"Time ran out for {escape(name)}; the table waits for them.",
+                                 f"Time ran out for {escape(seats[turn.seat].name)}; the "
+                                 "table waits for them.",
                                  (turn.member_id,) if turn.member_id else ())]
-        voters = tuple(s.member_id for s in seats
-                       if s.member_id is not None and s.position != turn.seat)
-        return [VoteRequest(table.channel_id, table.id, turn.id, turn.seat, escape(name),
-                            voters)]
+        return list(await self.open_vote(turn))
 
     async def _remind(self, now: int) -> list[Delivered]:
         due = await self.store.due_reminders(now)
@@ -223,8 +216,10 @@ class Scheduler:
         for member_id in sorted(reminded):
             waiting = await self.store.waiting_turns(member_id)
             dm = found.get(member_id, {}).get("dm_notices", True)
+            refused = bool(found.get(member_id, {}).get("dms_refused", False))
             if waiting:
-                out.append(Reminder(member_id, tuple(waiting), by_dm=bool(dm)))
+                out.append(Reminder(member_id, tuple(waiting), by_dm=bool(dm) and not refused,
+                                    dms_refused=refused))
         return out
 
     async def run(self, deliver: Callable[[Sequence[Delivered]], Awaitable[None]],
@@ -257,8 +252,32 @@ class Scheduler:
         paused = await self.store.resume_table(table_id, self.now())
         if paused is None:
             raise TableError("This table is not paused.")
+        await self.replan(table_id)  # moved on by the pause, then out of quiet hours again
         return (f"{escape(member.name)} restarted the game's clock; deadlines moved on by "
                 "the pause.")
+
+    async def extend(self, table_id: int, member: Member, by: str | None) -> str:
+        """``/game extend``: every seat waited on here gets ``by`` more (one period if not
+        given), counted from its deadline, or from now when that has passed."""
+        await self._managed(table_id, member, "extend its deadlines")
+        timing = await self.timing(table_id)
+        if not timing.timed:
+            raise TableError("This table has no time limit to extend.")
+        more = parse_duration(by) if by else timing.period
+        if not MIN_PERIOD <= more <= MAX_PERIOD:
+            raise TableError("Extend by 1 minute to 14 days.")
+
+        def added(turn: TurnRecord, now: int) -> int:
+            late = max(0, now - turn.due_at) if turn.due_at is not None else 0
+            return turn.extra + late + more
+
+        changed = await self.replan(table_id, None, added)
+        if not changed:
+            raise TableError("No seat is waited on here (or a vote is deciding).")
+        seats = {s.member_id: s.name for s in await self.tables.seats(table_id)}
+        news = ", ".join(f"{escape(seats.get(m, '?'))} {deadline_text(due)}"
+                         for m, due in changed.items())
+        return f"{escape(member.name)} gave the table {span(more)} more. New deadlines: {news}."
 
     async def _managed(self, table_id: int, member: Member, what: str) -> None:
         table = await self.tables.live.record(table_id)
@@ -281,39 +300,3 @@ class Scheduler:
     async def substitute(self, table_id: int, seat: int, newcomer: Member, by: Member
                          ) -> Notice:
         return await substitute(self.tables.live, table_id, seat, newcomer, by, self.now())
-
-    async def vote(self, turn_id: int, member: Member, choice: str) -> list[Delivered]:
-        """A member's vote on a seat out of time; a majority of the others decides."""
-        if choice not in VOTE_CHOICES:
-            raise TableError("Vote remove, wait or substitute.")
-        turn = await self.store.get_turn(turn_id)
-        if turn is None or turn.ended_at is not None or turn.fired_at is None:
-            raise TableError("That vote is over: the seat has moved or was decided.")
-        table = await self.tables.live.record(turn.table_id)
-        seats = await self.tables.seats(table.id)
-        voters = [s.member_id for s in seats if s.member_id and s.position != turn.seat]
-        if member.id not in voters:
-            raise TableError("Only the other players at this table vote.")
-        counts = await self.store.cast_vote(turn_id, member.id, choice, self.now())
-        won = next((c for c, n in counts.items() if n * 2 > len(voters)), None)
-        if won is None:
-            return []
-        name = escape(seats[turn.seat].name)
-        if won == "wait":
-            timing = await self.timing(table.id)
-            await self.store.extend_turn(turn.id, self.now() + max(timing.period, 60))
-            return [TableMessage(table.channel_id, f"The table gives {name} another period.")]
-        if won == "substitute":
-            await self.store.extend_turn(turn.id, self.now() + 365 * 86400)
-            return [TableMessage(table.channel_id,
-                                 f"The table looks for a substitute for {name}: "
-                                 f"`/game seek seat:{turn.seat + 1}`.")]
-        await self.store.set_absent(table.id, turn.seat, True)
-        timing = await self.timing(table.id)
-        notice = await move_for(self.tables.live, replace(turn, fired_at=None), timing.level,
-                                False)
-        out: list[Delivered] = [TableMessage(
-            table.channel_id, f"The table voted {name} out; the computer plays the seat.")]
-        if notice is not None:
-            out.append(MoveNotice(notice))
-        return out

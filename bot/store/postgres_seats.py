@@ -109,20 +109,33 @@ class PostgresSeats(PostgresTiming):
     async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
         await self._pool.execute(
             "INSERT INTO seat_clocks (table_id, seat, absent) VALUES ($1, $2, $3)"
-            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent",
+            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent,"
+            " streak = CASE WHEN excluded.absent THEN seat_clocks.streak ELSE 0 END",
             table_id, seat, absent)
 
-    async def cast_vote(self, turn_id: int, member_id: int, choice: str, at: int
-                        ) -> dict[str, int]:
-        """Record (or change) a member's vote on a seat out of time; returns the counts."""
+    async def cast_vote(self, turn_id: int, round_: int, member_id: int, choice: str, at: int
+                        ) -> dict[int, str]:
+        """Record (or change) a member's vote in this round; returns the round's votes."""
         async with self._write() as conn:
             await conn.execute(
-                "INSERT INTO out_of_time_votes (turn_id, member_id, choice, at)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
-                " choice = excluded.choice, at = excluded.at", turn_id, member_id, choice, at)
-            found = await conn.fetch("SELECT choice, count(*) AS n FROM out_of_time_votes"
-                                     " WHERE turn_id = $1 GROUP BY choice", turn_id)
-        return {r["choice"]: int(r["n"]) for r in found}
+                "INSERT INTO out_of_time_votes (turn_id, round, member_id, choice, at)"
+                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
+                " choice = excluded.choice, at = excluded.at, round = excluded.round",
+                turn_id, round_, member_id, choice, at)
+            found = await conn.fetch("SELECT member_id, choice FROM out_of_time_votes"
+                                     " WHERE turn_id = $1 AND round = $2", turn_id, round_)
+        return {r["member_id"]: r["choice"] for r in found}
+
+    async def votes_cast(self, turn_id: int, round_: int) -> dict[int, str]:
+        found = await self._pool.fetch("SELECT member_id, choice FROM out_of_time_votes"
+                                       " WHERE turn_id = $1 AND round = $2", turn_id, round_)
+        return {r["member_id"]: r["choice"] for r in found}
+
+    async def set_dms_refused(self, member_id: int, refused: bool, at: int) -> None:
+        await self._pool.execute(
+            "INSERT INTO member_settings (member_id, dms_refused, updated_at)"
+            " VALUES ($1, $2, $3) ON CONFLICT (member_id) DO UPDATE SET"
+            " dms_refused = excluded.dms_refused", member_id, refused, at)
 
     async def since_last_moves(self, table_id: int, seats: Iterable[int]
                                ) -> tuple[dict[int, int], list[ActionRecord]]:

@@ -117,23 +117,32 @@ class SeatRows(Handoffs):
     async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
         await self._transact(lambda db: db.execute(
             "INSERT INTO seat_clocks (table_id, seat, absent) VALUES (?, ?, ?)"
-            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent",
+            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent,"
+            " streak = CASE WHEN excluded.absent THEN seat_clocks.streak ELSE 0 END",
             (table_id, seat, int(absent))))
 
-    async def cast_vote(self, turn_id: int, member_id: int, choice: str, at: int
-                        ) -> dict[str, int]:
-        """Record (or change) a member's vote on a seat out of time; returns the counts."""
+    async def cast_vote(self, turn_id: int, round_: int, member_id: int, choice: str, at: int
+                        ) -> dict[int, str]:
+        """Record (or change) a member's vote in this round; returns the round's votes."""
 
-        def write(db: sqlite3.Connection) -> dict[str, int]:
+        def write(db: sqlite3.Connection) -> dict[int, str]:
             db.execute(
-                "INSERT INTO out_of_time_votes (turn_id, member_id, choice, at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
-                " choice = excluded.choice, at = excluded.at", (turn_id, member_id, choice, at))
-            rows = db.execute("SELECT choice, COUNT(*) FROM out_of_time_votes"
-                              " WHERE turn_id = ? GROUP BY choice", (turn_id,)).fetchall()
-            return {str(r[0]): int(r[1]) for r in rows}
+                "INSERT INTO out_of_time_votes (turn_id, round, member_id, choice, at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
+                " choice = excluded.choice, at = excluded.at, round = excluded.round",
+                (turn_id, round_, member_id, choice, at))
+            return _votes(db, turn_id, round_)
 
         return await self._transact(write)
+
+    async def votes_cast(self, turn_id: int, round_: int) -> dict[int, str]:
+        return await self._read(lambda db: _votes(db, turn_id, round_))
+
+    async def set_dms_refused(self, member_id: int, refused: bool, at: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO member_settings (member_id, dms_refused, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (member_id) DO UPDATE SET dms_refused = excluded.dms_refused",
+            (member_id, int(refused), at)))
 
     async def since_last_moves(self, table_id: int, seats: Iterable[int]
                                ) -> tuple[dict[int, int], list[ActionRecord]]:
@@ -153,3 +162,9 @@ class SeatRows(Handoffs):
             return last, [action_record(r) for r in log]
 
         return await self._read(read) if wanted else ({}, [])
+
+
+def _votes(db: sqlite3.Connection, turn_id: int, round_: int) -> dict[int, str]:
+    rows = db.execute("SELECT member_id, choice FROM out_of_time_votes WHERE turn_id = ?"
+                      " AND round = ?", (turn_id, round_)).fetchall()
+    return {int(r[0]): str(r[1]) for r in rows}

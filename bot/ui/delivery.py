@@ -59,6 +59,9 @@ class Delivery:
         self._order = KeyedLocks()
         self._told: _Bounded = _Bounded()  # table -> last version told in its channel
         self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
+        # Members whose DMs Discord refused (50007): reminders go by mention until a DM of
+        # any kind gets through again.
+        self._refused: set[int] = set()
         self.pacer = Pacer()
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -193,7 +196,15 @@ class Delivery:
         except discord.HTTPException as exc:
             # The move is committed either way; a failed DM must not look like a failed move.
             log.warning("DM to %s failed: %s", seat.member_id, exc)
+            return True
+        await self.dms_open(seat.member_id)
         return True
+
+    async def dms_open(self, member_id: int) -> None:
+        """A DM got through: a member whose DMs were refused gets reminders by DM again."""
+        if member_id in self._refused:
+            self._refused.discard(member_id)
+            await self.services.scheduler.dms_refused(member_id, False)
 
     async def private_payload(self, game_id: str, seat: SeatNotice) -> tuple[str, Any]:
         """The ephemeral ``/hand`` answer: the same text and image a DM would carry."""
@@ -212,12 +223,16 @@ class Delivery:
         await self.pacer.wait()
         await self.channel(request.channel_id).send(
             clip(f"Time ran out for {request.name}. {who}: what should the table do? "
-                 "A majority decides."),
-            view=vote_view(request.turn_id), allowed_mentions=_users(request.voters))
+                 f"A majority decides; the vote ends {deadline_text(request.ends_at)}, and "
+                 "on a tie or without votes the computer plays this move for them."),
+            view=vote_view(request.turn_id, request.round),
+            allowed_mentions=_users(request.voters))
 
     async def remind(self, reminder: Reminder) -> None:
         """By DM; when DMs are closed (or the member turned DM notices off), one mention in
         the channel of the table that has waited longest."""
+        if reminder.dms_refused:
+            self._refused.add(reminder.member_id)
         if reminder.by_dm:
             user = (self.client.get_user(reminder.member_id)
                     or discord.Object(reminder.member_id))
@@ -229,6 +244,8 @@ class Delivery:
             except discord.Forbidden as exc:
                 if exc.code != DM_CLOSED:
                     raise
+                self._refused.add(reminder.member_id)
+                await self.services.scheduler.dms_refused(reminder.member_id, True)
         await self.channel(reminder.waiting[0].channel_id).send(
             clip(f"<@{reminder.member_id}>: {reminder.text}"),
             allowed_mentions=_users((reminder.member_id,)))
@@ -252,6 +269,7 @@ class Delivery:
         except discord.Forbidden:
             await self.services.scheduler.dashboard_posted(board.member_id, None, None)
             return
+        await self.dms_open(board.member_id)
         await self.services.scheduler.dashboard_posted(board.member_id, channel.id, sent.id)
 
 

@@ -16,6 +16,7 @@ from bot.text import clip
 from bot.ui.components import confirm_view, moves_view
 from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
+from bot.ui.pace import seen
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
 SELECT_LIMIT = 25
@@ -28,6 +29,7 @@ async def show_preview(interaction: discord.Interaction[Any], table_id: int, tex
     """The mover's own view after the move, rendered, with Confirm / Cancel."""
     await defer(interaction)
     bot = bot_of(interaction)
+    await seen(interaction, table_id)
     proposal = await bot.tables.propose(table_id, member_of(interaction), text)
     table = await bot.tables.live.record(table_id)
     files = image_files(await bot.renderer.render(table.game_id, proposal.view), "preview")
@@ -126,6 +128,7 @@ async def offer_moves(interaction: discord.Interaction[Any], table_id: int) -> N
     shortlist (the area of their last move, and passing) with how to search the rest."""
     bot = bot_of(interaction)
     member = member_of(interaction)
+    await seen(interaction, table_id)
     moves = [m for m in await bot.tables.legal_moves(table_id, member) if len(m) <= 100]
     if not moves:
         await refuse(interaction, "Nothing to do for you right now: it is not your turn.")
@@ -150,6 +153,7 @@ async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> Non
     """The caller's private view, ephemeral: the fallback for closed DMs."""
     await defer(interaction)
     bot = bot_of(interaction)
+    await seen(interaction, table_id)
     table = await bot.tables.live.record(table_id)
     seat = await bot.tables.private_view(table_id, member_of(interaction))
     content, files = await delivery_of(interaction).private_payload(table.game_id, seat)

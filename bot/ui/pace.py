@@ -54,6 +54,35 @@ async def resume(interaction: discord.Interaction[Any]) -> None:
                 allowed_mentions=discord.AllowedMentions.none())
 
 
+async def back(interaction: discord.Interaction[Any]) -> None:
+    """``/game back``: the caller's absent seat here is theirs again, said in the channel."""
+    table = await table_here(interaction)
+    member = member_of(interaction)
+    if not await bot_of(interaction).scheduler.present(table.id, member.id):
+        await refuse(interaction, "You have no absent seat at this table; nothing to do.")
+        return
+    await reply(interaction, f"Welcome back, {escape(member.name)}: your seat is yours again "
+                "and your turn has its full time from now.", ephemeral=False,
+                allowed_mentions=discord.AllowedMentions.none())
+
+
+async def seen(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """The member acted at the table (``/hand``, a button, a move): an absence of theirs ends
+    at once, told in the channel."""
+    member = member_of(interaction)
+    if await bot_of(interaction).scheduler.present(table_id, member.id):
+        table = await bot_of(interaction).tables.live.record(table_id)
+        await delivery_of(interaction).post_text(TableMessage(
+            table.channel_id, f"{escape(member.name)} is back: their seat is theirs again."))
+
+
+async def extend(interaction: discord.Interaction[Any], by: str | None) -> None:
+    table = await table_here(interaction)
+    text = await bot_of(interaction).scheduler.extend(table.id, member_of(interaction), by)
+    await reply(interaction, text, ephemeral=False,
+                allowed_mentions=discord.AllowedMentions.none())
+
+
 async def substitute(interaction: discord.Interaction[Any], table_id: int, seat: int,
                      newcomer: Member, by: Member) -> None:
     """Hand the seat over, then post the change in the channel and DM the newcomer their
@@ -102,8 +131,9 @@ async def take_seat(interaction: discord.Interaction[Any], table_id: int, seat: 
                      Member(by, "advert", is_admin=True))
 
 
-async def vote(interaction: discord.Interaction[Any], turn_id: int, choice: str) -> None:
+async def vote(interaction: discord.Interaction[Any], turn_id: int, round_: int, choice: str
+               ) -> None:
     bot = bot_of(interaction)
-    decided = await bot.scheduler.vote(turn_id, member_of(interaction), choice)
+    decided = await bot.scheduler.vote(turn_id, round_, member_of(interaction), choice)
     await reply(interaction, f"Your vote: {VOTE_LABELS[choice]}.")
     await deliver(delivery_of(interaction), decided)

@@ -1,0 +1,15 @@
+-- Time and seats you can trust. A turn's ``extra``: seconds the table added to its deadline
+-- (a vote to wait, an extension, a return from absence), kept so a deadline planned again
+-- (a member's new holiday or quiet hours, a resume) keeps them. ``round``: how many times its
+-- deadline fired (votes count per round). ``vote_due``: when the open vote on it ends.
+ALTER TABLE turns ADD COLUMN extra INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE turns ADD COLUMN round INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE turns ADD COLUMN vote_due INTEGER;
+
+CREATE INDEX turns_vote_due ON turns (vote_due) WHERE vote_due IS NOT NULL;
+
+-- A vote belongs to one round of a turn; a member's vote of an earlier round is replaced.
+ALTER TABLE out_of_time_votes ADD COLUMN round INTEGER NOT NULL DEFAULT 0;
+
+-- Discord refused a DM to the member (50007): reminders by channel mention until one works.
+ALTER TABLE member_settings ADD COLUMN dms_refused INTEGER NOT NULL DEFAULT 0;
