@@ -179,10 +179,13 @@ class PostgresTiming(PostgresTables):
             await conn.execute("DELETE FROM reminders WHERE turn_id = $1 AND fired_at IS NULL",
                                turn_id)
             if reminder_at is not None and row["member_id"] is not None:
+                # One reminder per deadline: none again for a deadline already reminded of.
                 await conn.execute(
-                    "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
-                    " VALUES ($1, $2, $3, $4) ON CONFLICT (turn_id, due_at) DO NOTHING",
-                    turn_id, row["table_id"], row["member_id"], reminder_at)
+                    "INSERT INTO reminders (turn_id, table_id, member_id, due_at, deadline)"
+                    " SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM reminders"
+                    " WHERE turn_id = $1 AND deadline = $5 AND fired_at IS NOT NULL)"
+                    " ON CONFLICT (turn_id, due_at) DO NOTHING",
+                    turn_id, row["table_id"], row["member_id"], reminder_at, due_at)
             await conn.execute(MARK_DASHBOARDS, row["table_id"])
             return True
 
@@ -280,9 +283,9 @@ async def write_plan(conn: asyncpg.Connection, plan: PlanRequest, *, locked: boo
             table_id, t.seat, t.member_id, t.since_version, t.started_at, t.due_at, now)
         if made is not None and t.reminder_at is not None and t.member_id is not None:
             await conn.execute(
-                "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (turn_id, due_at) DO NOTHING",
-                made, table_id, t.member_id, t.reminder_at)
+                "INSERT INTO reminders (turn_id, table_id, member_id, due_at, deadline)"
+                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                made, table_id, t.member_id, t.reminder_at, t.due_at)
     if rows.clocks:
         await conn.executemany(
             "INSERT INTO seat_clocks (table_id, seat, bank, streak, absent, holiday_used)"

@@ -152,9 +152,13 @@ class TimingRows(Handoffs):
             db.execute("DELETE FROM reminders WHERE turn_id = ? AND fired_at IS NULL",
                        (turn_id,))
             if reminder_at is not None and row["member_id"] is not None:
-                db.execute("INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
-                           " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
-                           (turn_id, row["table_id"], row["member_id"], reminder_at))
+                # One reminder per deadline: none again for a deadline already reminded of.
+                db.execute("INSERT INTO reminders (turn_id, table_id, member_id, due_at,"
+                           " deadline) SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM"
+                           " reminders WHERE turn_id = ? AND deadline = ? AND fired_at IS NOT"
+                           " NULL) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                           (turn_id, row["table_id"], row["member_id"], reminder_at, due_at,
+                            turn_id, due_at))
             db.execute(MARK_DASHBOARDS, (row["table_id"],))
             return True
 
@@ -249,9 +253,9 @@ def write_plan(db: sqlite3.Connection, plan: PlanRequest) -> dict[int, TurnRecor
         ).fetchone()
         if made is not None and t.reminder_at is not None and t.member_id is not None:
             db.execute(
-                "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
-                (int(made[0]), table_id, t.member_id, t.reminder_at),
+                "INSERT INTO reminders (turn_id, table_id, member_id, due_at, deadline)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                (int(made[0]), table_id, t.member_id, t.reminder_at, t.due_at),
             )
     db.executemany(
         "INSERT INTO seat_clocks (table_id, seat, bank, streak, absent, holiday_used)"

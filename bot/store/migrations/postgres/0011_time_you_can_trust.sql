@@ -8,6 +8,9 @@ ALTER TABLE turns ADD COLUMN vote_due BIGINT;
 
 CREATE INDEX turns_vote_due ON turns (vote_due) WHERE vote_due IS NOT NULL;
 
+-- The deadline a reminder is for: a deadline moved away and back is not reminded of twice.
+ALTER TABLE reminders ADD COLUMN deadline BIGINT;
+
 -- A vote belongs to one round of a turn; a member's vote of an earlier round is replaced.
 ALTER TABLE out_of_time_votes ADD COLUMN round INTEGER NOT NULL DEFAULT 0;
 
