@@ -183,6 +183,32 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
                      by: app_commands.Range[str, 1, 20] | None = None) -> None:
         await pace.extend(interaction, by)
 
+    @app_commands.command(name="pace", description="Change a running game's pace (creator or "
+                          "server manager)")
+    @app_commands.describe(pace="Time per move from now on",
+                           duration="Custom pace: time per move, 1m to 14d, e.g. 90m, 2d")
+    @app_commands.choices(pace=PACE_CHOICES)
+    async def pace(self, interaction: discord.Interaction[Any], pace: app_commands.Choice[str],
+                   duration: app_commands.Range[str, 1, 20] | None = None) -> None:
+        table = await table_here(interaction)
+        text = await bot_of(interaction).scheduler.change_pace(
+            table.id, member_of(interaction), pace.value, duration)
+        await reply(interaction, text, ephemeral=False,
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="out-of-time", description="Change what happens when a seat's "
+                          "time runs out (creator or server manager)")
+    @app_commands.describe(policy="What happens from now on", level="Computer level")
+    @app_commands.choices(policy=POLICY_CHOICES, level=LEVEL_CHOICES)
+    async def out_of_time(self, interaction: discord.Interaction[Any],
+                          policy: app_commands.Choice[str],
+                          level: app_commands.Choice[str] | None = None) -> None:
+        table = await table_here(interaction)
+        text = await bot_of(interaction).scheduler.change_policy(
+            table.id, member_of(interaction), policy.value, level.value if level else None)
+        await reply(interaction, text, ephemeral=False,
+                    allowed_mentions=discord.AllowedMentions.none())
+
     @app_commands.command(name="substitute", description="Give a seat to another member "
                           "(creator, server manager, or the seat's own player)")
     @app_commands.describe(seat="The seat number", member="Who takes the seat")

@@ -28,8 +28,6 @@ class Deadlines(SchedulerBase):
         (without it, fired turns are left to what firing decided). Returns the deadlines that
         changed, by member."""
         timing = await self.timing(table_id)
-        if not timing.timed:
-            return {}
         turns = [t for t in (await self.store.open_turns(table_id)).values()
                  if seats is None or t.seat in seats]
         if not turns:

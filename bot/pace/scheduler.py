@@ -17,18 +17,17 @@ from bot.notices import Notice
 from bot.pace.base import timing_of
 from bot.pace.clock import Clock
 from bot.pace.member import MemberSettings
-from bot.pace.model import MAX_PERIOD, MIN_PERIOD, Policy, Timing, parse_duration, span
+from bot.pace.model import Policy, Timing
 from bot.pace.notices import (
     Dashboard,
     MoveNotice,
     Reminder,
     TableMessage,
     VoteRequest,
-    deadline_text,
 )
 from bot.pace.plan import SeatInfo, after_quiet, reconcile
+from bot.pace.running import Running
 from bot.pace.usecases import move_for, substitute
-from bot.pace.votes import Votes
 from bot.store import Status
 from bot.store.timing_records import (
     PlanInputs,
@@ -47,7 +46,7 @@ log = logging.getLogger(__name__)
 Delivered = MoveNotice | TableMessage | VoteRequest | Reminder | Dashboard
 
 
-class Scheduler(Votes):
+class Scheduler(Running):
     def __init__(self, tables: Tables, clock: Clock) -> None:
         super().__init__(tables, clock)
         tables.live.timing = self
@@ -240,7 +239,7 @@ class Scheduler(Votes):
     # -- pause, votes, substitutes, my turns -------------------------------------------------
 
     async def pause(self, table_id: int, member: Member, reason: str) -> str:
-        await self._managed(table_id, member, "pause")
+        await self.managed(table_id, member, "pause it")
         reason = reason.strip()[:200] or "no reason given"
         if not await self.store.pause_table(table_id, self.now(), member.id, reason,
                                             asdict(Timing())):
@@ -248,43 +247,13 @@ class Scheduler(Votes):
         return f"{escape(member.name)} paused the game's clock: {escape(reason)}"
 
     async def resume(self, table_id: int, member: Member) -> str:
-        await self._managed(table_id, member, "resume")
+        await self.managed(table_id, member, "resume it")
         paused = await self.store.resume_table(table_id, self.now())
         if paused is None:
             raise TableError("This table is not paused.")
         await self.replan(table_id)  # moved on by the pause, then out of quiet hours again
         return (f"{escape(member.name)} restarted the game's clock; deadlines moved on by "
                 "the pause.")
-
-    async def extend(self, table_id: int, member: Member, by: str | None) -> str:
-        """``/game extend``: every seat waited on here gets ``by`` more (one period if not
-        given), counted from its deadline, or from now when that has passed."""
-        await self._managed(table_id, member, "extend its deadlines")
-        timing = await self.timing(table_id)
-        if not timing.timed:
-            raise TableError("This table has no time limit to extend.")
-        more = parse_duration(by) if by else timing.period
-        if not MIN_PERIOD <= more <= MAX_PERIOD:
-            raise TableError("Extend by 1 minute to 14 days.")
-
-        def added(turn: TurnRecord, now: int) -> int:
-            late = max(0, now - turn.due_at) if turn.due_at is not None else 0
-            return turn.extra + late + more
-
-        changed = await self.replan(table_id, None, added)
-        if not changed:
-            raise TableError("No seat is waited on here (or a vote is deciding).")
-        seats = {s.member_id: s.name for s in await self.tables.seats(table_id)}
-        news = ", ".join(f"{escape(seats.get(m, '?'))} {deadline_text(due)}"
-                         for m, due in changed.items())
-        return f"{escape(member.name)} gave the table {span(more)} more. New deadlines: {news}."
-
-    async def _managed(self, table_id: int, member: Member, what: str) -> None:
-        table = await self.tables.live.record(table_id)
-        if member.id != table.creator_id and not member.is_admin:
-            raise TableError(f"Only the table's creator or a server manager can {what} it.")
-        if table.status != Status.PLAYING:
-            raise TableError("Only a game in progress has a clock.")
 
     async def waiting(self, member_id: int) -> list[WaitingTurn]:
         """``/turns``: every table that waits on the member, across servers, oldest first."""

@@ -119,3 +119,20 @@ async def test_after_a_refused_dm_reminders_are_mentions_only(standin: StandIn,
         await s.wait_until(lambda: mentions() >= 2 or None, WAIT, "two reminders by mention")
         # Her private view once at this table, her first reminder once; no DM after that.
         assert tried[-1] == 2, tried
+
+
+async def test_a_running_tables_pace_and_rule_change_in_the_channel(standin: StandIn,
+                                                                    tmp_path: Path) -> None:
+    async with table(standin, tmp_path / "e2e.db") as t:
+        s = t.standin
+        clocked(t)
+        await open_three(t, pace="daily")
+        r = await s.slash(t.members["bob"], t.channel, "game pace", {"pace": "fast"})
+        assert "Only the table's creator" in (await t.reply(r)).content
+        r = await s.slash(t.members["alice"], t.channel, "game pace", {"pace": "fast"})
+        answer = await t.reply(r)
+        assert not answer.ephemeral and "1 h per move" in answer.content
+        r = await s.slash(t.members["alice"], t.channel, "game out-of-time", {"policy": "wait"})
+        assert "`wait`" in (await t.reply(r)).content
+        r = await s.slash(t.members["alice"], t.channel, "game extend", {"by": "2h"})
+        assert "2 h more" in (await t.reply(r)).content

@@ -9,7 +9,7 @@ import pytest
 
 from bot.pace.clock import epoch
 from bot.pace.member import MemberSettings, plan_holiday
-from bot.pace.model import DAY, HOUR, MINUTE
+from bot.pace.model import DAY, HOUR, MINUTE, make_timing
 from bot.pace.notices import MoveNotice, Reminder, TableMessage, VoteRequest
 from bot.pace.plan import grace
 from bot.pace.status import status_lines
@@ -175,3 +175,29 @@ async def test_extend_gives_the_waited_seats_more_time(stack: Stack) -> None:
     assert turn.fired_at is None and turn.due_at == epoch(stack.clock) + HOUR
     with pytest.raises(TableError, match="1 minute to 14 days"):
         await stack.scheduler.extend(table_id, ALICE, "30d")
+
+
+async def test_a_running_tables_pace_and_policy_change(stack: Stack) -> None:
+    table_id = await pebbles(stack, 1, pace="daily", policy="wait")
+    with pytest.raises(TableError, match="creator"):
+        await stack.scheduler.change_pace(table_id, BOB, "fast", None)
+    stack.clock.advance(2 * DAY)
+    await stack.scheduler.tick()  # out of time: the table waits for Alice
+    said = await stack.scheduler.change_policy(table_id, ALICE, "autopilot", None)
+    assert "`autopilot`" in said and "New deadlines: Alice" in said
+    said = await stack.scheduler.change_pace(table_id, ALICE, "fast", None)
+    assert "1 h per move" in said
+    [turn] = (await stack.store.open_turns(table_id)).values()
+    assert turn.fired_at is None and turn.due_at == epoch(stack.clock) + HOUR
+    with pytest.raises(TableError, match="pace:none"):
+        await stack.scheduler.change_pace(table_id, ALICE, "none", "5m")
+    await stack.scheduler.change_pace(table_id, ALICE, "none", None)
+    [turn] = (await stack.store.open_turns(table_id)).values()
+    assert turn.due_at is None
+    stack.clock.advance(3 * DAY)
+    assert moves(await stack.scheduler.tick()) == []
+
+
+def test_skip_says_it_turns_to_the_computer_once_absent() -> None:
+    assert "counts as absent and the computer plays" in make_timing(
+        "daily", policy="skip").describe()
