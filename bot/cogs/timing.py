@@ -21,8 +21,9 @@ from bot.pace.member import (
 )
 from bot.pace.model import Timing as TableTiming
 from bot.pace.notices import waiting_line
+from bot.pace.overview import server_tables
 from bot.text import clip
-from bot.ui.respond import bot_of, reply
+from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
 REMINDER_CHOICES = [app_commands.Choice(name=n, value=v) for n, v in
                     (("off", 0), ("every 6 h", 6), ("every 12 h", 12), ("every 24 h", 24))]
@@ -42,6 +43,24 @@ class Timing(commands.Cog):
         lines = [f"{len(waiting)} table(s) wait on you, oldest first:"]
         lines += [waiting_line(w) for w in waiting]
         await reply(interaction, clip("\n".join(lines)))
+
+    @app_commands.command(name="tables", description="Server managers: every game in progress "
+                          "here, what it waits for, oldest first")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def tables(self, interaction: discord.Interaction[Any]) -> None:
+        if not member_of(interaction).is_admin:
+            await refuse(interaction, "Only server managers see every table of the server.")
+            return
+        await defer(interaction)
+        assert interaction.guild_id is not None
+        found = await server_tables(bot_of(interaction).scheduler, interaction.guild_id)
+        if not found:
+            await reply(interaction, "No game is in progress on this server.")
+            return
+        stalled = sum(1 for f in found if f.stalled)
+        head = f"{len(found)} game(s) in progress, {stalled} stalled, longest waiting first:"
+        await reply(interaction, clip("\n".join([head, *(f.text for f in found)])))
 
     @app_commands.command(name="settings", description="Your time zone, quiet hours, "
                           "holiday, reminders, DMs and previews (on every server)")

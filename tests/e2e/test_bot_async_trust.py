@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.harness import WAIT, custom_id, mentioned_ids, table
 from tests.e2e.standin import StandIn
+from tests.e2e.standin.errors import UsageError
 from tests.e2e.test_bot_async_seats import clocked, name_of, open_three
 
 HOUR = 3600
@@ -136,3 +139,20 @@ async def test_a_running_tables_pace_and_rule_change_in_the_channel(standin: Sta
         assert "`wait`" in (await t.reply(r)).content
         r = await s.slash(t.members["alice"], t.channel, "game extend", {"by": "2h"})
         assert "2 h more" in (await t.reply(r)).content
+
+
+async def test_tables_shows_a_server_manager_what_waits(standin: StandIn, tmp_path: Path
+                                                        ) -> None:
+    async with table(standin, tmp_path / "e2e.db") as t:
+        s = t.standin
+        clock = clocked(t)
+        board = await open_three(t, pace="fast", out_of_time="wait")
+        first = name_of(t, mentioned_ids(board)[0])
+        clock.advance(2 * HOUR)
+        await t.bot.tick()
+        with pytest.raises(UsageError, match="lacks the permissions"):
+            await s.slash(t.members["bob"], t.channel, "tables")
+        r = await s.slash(t.members["admin"], t.channel, "tables")
+        shown = (await t.reply(r)).content
+        assert "1 game(s) in progress, 1 stalled" in shown
+        assert f"waiting on {first.title()}" in shown and "out of time" in shown

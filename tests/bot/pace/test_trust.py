@@ -11,6 +11,7 @@ from bot.pace.clock import epoch
 from bot.pace.member import MemberSettings, plan_holiday
 from bot.pace.model import DAY, HOUR, MINUTE, make_timing
 from bot.pace.notices import MoveNotice, Reminder, TableMessage, VoteRequest
+from bot.pace.overview import server_tables
 from bot.pace.plan import grace
 from bot.pace.status import status_lines
 from bot.values import TableError
@@ -201,3 +202,18 @@ async def test_a_running_tables_pace_and_policy_change(stack: Stack) -> None:
 def test_skip_says_it_turns_to_the_computer_once_absent() -> None:
     assert "counts as absent and the computer plays" in make_timing(
         "daily", policy="skip").describe()
+
+
+async def test_tables_lists_a_servers_games_oldest_first_stalled_marked(stack: Stack) -> None:
+    waiting = await pebbles(stack, 1, pace="fast", policy="wait", guild=5)
+    stack.clock.advance(HOUR // 2)
+    newer = await pebbles(stack, 2, ALICE, CAROL, guild=5)
+    await pebbles(stack, 3, guild=6)  # another server's
+    stack.clock.advance(HOUR)
+    await stack.scheduler.tick()  # the first table ran out of time and waits
+    await stack.scheduler.pause(newer, ALICE, "a break")
+    found = await server_tables(stack.scheduler, 5)
+    assert [f.table.id for f in found] == [waiting, newer]
+    assert found[0].stalled and "out of time" in found[0].text and "Alice" in found[0].text
+    assert not found[1].stalled and "paused since" in found[1].text
+    assert "discord.com/channels/5/1" in found[0].text
