@@ -9,7 +9,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.pace.model import make_timing
 from bot.pace.status import status_lines
 from bot.tables.computers import DEFAULT_LEVEL
 from bot.text import clip
@@ -43,7 +42,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         bank="Custom pace as a time bank per player instead of a deadline per move",
         out_of_time="What happens when a seat's time runs out",
         level="Computer level when it plays for a seat out of time",
-        quiet_hours="Move deadlines out of players' quiet hours (on unless turned off)",
+        quiet_hours="Move deadlines out of players' quiet hours (the server's default if not "
+                    "given)",
     )
     @app_commands.choices(
         pace=PACE_CHOICES,
@@ -68,17 +68,18 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         bank: bool = False,
         out_of_time: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
-        quiet_hours: bool = True,
+        quiet_hours: bool | None = None,
     ) -> None:
         bot = bot_of(interaction)
         channel_id = interaction.channel_id
         assert channel_id is not None
         order = seating.value if seating else "shuffled"
-        # Checked before the table exists, so a refused pace opens nothing.
-        chosen = make_timing(pace.value if pace else "none", duration=duration, bank=bank,
-                             policy=out_of_time.value if out_of_time else "autopilot",
-                             level=level.value if level else DEFAULT_LEVEL,
-                             quiet_hours=quiet_hours)
+        # Checked before the table exists, so a refused pace opens nothing. What the command
+        # does not choose comes from the server's defaults (``/server-settings``).
+        server = await bot.scheduler.server(interaction.guild_id)
+        chosen = server.new_table(pace.value if pace else None, duration, bank,
+                                  out_of_time.value if out_of_time else None,
+                                  level.value if level else DEFAULT_LEVEL, quiet_hours)
         if not thread:
             notice = await bot.tables.open(
                 game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,

@@ -23,6 +23,7 @@ from bot.pace.model import Timing as TableTiming
 from bot.pace.notices import waiting_line
 from bot.pace.overview import server_tables
 from bot.text import clip
+from bot.ui.choices import PACE_CHOICES, POLICY_CHOICES
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
 REMINDER_CHOICES = [app_commands.Choice(name=n, value=v) for n, v in
@@ -61,6 +62,47 @@ class Timing(commands.Cog):
         stalled = sum(1 for f in found if f.stalled)
         head = f"{len(found)} game(s) in progress, {stalled} stalled, longest waiting first:"
         await reply(interaction, clip("\n".join([head, *(f.text for f in found)])))
+
+    @app_commands.command(name="server-settings", description="Server managers: defaults for "
+                          "new tables and the substitute role")
+    @app_commands.describe(
+        pace="Pace of new tables that do not choose one",
+        duration="With pace custom: time per move, 1m to 14d",
+        out_of_time="Out-of-time rule of new tables that do not choose one",
+        quiet_hours="Whether players' quiet hours move deadlines at new tables",
+        substitute_role="The role /game seek mentions when it names none",
+        no_substitute_role="Mention no role by default",
+    )
+    @app_commands.choices(pace=PACE_CHOICES, out_of_time=POLICY_CHOICES)
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def server_settings(
+        self, interaction: discord.Interaction[Any],
+        pace: app_commands.Choice[str] | None = None,
+        duration: app_commands.Range[str, 1, 20] | None = None,
+        out_of_time: app_commands.Choice[str] | None = None,
+        quiet_hours: bool | None = None, substitute_role: discord.Role | None = None,
+        no_substitute_role: bool = False,
+    ) -> None:
+        if not member_of(interaction).is_admin:
+            await refuse(interaction, "Only server managers change the server's defaults.")
+            return
+        scheduler = bot_of(interaction).scheduler
+        server = await scheduler.server(interaction.guild_id)
+        if pace is not None:
+            server = replace(server, pace=pace.value, duration=duration)
+        elif duration is not None:
+            server = replace(server, pace="custom", duration=duration)
+        if out_of_time is not None:
+            server = replace(server, policy=out_of_time.value)
+        if quiet_hours is not None:
+            server = replace(server, quiet_hours=quiet_hours)
+        if substitute_role is not None or no_substitute_role:
+            chosen = substitute_role.id if substitute_role is not None else None
+            server = replace(server, substitute_role=None if no_substitute_role else chosen)
+        await scheduler.save_server(server)
+        await reply(interaction, f"This server's defaults:\n{server.describe()}",
+                    allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="settings", description="Your time zone, quiet hours, "
                           "holiday, reminders, DMs and previews (on every server)")

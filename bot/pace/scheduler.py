@@ -27,6 +27,7 @@ from bot.pace.notices import (
 )
 from bot.pace.plan import SeatInfo, after_quiet, reconcile
 from bot.pace.running import Running
+from bot.pace.server import ServerSettings
 from bot.pace.usecases import move_for, substitute
 from bot.store import Status
 from bot.store.timing_records import (
@@ -68,6 +69,16 @@ class Scheduler(Running):
         """A league's pace for every table that counts for it, from its next change on
         (organisers' rights are the leagues' to check). None: tables choose their own."""
         await self.store.set_league_timing(league_id, None if timing is None else asdict(timing))
+
+    async def server(self, guild_id: int | None) -> ServerSettings:
+        """A server's defaults (the built-in ones outside a server or until set)."""
+        if guild_id is None:
+            return ServerSettings(0)
+        return ServerSettings.of(guild_id, await self.store.server_settings(guild_id))
+
+    async def save_server(self, settings: ServerSettings) -> None:
+        await self.store.save_server_settings(settings.guild_id, settings.checked().stored(),
+                                              self.now())
 
     async def save_settings(self, settings: MemberSettings) -> None:
         """Save a member's settings; their open turns are planned again at once (a holiday or

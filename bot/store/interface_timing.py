@@ -104,6 +104,12 @@ class TimingStore(Protocol):
 
     # -- members, dashboards, seats ---------------------------------------------------------
 
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
+        """A server's defaults for asynchronous play (None: never set)."""
+
+    async def save_server_settings(self, guild_id: int, values: dict[str, Any], at: int
+                                   ) -> None: ...
+
     async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Stored settings of these members (members without any are left out)."""
 

@@ -4,6 +4,7 @@ since its last move (``bot.store.seat_rows`` in PostgreSQL's dialect)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,7 +19,20 @@ from bot.store.timing_records import DashboardRecord, SeatChange
 
 
 class PostgresSeats(PostgresTiming):
-    # -- member settings ---------------------------------------------------------------------
+    # -- server and member settings ----------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
+        found = await self._pool.fetchval(
+            "SELECT settings FROM server_settings WHERE guild_id = $1", guild_id)
+        return None if found is None else dict(json.loads(found))
+
+    async def save_server_settings(self, guild_id: int, values: dict[str, Any], at: int
+                                   ) -> None:
+        await self._pool.execute(
+            "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
+            " updated_at = excluded.updated_at", guild_id, json.dumps(values, sort_keys=True),
+            at)
 
     async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Stored settings of these members (members without any are left out)."""
@@ -29,7 +43,7 @@ class PostgresSeats(PostgresTiming):
         """Save a member's settings; a dashboard turned on is due for its first message."""
         marks = ", ".join(f"${n}" for n in range(1, len(SETTINGS_COLUMNS) + 2))
         sets = ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS[1:])
-        flags = ("dm_notices", "preview", "dashboard")
+        flags = ("dm_notices", "preview", "dashboard", "dms_refused")
         row = [bool(values[c]) if c in flags else values[c] for c in SETTINGS_COLUMNS]
         async with self._write() as conn:
             await conn.execute(

@@ -3,6 +3,7 @@ votes on a seat out of time, and what each seat missed since its last move."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable
 from typing import Any
@@ -18,7 +19,20 @@ from bot.store.timing_records import DashboardRecord, SeatChange
 class SeatRows(Handoffs):
     """Mixed into ``SqliteStore``, which provides the two hand-offs."""
 
-    # -- member settings ---------------------------------------------------------------------
+    # -- server and member settings ----------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
+        row = await self._read(lambda db: db.execute(
+            "SELECT settings FROM server_settings WHERE guild_id = ?", (guild_id,)).fetchone())
+        return None if row is None else dict(json.loads(row[0]))
+
+    async def save_server_settings(self, guild_id: int, values: dict[str, Any], at: int
+                                   ) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
+            " updated_at = excluded.updated_at", (guild_id, json.dumps(values, sort_keys=True),
+                                                  at)))
 
     async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Stored settings of these members (members without any are left out)."""

@@ -109,13 +109,17 @@ async def seek(interaction: discord.Interaction[Any], seat: int, role: discord.R
         await refuse(interaction, "Only the table's creator, a server manager or the seat's "
                      "own player can look for a substitute.")
         return
-    ping = f"{role.mention}: " if role is not None else ""
+    # Without a role, the one the server's managers named in /server-settings.
+    role_id = role.id if role is not None else (await bot.scheduler.server(
+        interaction.guild_id)).substitute_role
+    ping = f"<@&{role_id}>: " if role_id is not None else ""
     await reply(interaction,
                 f"{ping}A substitute is wanted for seat {seat} ({escape(held.name)}).",
                 ephemeral=False, view=seek_view(table.id, seat - 1, held.member_id or 0,
                                                 asker.id),
                 allowed_mentions=discord.AllowedMentions(
-                    roles=[role] if role is not None else False, users=False))
+                    roles=[discord.Object(role_id)] if role_id is not None else False,
+                    users=False))
 
 
 async def take_seat(interaction: discord.Interaction[Any], table_id: int, seat: int, old: int,

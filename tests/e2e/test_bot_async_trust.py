@@ -156,3 +156,31 @@ async def test_tables_shows_a_server_manager_what_waits(standin: StandIn, tmp_pa
         shown = (await t.reply(r)).content
         assert "1 game(s) in progress, 1 stalled" in shown
         assert f"waiting on {first.title()}" in shown and "out of time" in shown
+
+
+async def test_server_defaults_for_new_tables_and_the_substitute_role(
+    standin: StandIn, tmp_path: Path
+) -> None:
+    async with table(standin, tmp_path / "e2e.db") as t:
+        s = t.standin
+        clocked(t)
+        subs = s.add_role(t.guild, "Substitutes")
+        r = await s.slash(t.members["admin"], t.channel, "server-settings",
+                          {"pace": "daily", "out_of_time": "vote", "quiet_hours": False,
+                           "substitute_role": subs})
+        said = (await t.reply(r)).content
+        assert "pace daily, out of time `vote`, quiet hours ignored" in said
+        assert f"<@&{subs.id}>" in said
+        r = await s.slash(t.members["alice"], t.channel, "game new", {"game": "palatinus"})
+        opened = (await t.reply(r)).content
+        assert "1 day per move" in opened and "`vote`" in opened
+        assert "Quiet hours do not move deadlines here" in opened
+        for who in ("bob", "carol"):
+            r = await s.slash(t.members[who], t.channel, "game join")
+            await t.reply(r)
+        r = await s.slash(t.members["alice"], t.channel, "game start")
+        await t.reply(r)
+        await t.next_board(0)
+        r = await s.slash(t.members["alice"], t.channel, "game seek", {"seat": 2})
+        advert = (await t.reply(r)).message
+        assert advert is not None and subs.id in advert.mention_roles

@@ -11,6 +11,7 @@ import pytest
 from bot.pace.member import MemberSettings, check_quiet, plan_holiday
 from bot.pace.model import DAY, HOUR, MINUTE, Mode, Timing, make_timing
 from bot.pace.plan import deadline, grace, quiet_lead
+from bot.pace.server import ServerSettings
 from bot.store.timing_records import SeatClock
 from bot.values import TableError
 
@@ -97,3 +98,15 @@ def test_a_duration_without_a_custom_pace_is_refused() -> None:
         make_timing("none", duration="5m")
     with pytest.raises(TableError, match="own time per move"):
         make_timing("daily", duration="5m")
+
+
+def test_a_servers_defaults_fill_what_a_new_table_does_not_choose() -> None:
+    server = ServerSettings(1, pace="custom", duration="2h", policy="vote", quiet_hours=False)
+    default = server.new_table(None, None, False, None, "normal", None)
+    assert (default.period, default.policy.value, default.quiet_push) == (2 * HOUR, "vote",
+                                                                          False)
+    own = server.new_table("daily", None, False, "wait", "normal", True)
+    assert (own.period, own.policy.value, own.quiet_push) == (DAY, "wait", True)
+    assert server.new_table(None, "30m", False, None, "normal", None).period == 30 * MINUTE
+    with pytest.raises(TableError, match="pace:none"):
+        ServerSettings(1, duration="5m").checked()

@@ -16,3 +16,12 @@ ALTER TABLE out_of_time_votes ADD COLUMN round INTEGER NOT NULL DEFAULT 0;
 
 -- Discord refused a DM to the member (50007): reminders by channel mention until one works.
 ALTER TABLE member_settings ADD COLUMN dms_refused BOOLEAN NOT NULL DEFAULT FALSE;
+
+-- A server's defaults for asynchronous play (JSON, see bot.pace.server.ServerSettings): the
+-- pace and out-of-time rule of new tables, whether quiet hours move deadlines, and the role
+-- /game seek mentions.
+CREATE TABLE server_settings (
+    guild_id    BIGINT PRIMARY KEY,
+    settings    TEXT    NOT NULL,
+    updated_at  BIGINT NOT NULL
+);
