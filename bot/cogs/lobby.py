@@ -44,6 +44,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         level="Computer level when it plays for a seat out of time",
         quiet_hours="Move deadlines out of players' quiet hours (the server's default if not "
                     "given)",
+        min_reliability="Players need at least this reliability (percent, see /profile) to "
+                        "join",
     )
     @app_commands.choices(
         pace=PACE_CHOICES,
@@ -69,6 +71,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         out_of_time: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
         quiet_hours: bool | None = None,
+        min_reliability: app_commands.Range[int, 0, 100] = 0,
     ) -> None:
         bot = bot_of(interaction)
         channel_id = interaction.channel_id
@@ -79,7 +82,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         server = await bot.scheduler.server(interaction.guild_id)
         chosen = server.new_table(pace.value if pace else None, duration, bank,
                                   out_of_time.value if out_of_time else None,
-                                  level.value if level else DEFAULT_LEVEL, quiet_hours)
+                                  level.value if level else DEFAULT_LEVEL, quiet_hours,
+                                  min_reliability)
         if not thread:
             notice = await bot.tables.open(
                 game.value, channel_id, member_of(interaction), guild_id=interaction.guild_id,
@@ -112,6 +116,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_here(interaction)
+        await bot_of(interaction).scheduler.may_join(table.id, interaction.user.id)
         notice = await bot_of(interaction).tables.join(table.id, member_of(interaction))
         await lobby.after_lobby_change(interaction, notice, from_button=False)
 
@@ -233,6 +238,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         table = await table_here(interaction)
         # At a league table, a player abandoning forfeits (``Rounds.abandon``).
         notice = await bot_of(interaction).rounds.abandon(table.id, member_of(interaction))
+        await bot_of(interaction).scheduler.left(table.id, interaction.user.id)
         await reply(interaction, clip(notice.public_text), ephemeral=False,
                     allowed_mentions=discord.AllowedMentions.none())
 

@@ -22,7 +22,7 @@ from bot.pace.member import (
 from bot.pace.model import Timing as TableTiming
 from bot.pace.notices import waiting_line
 from bot.pace.overview import server_tables
-from bot.text import clip
+from bot.text import clean_name, clip, escape
 from bot.ui.choices import PACE_CHOICES, POLICY_CHOICES
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
@@ -102,6 +102,16 @@ class Timing(commands.Cog):
             server = replace(server, substitute_role=None if no_substitute_role else chosen)
         await scheduler.save_server(server)
         await reply(interaction, f"This server's defaults:\n{server.describe()}",
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="profile", description="A member's reliability: games "
+                          "finished, abandoned, deadlines missed")
+    @app_commands.describe(member="Whose (yours if not given)")
+    async def profile(self, interaction: discord.Interaction[Any],
+                      member: discord.Member | discord.User | None = None) -> None:
+        who = member or interaction.user
+        found = await bot_of(interaction).scheduler.record(who.id)
+        await reply(interaction, found.describe(escape(clean_name(who.display_name))),
                     allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="settings", description="Your time zone, quiet hours, "

@@ -20,6 +20,12 @@ def afresh(turn: TurnRecord, now: int) -> int:
 
 
 class Deadlines(SchedulerBase):
+    async def gone(self, table_id: int, member_id: int | None) -> None:
+        """The member's seat went absent or was voted out: an abandoned game on their
+        reliability record (once per table)."""
+        if member_id is not None:
+            await self.store.add_member_event(member_id, table_id, "abandoned", 0, self.now())
+
     async def replan(self, table_id: int, seats: Collection[int] | None = None,
                      added: Added | None = None) -> dict[int, int]:
         """Plan again the deadlines of the table's open turns (those of ``seats``, or all):

@@ -50,6 +50,7 @@ class Timing:
     absent_after: int = 3  # consecutive autopilot moves before a seat is marked absent
     quiet_push: bool = True  # a deadline inside its member's quiet hours moves past their end
     holiday_days: int = 7  # days off each member may take at this table
+    min_reliability: int = 0  # percent a member's reliability record needs to join
 
     @property
     def timed(self) -> bool:
@@ -63,8 +64,10 @@ class Timing:
         else:
             pace = (f"time bank of {span(self.period)}, +{span(self.increment)} per move, "
                     f"at most {span(self.cap)}")
+        needs = (f" Players need a reliability of {self.min_reliability}% to join."
+                 if self.min_reliability else "")
         if not self.timed:
-            return f"Pace: {pace}."
+            return f"Pace: {pace}.{needs}"
         computer = f"the computer (level {self.level})"
         what = {
             Policy.AUTOPILOT: f"`autopilot`: {computer} plays the move; after "
@@ -80,7 +83,7 @@ class Timing:
         quiet = ("Deadlines move out of each player's quiet hours" if self.quiet_push
                  else "Quiet hours do not move deadlines here")
         return (f"Pace: {pace}. Out of time: {what}. {quiet}; holidays are covered up to "
-                f"{self.holiday_days} days per player.")
+                f"{self.holiday_days} days per player.{needs}")
 
 
 def span(seconds: int) -> str:
@@ -122,6 +125,7 @@ def make_timing(
     level: str = DEFAULT_LEVEL,
     absent_after: int = 3,
     quiet_hours: bool = True,
+    min_reliability: int = 0,
 ) -> Timing:
     """A table's timing from the options of ``/game new`` (refused with a clear message)."""
     pace = pace.lower()
@@ -148,8 +152,10 @@ def make_timing(
     level = check_level(level)
     if not 1 <= absent_after <= 20:
         raise TableError("A seat counts as absent after 1 to 20 autopilot moves.")
+    if not 0 <= min_reliability <= 100:
+        raise TableError("A minimum reliability is 0 to 100 (percent).")
     timing = Timing(policy=chosen, level=level, absent_after=absent_after,
-                    quiet_push=quiet_hours)
+                    quiet_push=quiet_hours, min_reliability=min_reliability)
     if period == 0:
         return timing
     if not bank:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, replace
 
+from bot.leagues.reliability import percent
 from bot.pace.deadlines import afresh
 from bot.pace.model import MAX_PERIOD, MIN_PERIOD, Mode, make_timing, parse_duration, span
 from bot.pace.notices import deadline_text
+from bot.pace.record import Record, record_of
 from bot.pace.votes import Votes
 from bot.store import Status
 from bot.store.timing_records import TurnRecord
@@ -16,6 +18,23 @@ from bot.values import Member, TableError
 
 
 class Running(Votes):
+    async def record(self, member_id: int) -> Record:
+        """A member's reliability record (``/profile``)."""
+        return record_of(await self.store.member_events(member_id), self.now())
+
+    async def may_join(self, table_id: int, member_id: int) -> None:
+        """Refused when the table asks for a reliability the member does not have."""
+        least = (await self.timing(table_id)).min_reliability
+        if least and (mine := await self.record(member_id)).score * 100 < least:
+            raise TableError(f"This table asks for a reliability of {least}%; yours is "
+                             f"{percent(mine.score)} (`/profile`). Finished games raise it, "
+                             "and old misses fade.")
+
+    async def left(self, table_id: int, member_id: int) -> None:
+        """The member abandoned a game they sat at (``/game abandon``)."""
+        if any(s.member_id == member_id for s in await self.tables.seats(table_id)):
+            await self.gone(table_id, member_id)
+
     async def managed(self, table_id: int, member: Member, what: str) -> None:
         table = await self.tables.live.record(table_id)
         if member.id != table.creator_id and not member.is_admin:

@@ -139,6 +139,9 @@ class Scheduler(Running):
             if not await self.store.claim_turn(turn.id, now):
                 continue  # another process fired it
             try:
+                if turn.member_id is not None:
+                    await self.store.add_member_event(turn.member_id, turn.table_id, "missed",
+                                                      turn.id, now)
                 out.extend(await self._expire(turn))
             except Exception:
                 log.exception("deadline %s of table %s failed", turn.id, turn.table_id)
@@ -184,10 +187,12 @@ class Scheduler(Running):
         if policy in (Policy.AUTOPILOT, Policy.SKIP):
             notice = await move_for(self.tables.live, turn, timing.level,
                                     policy is Policy.SKIP)
-            if not absent and self.on_absent is not None:
+            if not absent:
                 after = (await self.store.seat_clocks(table.id)).get(turn.seat)
                 if after is not None and after.absent:
-                    await self.on_absent(table.id, turn.seat)
+                    await self.gone(table.id, turn.member_id)
+                    if self.on_absent is not None:
+                        await self.on_absent(table.id, turn.seat)
             return [MoveNotice(notice)] if notice is not None else []
         if policy is Policy.WAIT:
             seats = await self.tables.seats(table.id)

@@ -37,14 +37,16 @@ class ServerSettings:
                            quiet_hours=self.quiet_hours)
 
     def new_table(self, pace: str | None, duration: str | None, bank: bool,
-                  policy: str | None, level: str, quiet_hours: bool | None) -> Timing:
+                  policy: str | None, level: str, quiet_hours: bool | None,
+                  min_reliability: int = 0) -> Timing:
         """The timing of a table ``/game new`` opens: what it chose, else these defaults (a
         duration without a pace is a custom pace)."""
         if pace is None:
             pace, duration = ("custom", duration) if duration else (self.pace, self.duration)
         return make_timing(pace, duration=duration, bank=bank, policy=policy or self.policy,
                            level=level,
-                           quiet_hours=self.quiet_hours if quiet_hours is None else quiet_hours)
+                           quiet_hours=self.quiet_hours if quiet_hours is None else quiet_hours,
+                           min_reliability=min_reliability)
 
     def describe(self) -> str:
         role = f"<@&{self.substitute_role}>" if self.substitute_role else "none"

@@ -98,6 +98,7 @@ class Votes(Deadlines):
                                  f"`/game seek seat:{turn.seat + 1}`.")]
         if won == "remove":
             await self.store.set_absent(table.id, turn.seat, True)
+            await self.gone(table.id, turn.member_id)
             said = f"The table voted {name} out; the computer plays the seat."
         else:
             said = (f"The vote on {name} ended without a majority "

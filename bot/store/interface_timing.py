@@ -104,6 +104,14 @@ class TimingStore(Protocol):
 
     # -- members, dashboards, seats ---------------------------------------------------------
 
+    async def add_member_event(self, member_id: int, table_id: int, kind: str, turn_id: int,
+                               at: int) -> None:
+        """One event of a member's reliability record ("finished", "abandoned" once per
+        table; "missed" once per turn)."""
+
+    async def member_events(self, member_id: int) -> list[tuple[str, int]]:
+        """A member's reliability events (kind, when), oldest first."""
+
     async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
         """A server's defaults for asynchronous play (None: never set)."""
 

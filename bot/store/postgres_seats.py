@@ -19,6 +19,21 @@ from bot.store.timing_records import DashboardRecord, SeatChange
 
 
 class PostgresSeats(PostgresTiming):
+    # -- reliability -------------------------------------------------------------------------
+
+    async def add_member_event(self, member_id: int, table_id: int, kind: str, turn_id: int,
+                               at: int) -> None:
+        await self._pool.execute(
+            "INSERT INTO member_events (member_id, table_id, kind, turn_id, at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+            member_id, table_id, kind, turn_id, at)
+
+    async def member_events(self, member_id: int) -> list[tuple[str, int]]:
+        found = await self._pool.fetch(
+            "SELECT kind, at FROM member_events WHERE member_id = $1 ORDER BY at, id",
+            member_id)
+        return [(r["kind"], r["at"]) for r in found]
+
     # -- server and member settings ----------------------------------------------------------
 
     async def server_settings(self, guild_id: int) -> dict[str, Any] | None:

@@ -266,6 +266,12 @@ async def write_plan(conn: asyncpg.Connection, plan: PlanRequest, *, locked: boo
     if plan.planner is None:
         await conn.execute("UPDATE turns SET ended_at = $2 WHERE table_id = $1"
                            " AND ended_at IS NULL", table_id, now)
+        # The table ended with its game over: each member seated finished it (once).
+        await conn.execute(
+            "INSERT INTO member_events (member_id, table_id, kind, at) SELECT s.member_id,"
+            " s.table_id, 'finished', $2 FROM seats s JOIN game_tables g ON g.id = s.table_id"
+            " WHERE s.table_id = $1 AND s.member_id IS NOT NULL AND g.status = 'over'"
+            " ON CONFLICT DO NOTHING", table_id, now)
         await conn.execute(MARK_DASHBOARDS, table_id)
         return {}
     inputs = PlanInputs((await _timing_in_force(conn, table_id))[0],

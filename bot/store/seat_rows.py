@@ -19,6 +19,21 @@ from bot.store.timing_records import DashboardRecord, SeatChange
 class SeatRows(Handoffs):
     """Mixed into ``SqliteStore``, which provides the two hand-offs."""
 
+    # -- reliability -------------------------------------------------------------------------
+
+    async def add_member_event(self, member_id: int, table_id: int, kind: str, turn_id: int,
+                               at: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO member_events (member_id, table_id, kind, turn_id, at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (member_id, table_id, kind, turn_id, at)))
+
+    async def member_events(self, member_id: int) -> list[tuple[str, int]]:
+        rows = await self._read(lambda db: db.execute(
+            "SELECT kind, at FROM member_events WHERE member_id = ? ORDER BY at, id",
+            (member_id,)).fetchall())
+        return [(str(r[0]), int(r[1])) for r in rows]
+
     # -- server and member settings ----------------------------------------------------------
 
     async def server_settings(self, guild_id: int) -> dict[str, Any] | None:

@@ -25,6 +25,12 @@ from bot.store.timing_records import (
     WaitingTurn,
 )
 
+# The table ended with its game over: each member seated finished it (once).
+FINISHED = ("INSERT INTO member_events (member_id, table_id, kind, at) SELECT member_id,"
+            " table_id, 'finished', ? FROM seats WHERE table_id = ? AND member_id IS NOT NULL"
+            " AND (SELECT status FROM game_tables WHERE id = seats.table_id) = 'over'"
+            " ON CONFLICT DO NOTHING")
+
 
 class TimingRows(Handoffs):
     """Mixed into ``SqliteStore``, which provides the two hand-offs."""
@@ -235,6 +241,7 @@ def write_plan(db: sqlite3.Connection, plan: PlanRequest) -> dict[int, TurnRecor
     if plan.planner is None:
         db.execute("UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
                    (now, table_id))
+        db.execute(FINISHED, (now, table_id))
         db.execute(MARK_DASHBOARDS, (table_id,))
         return {}
     inputs = PlanInputs(

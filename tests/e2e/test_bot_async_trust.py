@@ -69,6 +69,16 @@ async def test_an_absent_member_comes_back(standin: StandIn, tmp_path: Path) -> 
         assert "no absent seat" in (await t.reply(r)).content
         clocks = await t.bot.scheduler.store.seat_clocks(table_id)
         assert [c.absent for _, c in sorted(clocks.items())] == [False, False, True]
+        # The record remembers: /profile shows it, and a table may ask for better.
+        r = await s.slash(t.members["bob"], t.channel, "profile", {"member": t.members["carol"]})
+        shown = (await t.reply(r)).content
+        assert "1 abandoned" in shown and "3 deadline(s) missed" in shown
+        there = s.add_channel(t.guild, "careful-games")
+        r = await s.slash(t.members["alice"], there, "game new",
+                          {"game": "palatinus", "pace": "daily", "min_reliability": 95})
+        assert "reliability of 95% to join" in (await t.reply(r)).content
+        r = await s.slash(t.members["carol"], there, "game join")
+        assert "asks for a reliability of 95%" in (await t.reply(r)).content
 
 
 async def test_a_tied_vote_ends_at_once(standin: StandIn, tmp_path: Path) -> None:

@@ -25,3 +25,18 @@ CREATE TABLE server_settings (
     settings    TEXT    NOT NULL,
     updated_at  INTEGER NOT NULL
 );
+
+-- A member's reliability record outside leagues: games finished, games abandoned (seat gone
+-- absent, voted out, or left by /game abandon) and deadlines missed, each once (a missed
+-- deadline once per turn).
+CREATE TABLE member_events (
+    id         INTEGER PRIMARY KEY,
+    member_id  INTEGER NOT NULL,
+    table_id   INTEGER NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
+    kind       TEXT    NOT NULL CHECK (kind IN ('finished', 'abandoned', 'missed')),
+    turn_id    INTEGER NOT NULL DEFAULT 0,
+    at         INTEGER NOT NULL,
+    UNIQUE (member_id, table_id, kind, turn_id)
+);
+
+CREATE INDEX member_events_by_member ON member_events (member_id);

@@ -13,6 +13,7 @@ from bot.pace.model import DAY, HOUR, MINUTE, make_timing
 from bot.pace.notices import MoveNotice, Reminder, TableMessage, VoteRequest
 from bot.pace.overview import server_tables
 from bot.pace.plan import grace
+from bot.pace.server import ServerSettings
 from bot.pace.status import status_lines
 from bot.values import TableError
 from tests.bot.pace.conftest import Stack
@@ -217,3 +218,46 @@ async def test_tables_lists_a_servers_games_oldest_first_stalled_marked(stack: S
     assert found[0].stalled and "out of time" in found[0].text and "Alice" in found[0].text
     assert not found[1].stalled and "paused since" in found[1].text
     assert "discord.com/channels/5/1" in found[0].text
+
+
+async def test_a_reliability_record_outside_leagues(stack: Stack) -> None:
+    fresh = await stack.scheduler.record(ALICE.id)
+    assert (fresh.finished, fresh.abandoned, fresh.missed, fresh.score) == (0, 0, 0, 1.0)
+    table_id = await pebbles(stack, 1, pace="fast", absent_after=1)
+    stack.clock.advance(HOUR)
+    await stack.scheduler.tick()  # Alice missed a deadline and her seat went absent
+    mine = await stack.scheduler.record(ALICE.id)
+    assert (mine.missed, mine.abandoned) == (1, 1) and mine.score < 1
+    assert "deadline(s) missed" in mine.describe("Alice")
+    # Bob plays the game to its end with the computer in Alice's seat: a finished game.
+    for _ in range(20):
+        if (await stack.tables.table_for(table_id)).status == "over":
+            break
+        if BOB.id in (await stack.tables.status(table_id)).next_members:
+            await stack.tables.act(table_id, BOB, "hold")
+        stack.clock.advance(HOUR)
+        await stack.scheduler.tick()
+    assert (await stack.scheduler.record(BOB.id)).finished == 1
+    # Forgiving: a year later the misses have faded.
+    stack.clock.advance(365 * DAY)
+    assert (await stack.scheduler.record(ALICE.id)).score > 0.95
+
+
+async def test_a_table_may_ask_for_a_minimum_reliability(stack: Stack) -> None:
+    await pebbles(stack, 1, pace="fast", absent_after=1)
+    stack.clock.advance(HOUR)
+    await stack.scheduler.tick()  # Alice's record now has a miss and an abandoned game
+    opened = await stack.tables.open("pebbles", 2, BOB, options={"first": 0})
+    await stack.scheduler.set_timing(opened.table_id, make_timing("daily", min_reliability=90),
+                                     BOB)
+    with pytest.raises(TableError, match="reliability of 90%"):
+        await stack.scheduler.may_join(opened.table_id, ALICE.id)
+    await stack.scheduler.may_join(opened.table_id, CAROL.id)
+    assert "reliability of 90% to join" in make_timing("daily", min_reliability=90).describe()
+
+
+async def test_server_settings_are_kept(stack: Stack) -> None:
+    assert (await stack.scheduler.server(7)).pace == "none"
+    await stack.scheduler.save_server(ServerSettings(7, pace="daily", substitute_role=55))
+    kept = await stack.scheduler.server(7)
+    assert (kept.pace, kept.substitute_role) == ("daily", 55)
