@@ -124,11 +124,17 @@ def shortlist(moves: list[str], last: str | None, limit: int = SELECT_LIMIT) -> 
 
 
 async def offer_moves(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """The member's moves, answered first; then an absence of theirs ends (told in the
+    channel, which may wait on the rate limit)."""
+    await _offer_moves(interaction, table_id)
+    await seen(interaction, table_id)
+
+
+async def _offer_moves(interaction: discord.Interaction[Any], table_id: int) -> None:
     """An ephemeral select of the caller's legal moves: all of them when they fit, else a
     shortlist (the area of their last move, and passing) with how to search the rest."""
     bot = bot_of(interaction)
     member = member_of(interaction)
-    await seen(interaction, table_id)
     moves = [m for m in await bot.tables.legal_moves(table_id, member) if len(m) <= 100]
     if not moves:
         await refuse(interaction, "Nothing to do for you right now: it is not your turn.")
