@@ -79,6 +79,12 @@ async def test_an_absent_member_comes_back(standin: StandIn, tmp_path: Path) -> 
         assert "reliability of 95% to join" in (await t.reply(r)).content
         r = await s.slash(t.members["carol"], there, "game join")
         assert "asks for a reliability of 95%" in (await t.reply(r)).content
+        # A button is an action at the table too.
+        board = t.boards()[-1]
+        r = await s.click(t.members["carol"], board, custom_id(board, "tabula:board:moves:"))
+        await t.reply(r)
+        await s.wait_until(lambda: any("Carol is back" in m.content
+                                       for m in t.bot_messages()) or None, WAIT, "carol back")
 
 
 async def test_a_tied_vote_ends_at_once(standin: StandIn, tmp_path: Path) -> None:
