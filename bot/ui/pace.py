@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -77,8 +78,17 @@ async def seen(interaction: discord.Interaction[Any], table_id: int) -> None:
 
 
 async def extend(interaction: discord.Interaction[Any], by: str | None) -> None:
+    """``/game extend``: the table's creator, a server manager, or at a league table one of the
+    league's organisers (the league-admin role)."""
+    bot = bot_of(interaction)
     table = await table_here(interaction)
-    text = await bot_of(interaction).scheduler.extend(table.id, member_of(interaction), by)
+    member = member_of(interaction)
+    if table.league_id is not None and table.guild_id is not None and not member.is_admin:
+        user = interaction.user
+        roles = [r.id for r in user.roles] if isinstance(user, discord.Member) else []
+        if await bot.leagues.may_run(table.guild_id, member, roles):
+            member = replace(member, is_admin=True)
+    text = await bot.scheduler.extend(table.id, member, by)
     await reply(interaction, text, ephemeral=False,
                 allowed_mentions=discord.AllowedMentions.none())
 
