@@ -104,8 +104,16 @@ class Votes(Deadlines):
             said = (f"The vote on {name} ended without a majority "
                     f"({'a tie' if votes else 'nobody voted'}): the computer plays this move "
                     "for them.")
+        before = (await self.store.seat_clocks(table.id)).get(turn.seat)
         notice = await move_for(self.tables.live, replace(turn, fired_at=None), timing.level,
                                 False)
+        if won is None and not (before is not None and before.absent):
+            # The computer's moves count towards absence as under autopilot.
+            after = (await self.store.seat_clocks(table.id)).get(turn.seat)
+            if after is not None and after.absent:
+                await self.gone(table.id, turn.member_id)
+                if self.on_absent is not None:
+                    await self.on_absent(table.id, turn.seat)
         out: Decided = [TableMessage(table.channel_id, said)]
         if notice is not None:
             out.append(MoveNotice(notice))
