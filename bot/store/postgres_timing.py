@@ -172,7 +172,9 @@ class PostgresTiming(PostgresTables):
             if row is None or (row["fired_at"] is not None and not refire):
                 return False
             if row["due_at"] == due_at and row["fired_at"] is None:
-                await conn.execute("UPDATE turns SET extra = $2 WHERE id = $1", turn_id, extra)
+                if row["extra"] != extra:
+                    await conn.execute("UPDATE turns SET extra = $2 WHERE id = $1", turn_id,
+                                       extra)
                 return False
             await conn.execute("UPDATE turns SET due_at = $2, extra = $3, fired_at = NULL"
                                " WHERE id = $1", turn_id, due_at, extra)

@@ -151,7 +151,8 @@ class TimingRows(Handoffs):
             if row is None or (row["fired_at"] is not None and not refire):
                 return False
             if row["due_at"] == due_at and row["fired_at"] is None:
-                db.execute("UPDATE turns SET extra = ? WHERE id = ?", (extra, turn_id))
+                if row["extra"] != extra:
+                    db.execute("UPDATE turns SET extra = ? WHERE id = ?", (extra, turn_id))
                 return False
             db.execute("UPDATE turns SET due_at = ?, extra = ?, fired_at = NULL WHERE id = ?",
                        (due_at, extra, turn_id))
