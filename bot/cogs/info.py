@@ -27,8 +27,9 @@ HELP_TEXT = """\
 `/history` lists the moves; `/export` gives a replay file; `/rules` summarises a game.
 `/game status`, `/game leave`, `/game abandon` (creator or server manager).
 Time: `/game new ... pace:` sets deadlines; `/turns` lists every table waiting on you;
-`/settings` sets your time zone, quiet hours, holidays, reminders and previews;
-`/game pause|resume|substitute|seek` (creator or server manager).
+`/settings` sets your time zone, quiet hours, holidays, reminders and previews; `/game back`
+ends your absence; `/profile` shows reliability; `/game pause|resume|extend|pace|out-of-time|
+substitute|seek` (creator or server manager); `/tables` and `/server-settings` for managers.
 `/league join` signs you up for a league; its organisers' `/league-admin round` opens your tables in
 threads; `/league standings` shows ratings (OpenSkill), `/league results` the finished tables."""
 

@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.notices import Notice
-from bot.pace.model import make_timing
 from bot.pace.status import status_lines
 from bot.tables.computers import DEFAULT_LEVEL
 from bot.text import clip
@@ -44,6 +43,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         bank="Custom pace as a time bank per player instead of a deadline per move",
         out_of_time="What happens when a seat's time runs out",
         level="Computer level when it plays for a seat out of time",
+        quiet_hours="Move deadlines out of players' quiet hours (the server's default if not "
+                    "given)",
+        min_reliability="Players need at least this reliability (percent, see /profile) to "
+                        "join",
     )
     @app_commands.choices(
         pace=PACE_CHOICES,
@@ -68,15 +71,20 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         bank: bool = False,
         out_of_time: app_commands.Choice[str] | None = None,
         level: app_commands.Choice[str] | None = None,
+        quiet_hours: bool | None = None,
+        min_reliability: app_commands.Range[int, 0, 100] = 0,
     ) -> None:
         bot = bot_of(interaction)
         channel_id = interaction.channel_id
         assert channel_id is not None
         order = seating.value if seating else "shuffled"
-        # Checked before the table exists, so a refused pace opens nothing.
-        chosen = make_timing(pace.value if pace else "none", duration=duration, bank=bank,
-                             policy=out_of_time.value if out_of_time else "autopilot",
-                             level=level.value if level else DEFAULT_LEVEL)
+        # Checked before the table exists, so a refused pace opens nothing. What the command
+        # does not choose comes from the server's defaults (``/server-settings``).
+        server = await bot.scheduler.server(interaction.guild_id)
+        chosen = server.new_table(pace.value if pace else None, duration, bank,
+                                  out_of_time.value if out_of_time else None,
+                                  level.value if level else DEFAULT_LEVEL, quiet_hours,
+                                  min_reliability)
         if league is not None:
             # Only organisers open league tables outside rounds: checked before a thread opens.
             assert interaction.guild_id is not None
@@ -110,6 +118,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         table = await table_here(interaction)
+        await bot_of(interaction).scheduler.may_join(table.id, interaction.user.id)
         notice = await bot_of(interaction).tables.join(table.id, member_of(interaction))
         await lobby.after_lobby_change(interaction, notice, from_button=False)
 
@@ -170,6 +179,44 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
         await pace.resume(interaction)
 
+    @app_commands.command(name="back", description="You are back: your absent seat here is "
+                          "yours again")
+    async def back(self, interaction: discord.Interaction[Any]) -> None:
+        await pace.back(interaction)
+
+    @app_commands.command(name="extend", description="Give the seats waited on here more time "
+                          "(creator or server manager)")
+    @app_commands.describe(by="How much more, e.g. 12h or 2d (one period if not given)")
+    async def extend(self, interaction: discord.Interaction[Any],
+                     by: app_commands.Range[str, 1, 20] | None = None) -> None:
+        await pace.extend(interaction, by)
+
+    @app_commands.command(name="pace", description="Change a running game's pace (creator or "
+                          "server manager)")
+    @app_commands.describe(pace="Time per move from now on",
+                           duration="Custom pace: time per move, 1m to 14d, e.g. 90m, 2d")
+    @app_commands.choices(pace=PACE_CHOICES)
+    async def pace(self, interaction: discord.Interaction[Any], pace: app_commands.Choice[str],
+                   duration: app_commands.Range[str, 1, 20] | None = None) -> None:
+        table = await table_here(interaction)
+        text = await bot_of(interaction).scheduler.change_pace(
+            table.id, member_of(interaction), pace.value, duration)
+        await reply(interaction, text, ephemeral=False,
+                    allowed_mentions=discord.AllowedMentions.none())
+
+    @app_commands.command(name="out-of-time", description="Change what happens when a seat's "
+                          "time runs out (creator or server manager)")
+    @app_commands.describe(policy="What happens from now on", level="Computer level")
+    @app_commands.choices(policy=POLICY_CHOICES, level=LEVEL_CHOICES)
+    async def out_of_time(self, interaction: discord.Interaction[Any],
+                          policy: app_commands.Choice[str],
+                          level: app_commands.Choice[str] | None = None) -> None:
+        table = await table_here(interaction)
+        text = await bot_of(interaction).scheduler.change_policy(
+            table.id, member_of(interaction), policy.value, level.value if level else None)
+        await reply(interaction, text, ephemeral=False,
+                    allowed_mentions=discord.AllowedMentions.none())
+
     @app_commands.command(name="substitute", description="Give a seat to another member "
                           "(creator, manager or the seat's own; league: organisers)")
     @app_commands.describe(seat="The seat number", member="Who takes the seat",
@@ -195,6 +242,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         table = await table_here(interaction)
         # At a league table, a player abandoning forfeits (``Rounds.abandon``).
         notice = await bot_of(interaction).rounds.abandon(table.id, member_of(interaction))
+        await bot_of(interaction).scheduler.left(table.id, interaction.user.id)
         await reply(interaction, clip(notice.public_text), ephemeral=False,
                     allowed_mentions=discord.AllowedMentions.none())
 

@@ -4,13 +4,15 @@ reminder interval, DM notices and previews; and the quiet-hours arithmetic."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.values import TableError
 
 INTERVALS = (0, 6, 12, 24)  # hours between reminders at tables without deadlines; 0 = off
+MAX_QUIET_HOURS = 12  # quiet hours longer than this would hold a table up most of each day
+MAX_HOLIDAY_DAYS = 30
 _CLOCK_TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
 
 
@@ -26,6 +28,7 @@ class MemberSettings:
     away_from: int | None = None  # a holiday: epoch seconds, from..until
     away_until: int | None = None
     dashboard: bool = False  # one DM listing the tables waiting on them, edited in place
+    dms_refused: bool = False  # Discord refused a DM (50007): channel mentions until one works
 
     @property
     def zone(self) -> ZoneInfo:
@@ -74,7 +77,19 @@ class MemberSettings:
                  f"DM dashboard of your waiting tables: {'on' if self.dashboard else 'off'}"]
         if self.away_from is not None and self.away_until is not None:
             lines.append(f"Holiday: <t:{self.away_from}:f> to <t:{self.away_until}:f>")
+        if self.dms_refused:
+            lines.append("Discord refused my last DM to you: reminders come as a mention in "
+                         "the table's channel until a DM gets through (`/settings "
+                         "dm_notices:true` tries again).")
         return "\n".join(lines)
+
+    def away_text(self, now: int) -> str | None:
+        """"away until ..." (or a holiday planned ahead) for ``/game status``."""
+        if self.away_from is None or self.away_until is None or self.away_until <= now:
+            return None
+        if self.away_from <= now:
+            return f"away until <t:{self.away_until}:f>"
+        return f"away from <t:{self.away_from}:f> to <t:{self.away_until}:f>"
 
 
 def _hm(text: str) -> time:
@@ -105,7 +120,65 @@ def check_clock_time(text: str) -> str:
     return f"{int(found.group(1)):02d}:{found.group(2)}"
 
 
+def check_quiet(settings: MemberSettings) -> MemberSettings:
+    """Quiet hours come as a pair, at most ``MAX_QUIET_HOURS`` long; else a clear refusal."""
+    start, end = settings.quiet_start, settings.quiet_end
+    if (start is None) != (end is None):
+        raise TableError("Quiet hours need both `quiet_start` and `quiet_end` (HH:MM), or "
+                         "`quiet_off:true`.")
+    if start is not None and end is not None:
+        length = (_minutes(end) - _minutes(start)) % (24 * 60)
+        if length > MAX_QUIET_HOURS * 60:
+            raise TableError(f"Quiet hours last at most {MAX_QUIET_HOURS} hours; "
+                             f"{start}–{end} is longer.")
+    return settings
+
+
+def _minutes(text: str) -> int:
+    hours, minutes = text.split(":")
+    return int(hours) * 60 + int(minutes)
+
+
+def holiday(start: datetime, days: int) -> tuple[int | None, int | None]:
+    """A holiday of ``days`` days from ``start`` (0 days: none), as epoch seconds."""
+    if not 0 <= days <= MAX_HOLIDAY_DAYS:
+        raise TableError(f"A holiday lasts 0 to {MAX_HOLIDAY_DAYS} days.")
+    if days == 0:
+        return None, None
+    return int(start.timestamp()), int((start + timedelta(days=days)).timestamp())
+
+
+def parse_date(text: str, zone: ZoneInfo, now: datetime) -> datetime:
+    """"2025-03-01" as the start of that day in the member's zone; never in the past."""
+    try:
+        day = datetime.strptime(text.strip(), "%Y-%m-%d").date()
+    except ValueError:
+        raise TableError(f"Write a date as YYYY-MM-DD, not {text[:12]!r}.") from None
+    start = datetime.combine(day, time(0, 0), zone)
+    if start.date() < now.astimezone(zone).date():
+        raise TableError("A holiday starts today or later.")
+    return max(start, now)
+
+
 def check_interval(hours: int) -> int:
     if hours not in INTERVALS:
         raise TableError("The reminder interval is off (0), 6, 12 or 24 hours.")
     return hours
+
+
+def plan_holiday(mine: MemberSettings, now: datetime, days: int | None, start: str | None
+         ) -> MemberSettings:
+    """The holiday asked for: ``days`` from ``start`` (today if not given); 0 days ends the
+    holiday under way at once (the time already away still counts) or cancels one planned."""
+    if days is None:
+        if mine.away_from is None or mine.away_until is None:
+            raise TableError("Say how long the holiday is: `holiday_days`.")
+        days = max(1, round((mine.away_until - mine.away_from) / 86400))
+    if days == 0:
+        at = int(now.timestamp())
+        if mine.away_from is not None and mine.away_from <= at < (mine.away_until or 0):
+            return replace(mine, away_until=at)
+        return replace(mine, away_from=None, away_until=None)
+    begin = parse_date(start, mine.zone, now) if start is not None else now
+    begin_at, end_at = holiday(begin, days)
+    return replace(mine, away_from=begin_at, away_until=end_at)

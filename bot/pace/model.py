@@ -49,8 +49,9 @@ class Timing:
     policy: Policy = Policy.AUTOPILOT
     level: str = DEFAULT_LEVEL  # the computer level of the autopilot
     absent_after: int = 3  # consecutive autopilot moves before a seat is marked absent
-    quiet_push: bool = True  # a deadline inside its member's quiet hours moves to their end
+    quiet_push: bool = True  # a deadline inside its member's quiet hours moves past their end
     holiday_days: int = 7  # days off each member may take at this table
+    min_reliability: int = 0  # percent a member's reliability record needs to join
 
     @property
     def timed(self) -> bool:
@@ -64,19 +65,26 @@ class Timing:
         else:
             pace = (f"time bank of {span(self.period)}, +{span(self.increment)} per move, "
                     f"at most {span(self.cap)}")
+        needs = (f" Players need a reliability of {self.min_reliability}% to join."
+                 if self.min_reliability else "")
         if not self.timed:
-            return f"Pace: {pace}."
+            return f"Pace: {pace}.{needs}"
         computer = f"the computer (level {self.level})"
         what = {
             Policy.AUTOPILOT: f"`autopilot`: {computer} plays the move; after "
                               f"{self.absent_after} in a row the seat counts as absent",
             Policy.SKIP: f"`skip`: the seat passes where the game allows it, else {computer} "
-                         "plays",
+                         f"plays; after {self.absent_after} in a row the seat counts as absent "
+                         "and the computer plays its moves",
             Policy.VOTE: "`vote`: the other players vote to remove the seat (then "
-                         f"{computer} plays it), wait another period or find a substitute",
+                         f"{computer} plays it), wait another period or find a substitute; "
+                         "on a tie or without votes the computer plays that move",
             Policy.WAIT: "`wait`: the table says so and waits",
         }[self.policy]
-        return f"Pace: {pace}. Out of time: {what}."
+        quiet = ("Deadlines move out of each player's quiet hours" if self.quiet_push
+                 else "Quiet hours do not move deadlines here")
+        return (f"Pace: {pace}. Out of time: {what}. {quiet}; holidays are covered up to "
+                f"{self.holiday_days} days per player.{needs}")
 
 
 def span(seconds: int) -> str:
@@ -117,9 +125,17 @@ def make_timing(
     policy: str = "autopilot",
     level: str = DEFAULT_LEVEL,
     absent_after: int = 3,
+    quiet_hours: bool = True,
+    min_reliability: int = 0,
 ) -> Timing:
     """A table's timing from the options of ``/game new`` (refused with a clear message)."""
     pace = pace.lower()
+    if pace == "none" and (duration or increment or cap or bank):
+        raise TableError("`pace:none` has no time limit: a duration, bank, increment or cap "
+                         "needs a pace (`fast`, `daily`, `relaxed` or `custom`).")
+    if pace in PRESETS and duration:
+        raise TableError(f"`pace:{pace}` has its own time per move; a duration goes with "
+                         "`pace:custom`.")
     if pace == "none":
         period = 0
     elif pace in PRESETS:
@@ -137,7 +153,10 @@ def make_timing(
     level = check_level(level)
     if not 1 <= absent_after <= 20:
         raise TableError("A seat counts as absent after 1 to 20 autopilot moves.")
-    timing = Timing(policy=chosen, level=level, absent_after=absent_after)
+    if not 0 <= min_reliability <= 100:
+        raise TableError("A minimum reliability is 0 to 100 (percent).")
+    timing = Timing(policy=chosen, level=level, absent_after=absent_after,
+                    quiet_push=quiet_hours, min_reliability=min_reliability)
     if period == 0:
         return timing
     if not bank:

@@ -35,6 +35,8 @@ class VoteRequest:
     seat: int
     name: str  # escaped, ready for message text
     voters: tuple[int, ...]
+    round: int  # the turn's round (each firing of its deadline): votes count per round
+    ends_at: int  # the vote's own deadline
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Reminder:
     member_id: int
     waiting: tuple[WaitingTurn, ...]
     by_dm: bool = True
+    dms_refused: bool = False  # Discord refused an earlier DM: by mention until one works
 
     @property
     def text(self) -> str:

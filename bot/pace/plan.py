@@ -5,6 +5,13 @@ A seat's turn starts when it comes to owe a move, and again after each of its ow
 it still owes one (a fixed deadline is per move). Seats that come to owe a move together, as in
 a simultaneous phase, start together and so share one deadline, moved only by each member's
 own quiet hours and holiday. A bank runs down while its seat owes a move.
+
+Every deadline, however it is set or moved (a new turn, a member's changed holiday or quiet
+hours, a resume, a vote, an extension, a return from absence), comes from ``deadline``: the
+turn's start, its time (the period, the bank, or an absent seat's grace) and any extension;
+then the member's holiday, all of it, within the table's allowance; then out of the member's
+quiet hours (unless the table ignores them) to a reminder's lead after they end, so the one
+reminder goes outside them.
 """
 
 from __future__ import annotations
@@ -13,10 +20,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from bot.pace.member import MemberSettings
-from bot.pace.model import DAY, Mode, Timing, reminder_lead
+from bot.pace.model import DAY, MINUTE, Mode, Timing, reminder_lead
 from bot.store.timing_records import NewTurn, SeatClock, TurnRecord
 
-HOLIDAY_PASSES = 3  # extending a deadline can reach further into a holiday; a few passes settle
+SETTLE_PASSES = 3  # a deadline moved out of quiet hours may land in a holiday, and back
 
 
 @dataclass(frozen=True)
@@ -57,8 +64,12 @@ def reconcile(
         if turn is not None and (not owes or seat in movers
                                  or turn.member_id != info.member_id):
             plan.end_turns.append(turn.id)
+            member = settings.get(turn.member_id or 0) or MemberSettings(turn.member_id or 0)
+            off = min(allowance(timing, clock), member.away_overlap(turn.started_at, now))
+            if timing.timed and off:
+                clock = replace(clock, holiday_used=clock.holiday_used + off)
             if timing.mode is Mode.BANK and seat in movers:
-                used = now - turn.started_at
+                used = max(0, now - turn.started_at - off)
                 clock = replace(clock, bank=min(timing.cap,
                                                 max(0, clock.bank - used) + timing.increment))
             turn = None
@@ -86,39 +97,75 @@ def start_turn(
     version: int,
     now: int,
 ) -> tuple[NewTurn, SeatClock]:
-    """The new turn of a seat (its deadline and one reminder), and its clock after it."""
-    due: int | None = None
-    reminder: int | None = None
-    if clock.absent and timing.timed:
-        due = now  # an absent seat is played at once, without reminders
-    elif timing.mode is not Mode.NONE:
+    """The new turn of a seat (its deadline and one reminder), and its clock after it. The
+    holiday a turn takes is charged to the seat's allowance when the turn ends."""
+    due, reminder = deadline(timing, clock, member, now, 0, now)
+    return NewTurn(info.position, info.member_id, version, now, due, reminder), clock
+
+
+def grace(period: int) -> int:
+    """How long an absent seat's turn waits before the computer plays it: a tenth of the
+    period, at least a minute, so a member who comes back finds their move still open."""
+    return max(MINUTE, period // 10)
+
+
+def allowance(timing: Timing, clock: SeatClock) -> int:
+    """Seconds of holiday the seat's member may still take at this table."""
+    return max(0, timing.holiday_days * DAY - clock.holiday_used)
+
+
+def deadline(timing: Timing, clock: SeatClock, member: MemberSettings, start: int, extra: int,
+             now: int) -> tuple[int | None, int | None]:
+    """A turn's deadline and its one reminder (see the module's doc). ``extra`` is time the
+    table added (a vote to wait, an extension, a return from absence); ``now`` is the
+    earliest a reminder can go."""
+    if timing.mode is Mode.NONE:
+        if member.interval_hours:
+            return None, after_quiet(member, now + member.interval_hours * 3600)
+        return None, None
+    if clock.absent:
+        span = grace(timing.period)
+    else:
         span = timing.period if timing.mode is Mode.DEADLINE else clock.bank
-        due = now + span
-        # A holiday pauses the seat's clock, up to the days the table allows.
-        allowance = max(0, timing.holiday_days * DAY - clock.holiday_used)
-        extra = 0
-        for _ in range(HOLIDAY_PASSES):
-            extra = min(allowance, member.away_overlap(now, now + span + extra))
-        due += extra
-        clock = replace(clock, holiday_used=clock.holiday_used + extra)
-        if timing.quiet_push:
-            window = member.quiet_window(due)
-            if window is not None:
-                due = window[1]
-        reminder = reminder_time(member, now, due, timing.period)
-    elif member.interval_hours:
-        reminder = after_quiet(member, now + member.interval_hours * 3600)
-    turn = NewTurn(info.position, info.member_id, version, now, due, reminder)
-    return turn, clock
+    due = start + span + extra
+    left = allowance(timing, clock)
+    if member.away_from is not None and member.away_until is not None:
+        # The holiday stops the seat's clock from its start (or the turn's) to its end.
+        if member.away_from < due and member.away_until > start:
+            whole = member.away_until - max(member.away_from, start)
+            taken = min(left, whole)
+            due, left = due + taken, left - taken
+            if taken == whole:  # back from holiday: room for a reminder first
+                due = max(due, member.away_until + quiet_lead(timing.period))
+    for _ in range(SETTLE_PASSES):
+        before = due
+        window = member.quiet_window(due) if timing.quiet_push else None
+        if window is not None:
+            due = window[1] + quiet_lead(timing.period)
+        if member.away(due) and left > 0 and member.away_until is not None:
+            taken = min(left, member.away_until - due)
+            due, left = due + taken, left - taken
+        if due == before:
+            break
+    reminder = None if clock.absent else reminder_time(member, now, due, timing.period)
+    return due, reminder
+
+
+def quiet_lead(period: int) -> int:
+    """How far past the end of quiet hours a deadline moved out of them goes: room for its
+    reminder after the member wakes."""
+    return min(reminder_lead(period), max(MINUTE, period // 2))
 
 
 def reminder_time(member: MemberSettings, start: int, due: int, period: int) -> int | None:
     """When the one reminder of a deadline goes: a lead before it scaled to the period, never
-    in the member's quiet hours (moved before them, else after them), never after the
-    deadline; None when no time fits."""
+    on the member's holiday (moved to its end), never in their quiet hours (moved before them,
+    else after them), never after the deadline; None when no time fits."""
     lead = min(reminder_lead(period), (due - start) // 2)
     at = due - lead
-    if at <= start:
+    if member.away(at) and member.away_until is not None:
+        at = member.away_until  # not on holiday: as it ends
+    if at <= start or at >= due:
         return None
     window = member.quiet_window(at)
     if window is None:

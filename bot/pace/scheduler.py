@@ -11,15 +11,23 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict, replace
-from typing import Any
+from dataclasses import asdict
 
 from bot.notices import Notice
-from bot.pace.clock import Clock, epoch
+from bot.pace.base import timing_of
+from bot.pace.clock import Clock
 from bot.pace.member import MemberSettings
-from bot.pace.model import Mode, Policy, Timing
-from bot.pace.notices import Dashboard, MoveNotice, Reminder, TableMessage, VoteRequest
+from bot.pace.model import Policy, Timing
+from bot.pace.notices import (
+    Dashboard,
+    MoveNotice,
+    Reminder,
+    TableMessage,
+    VoteRequest,
+)
 from bot.pace.plan import SeatInfo, after_quiet, reconcile
+from bot.pace.running import Running
+from bot.pace.server import ServerSettings
 from bot.pace.usecases import move_for, substitute
 from bot.store import Status
 from bot.store.timing_records import (
@@ -38,33 +46,14 @@ from bot.web.metrics import DEADLINES, REMINDERS
 log = logging.getLogger(__name__)
 
 Delivered = MoveNotice | TableMessage | VoteRequest | Reminder | Dashboard
-VOTE_CHOICES = ("remove", "wait", "substitute")
 
 
-def timing_of(data: dict[str, Any] | None) -> Timing:
-    if not data:
-        return Timing()
-    return Timing(**{**data, "mode": Mode(data["mode"]), "policy": Policy(data["policy"])})
-
-
-class Scheduler:
+class Scheduler(Running):
     def __init__(self, tables: Tables, clock: Clock) -> None:
-        self.tables = tables
-        self.store = tables.store
-        self.clock = clock
-        # Told when the computer's moves for a seat out of time make it absent (a league
-        # records that as the member's forfeit); the front end sets it.
-        self.on_absent: Callable[[int, int], Awaitable[object]] | None = None
+        super().__init__(tables, clock)
         tables.live.timing = self
 
-    def now(self) -> int:
-        return epoch(self.clock)
-
     # -- configuration ---------------------------------------------------------------------
-
-    async def timing(self, table_id: int) -> Timing:
-        """The timing a table plays at: its league's when the league imposes one."""
-        return timing_of((await self.store.timing_in_force(table_id))[0])
 
     async def set_timing(self, table_id: int, timing: Timing, member: Member) -> Timing:
         """A table's pace and policy: chosen at ``/game new``, changeable until it starts.
@@ -82,13 +71,21 @@ class Scheduler:
         (organisers' rights are the leagues' to check). None: tables choose their own."""
         await self.store.set_league_timing(league_id, None if timing is None else asdict(timing))
 
-    async def settings(self, member_id: int) -> MemberSettings:
-        found = await self.store.member_settings([member_id])
-        return MemberSettings(**found[member_id]) if member_id in found else MemberSettings(
-            member_id)
+    async def server(self, guild_id: int | None) -> ServerSettings:
+        """A server's defaults (the built-in ones outside a server or until set)."""
+        if guild_id is None:
+            return ServerSettings(0)
+        return ServerSettings.of(guild_id, await self.store.server_settings(guild_id))
+
+    async def save_server(self, settings: ServerSettings) -> None:
+        await self.store.save_server_settings(settings.guild_id, settings.checked().stored(),
+                                              self.now())
 
     async def save_settings(self, settings: MemberSettings) -> None:
+        """Save a member's settings; their open turns are planned again at once (a holiday or
+        quiet hours set, changed or ended)."""
         await self.store.save_member_settings(asdict(settings), self.now())
+        await self.replan_member(settings.member_id)
 
     # -- after each commit (under the table's lock) ----------------------------------------
 
@@ -144,15 +141,27 @@ class Scheduler:
                 continue  # another process fired it
             DEADLINES.inc()
             try:
+                if turn.member_id is not None:
+                    await self.store.add_member_event(turn.member_id, turn.table_id, "missed",
+                                                      turn.id, now)
                 out.extend(await self._expire(turn))
             except Exception:
                 log.exception("deadline %s of table %s failed", turn.id, turn.table_id)
+        for turn in await self.store.due_votes(now):
+            try:
+                out.extend(await self.conclude(turn))
+            except Exception:
+                log.exception("vote on turn %s of table %s failed", turn.id, turn.table_id)
         out.extend(await self._remind(now))
         for board in await self.store.take_dashboards():
             waiting = tuple(await self.store.waiting_turns(board.member_id))
             out.append(Dashboard(board.member_id, waiting, board.channel_id, board.message_id,
                                  now))
         return out
+
+    async def dms_refused(self, member_id: int, refused: bool) -> None:
+        """Discord refused a DM to the member (50007), or one got through again."""
+        await self.store.set_dms_refused(member_id, refused, self.now())
 
     async def dashboard_posted(self, member_id: int, channel_id: int | None,
                                message_id: int | None) -> None:
@@ -180,21 +189,20 @@ class Scheduler:
         if policy in (Policy.AUTOPILOT, Policy.SKIP):
             notice = await move_for(self.tables.live, turn, timing.level,
                                     policy is Policy.SKIP)
-            if not absent and self.on_absent is not None:
+            if not absent:
                 after = (await self.store.seat_clocks(table.id)).get(turn.seat)
                 if after is not None and after.absent:
-                    await self.on_absent(table.id, turn.seat)
+                    await self.gone(table.id, turn.member_id)
+                    if self.on_absent is not None:
+                        await self.on_absent(table.id, turn.seat)
             return [MoveNotice(notice)] if notice is not None else []
-        seats = await self.tables.seats(table.id)
-        name = seats[turn.seat].name
         if policy is Policy.WAIT:
+            seats = await self.tables.seats(table.id)
             return [TableMessage(table.channel_id,
-                                 f"Time ran out for {escape(name)}; the table waits for them.",
+                                 f"Time ran out for {escape(seats[turn.seat].name)}; the "
+                                 "table waits for them.",
                                  (turn.member_id,) if turn.member_id else ())]
-        voters = tuple(s.member_id for s in seats
-                       if s.member_id is not None and s.position != turn.seat)
-        return [VoteRequest(table.channel_id, table.id, turn.id, turn.seat, escape(name),
-                            voters)]
+        return list(await self.open_vote(turn))
 
     async def _remind(self, now: int) -> list[Delivered]:
         due = await self.store.due_reminders(now)
@@ -226,8 +234,10 @@ class Scheduler:
         for member_id in sorted(reminded):
             waiting = await self.store.waiting_turns(member_id)
             dm = found.get(member_id, {}).get("dm_notices", True)
+            refused = bool(found.get(member_id, {}).get("dms_refused", False))
             if waiting:
-                out.append(Reminder(member_id, tuple(waiting), by_dm=bool(dm)))
+                out.append(Reminder(member_id, tuple(waiting), by_dm=bool(dm) and not refused,
+                                    dms_refused=refused))
         return out
 
     async def run(self, deliver: Callable[[Sequence[Delivered]], Awaitable[None]],
@@ -248,7 +258,7 @@ class Scheduler:
     # -- pause, votes, substitutes, my turns -------------------------------------------------
 
     async def pause(self, table_id: int, member: Member, reason: str) -> str:
-        await self._managed(table_id, member, "pause")
+        await self.managed(table_id, member, "pause it")
         reason = reason.strip()[:200] or "no reason given"
         if not await self.store.pause_table(table_id, self.now(), member.id, reason,
                                             asdict(Timing())):
@@ -256,19 +266,13 @@ class Scheduler:
         return f"{escape(member.name)} paused the game's clock: {escape(reason)}"
 
     async def resume(self, table_id: int, member: Member) -> str:
-        await self._managed(table_id, member, "resume")
+        await self.managed(table_id, member, "resume it")
         paused = await self.store.resume_table(table_id, self.now())
         if paused is None:
             raise TableError("This table is not paused.")
+        await self.replan(table_id)  # moved on by the pause, then out of quiet hours again
         return (f"{escape(member.name)} restarted the game's clock; deadlines moved on by "
                 "the pause.")
-
-    async def _managed(self, table_id: int, member: Member, what: str) -> None:
-        table = await self.tables.live.record(table_id)
-        if member.id != table.creator_id and not member.is_admin:
-            raise TableError(f"Only the table's creator or a server manager can {what} it.")
-        if table.status != Status.PLAYING:
-            raise TableError("Only a game in progress has a clock.")
 
     async def waiting(self, member_id: int) -> list[WaitingTurn]:
         """``/turns``: every table that waits on the member, across servers, oldest first."""
@@ -284,39 +288,3 @@ class Scheduler:
     async def substitute(self, table_id: int, seat: int, newcomer: Member, by: Member
                          ) -> Notice:
         return await substitute(self.tables.live, table_id, seat, newcomer, by, self.now())
-
-    async def vote(self, turn_id: int, member: Member, choice: str) -> list[Delivered]:
-        """A member's vote on a seat out of time; a majority of the others decides."""
-        if choice not in VOTE_CHOICES:
-            raise TableError("Vote remove, wait or substitute.")
-        turn = await self.store.get_turn(turn_id)
-        if turn is None or turn.ended_at is not None or turn.fired_at is None:
-            raise TableError("That vote is over: the seat has moved or was decided.")
-        table = await self.tables.live.record(turn.table_id)
-        seats = await self.tables.seats(table.id)
-        voters = [s.member_id for s in seats if s.member_id and s.position != turn.seat]
-        if member.id not in voters:
-            raise TableError("Only the other players at this table vote.")
-        counts = await self.store.cast_vote(turn_id, member.id, choice, self.now())
-        won = next((c for c, n in counts.items() if n * 2 > len(voters)), None)
-        if won is None:
-            return []
-        name = escape(seats[turn.seat].name)
-        if won == "wait":
-            timing = await self.timing(table.id)
-            await self.store.extend_turn(turn.id, self.now() + max(timing.period, 60))
-            return [TableMessage(table.channel_id, f"The table gives {name} another period.")]
-        if won == "substitute":
-            await self.store.extend_turn(turn.id, self.now() + 365 * 86400)
-            return [TableMessage(table.channel_id,
-                                 f"The table looks for a substitute for {name}: "
-                                 f"`/game seek seat:{turn.seat + 1}`.")]
-        await self.store.set_absent(table.id, turn.seat, True)
-        timing = await self.timing(table.id)
-        notice = await move_for(self.tables.live, replace(turn, fired_at=None), timing.level,
-                                False)
-        out: list[Delivered] = [TableMessage(
-            table.channel_id, f"The table voted {name} out; the computer plays the seat.")]
-        if notice is not None:
-            out.append(MoveNotice(notice))
-        return out

@@ -70,9 +70,24 @@ class TimingStore(Protocol):
         """Open turns past their deadline, not yet fired, at tables that are not paused."""
 
     async def claim_turn(self, turn_id: int, now: int) -> bool:
-        """Mark a deadline fired; True for exactly one caller, whatever the processes."""
+        """Mark a deadline fired (its round goes up by one); True for exactly one caller,
+        whatever the processes."""
 
-    async def extend_turn(self, turn_id: int, due_at: int) -> None: ...
+    async def set_deadline(self, turn_id: int, due_at: int | None, reminder_at: int | None,
+                           extra: int, refire: bool) -> bool:
+        """An open turn's deadline planned again, with the time the table added (``extra``).
+        A fired turn is left alone unless ``refire`` (it waits for its new deadline then); a
+        turn under an open vote is always left alone. When the deadline changes, its unsent
+        reminder is replaced by one at ``reminder_at``. True when the deadline changed."""
+
+    async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> None:
+        """Open the vote on a fired turn's ``round_``, ending at ``vote_due``."""
+
+    async def due_votes(self, now: int, limit: int = 100) -> list[TurnRecord]:
+        """Turns whose open vote ended, at tables that are not paused."""
+
+    async def close_vote(self, turn_id: int, round_: int) -> bool:
+        """End the vote of that round; True for exactly one caller."""
 
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
@@ -88,6 +103,20 @@ class TimingStore(Protocol):
     async def move_reminder(self, reminder_id: int, due_at: int) -> None: ...
 
     # -- members, dashboards, seats ---------------------------------------------------------
+
+    async def add_member_event(self, member_id: int, table_id: int, kind: str, turn_id: int,
+                               at: int) -> None:
+        """One event of a member's reliability record ("finished", "abandoned" once per
+        table; "missed" once per turn)."""
+
+    async def member_events(self, member_id: int) -> list[tuple[str, int]]:
+        """A member's reliability events (kind, when), oldest first."""
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
+        """A server's defaults for asynchronous play (None: never set)."""
+
+    async def save_server_settings(self, guild_id: int, values: dict[str, Any], at: int
+                                   ) -> None: ...
 
     async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Stored settings of these members (members without any are left out)."""
@@ -108,11 +137,18 @@ class TimingStore(Protocol):
 
     async def seat_changes(self, table_id: int) -> list[SeatChange]: ...
 
-    async def set_absent(self, table_id: int, seat: int, absent: bool) -> None: ...
+    async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
+        """Mark a seat absent, or present again (its autopilot streak back to zero)."""
 
-    async def cast_vote(self, turn_id: int, member_id: int, choice: str, at: int
-                        ) -> dict[str, int]:
-        """Record (or change) a member's vote on a seat out of time; returns the counts."""
+    async def cast_vote(self, turn_id: int, round_: int, member_id: int, choice: str, at: int
+                        ) -> dict[int, str]:
+        """Record (or change) a member's vote on a seat out of time in this round (a vote of
+        an earlier round is replaced); returns the round's votes by member."""
+
+    async def votes_cast(self, turn_id: int, round_: int) -> dict[int, str]: ...
+
+    async def set_dms_refused(self, member_id: int, refused: bool, at: int) -> None:
+        """Whether Discord refuses DMs to the member (50007), until a DM gets through."""
 
     async def since_last_moves(self, table_id: int, seats: Iterable[int]
                                ) -> tuple[dict[int, int], list[ActionRecord]]:

@@ -41,6 +41,9 @@ class TurnRecord:
     due_at: int | None  # None: no time limit
     fired_at: int | None
     ended_at: int | None
+    extra: int = 0  # seconds the table added to the deadline (vote, extension, return)
+    round: int = 0  # how many times the deadline fired; votes count per round
+    vote_due: int | None = None  # an open vote on the seat ends then
 
 
 @dataclass(frozen=True)

@@ -87,8 +87,9 @@ def moves_view(table_id: int, mark: Mark, moves: list[str]) -> discord.ui.View:
     return _view(move_select(table_id, mark, moves))
 
 
-def vote_button(choice: str, turn_id: int) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=VOTE_LABELS[choice], custom_id=ids.vote(choice, turn_id),
+def vote_button(choice: str, turn_id: int, round_: int) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=VOTE_LABELS[choice],
+                             custom_id=ids.vote(choice, turn_id, round_),
                              style=discord.ButtonStyle.secondary)
 
 
@@ -106,8 +107,8 @@ def checkin_view(league_id: int) -> discord.ui.View:
     return _view(checkin_button(league_id))
 
 
-def vote_view(turn_id: int) -> discord.ui.View:
-    return _view(*(vote_button(choice, turn_id) for choice in ids.VOTE_CHOICES))
+def vote_view(turn_id: int, round_: int) -> discord.ui.View:
+    return _view(*(vote_button(choice, turn_id, round_) for choice in ids.VOTE_CHOICES))
 
 
 def seek_view(table_id: int, seat: int, old: int, by: int) -> discord.ui.View:

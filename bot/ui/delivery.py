@@ -83,6 +83,9 @@ class Delivery:
         self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
         # (table, member) -> the view last sent by DM: an update sends what changed since.
         self._dm_views: OrderedDict[tuple[int, int], Any] = OrderedDict()
+        # Members whose DMs Discord refused (50007): reminders go by mention until a DM of
+        # any kind gets through again.
+        self._refused: set[int] = set()
         self.pacer = Pacer()
         self.links: Links | None = None  # with TABULA_PUBLIC_URL: boards link to the web
         self.dm_boards = DmBoards(client)
@@ -257,7 +260,7 @@ class Delivery:
             while len(self._dm_views) > VIEWS_REMEMBERED:
                 self._dm_views.popitem(last=False)
             files = image_files(rendered, "hand")
-            return await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
+            sent = await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
                                       view=buttons if buttons is not None else MISSING,
                                       allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
@@ -268,7 +271,15 @@ class Delivery:
         except discord.HTTPException as exc:
             # The move is committed either way; a failed DM must not look like a failed move.
             log.warning("DM to %s failed: %s", seat.member_id, exc)
-        return True
+            return True
+        await self.dms_open(seat.member_id)
+        return sent
+
+    async def dms_open(self, member_id: int) -> None:
+        """A DM got through: a member whose DMs were refused gets reminders by DM again."""
+        if member_id in self._refused:
+            self._refused.discard(member_id)
+            await self.services.scheduler.dms_refused(member_id, False)
 
     async def private_payload(self, game_id: str, seat: SeatNotice) -> tuple[str, Any]:
         """The ephemeral ``/hand`` answer: the same text and image a DM would carry."""
@@ -287,12 +298,16 @@ class Delivery:
         await self.pacer.wait()
         await self.channel(request.channel_id).send(
             clip(f"Time ran out for {request.name}. {who}: what should the table do? "
-                 "A majority decides."),
-            view=vote_view(request.turn_id), allowed_mentions=_users(request.voters))
+                 f"A majority decides; the vote ends {deadline_text(request.ends_at)}, and "
+                 "on a tie or without votes the computer plays this move for them."),
+            view=vote_view(request.turn_id, request.round),
+            allowed_mentions=_users(request.voters))
 
     async def remind(self, reminder: Reminder) -> None:
         """By DM; when DMs are closed (or the member turned DM notices off), one mention in
         the channel of the table that has waited longest."""
+        if reminder.dms_refused:
+            self._refused.add(reminder.member_id)
         if reminder.by_dm:
             user = (self.client.get_user(reminder.member_id)
                     or discord.Object(reminder.member_id))
@@ -302,12 +317,14 @@ class Delivery:
                                    allowed_mentions=discord.AllowedMentions.none())
                 return
             except discord.Forbidden as exc:
+                DMS_REFUSED.inc()
                 if exc.code != DM_CLOSED:
                     raise
+                self._refused.add(reminder.member_id)
+                await self.services.scheduler.dms_refused(reminder.member_id, True)
         await self.channel(reminder.waiting[0].channel_id).send(
             clip(f"<@{reminder.member_id}>: {reminder.text}"),
             allowed_mentions=_users((reminder.member_id,)))
-
 
     async def dashboard(self, board: Dashboard) -> None:
         """Edit the member's dashboard DM in place; send it when it has none (or it was
@@ -327,6 +344,7 @@ class Delivery:
         except discord.Forbidden:
             await self.services.scheduler.dashboard_posted(board.member_id, None, None)
             return
+        await self.dms_open(board.member_id)
         await self.services.scheduler.dashboard_posted(board.member_id, channel.id, sent.id)
 
 

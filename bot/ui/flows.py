@@ -16,6 +16,7 @@ from bot.text import clip
 from bot.ui.components import confirm_view, moves_view, web_view
 from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
+from bot.ui.pace import seen
 from bot.ui.replies import DONE, given, owe
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
@@ -28,6 +29,7 @@ async def show_preview(interaction: discord.Interaction[Any], table_id: int, tex
     """The mover's own view after the move, rendered, with Confirm / Cancel."""
     await defer(interaction)
     bot = bot_of(interaction)
+    await seen(interaction, table_id)
     proposal = await bot.tables.propose(table_id, member_of(interaction), text)
     table = await bot.tables.live.record(table_id)
     files = image_files(await bot.renderer.render(table.game_id, proposal.view), "preview")
@@ -132,6 +134,13 @@ def shortlist(moves: list[str], last: str | None, limit: int = SELECT_LIMIT) -> 
 
 
 async def offer_moves(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """The member's moves, answered first; then an absence of theirs ends (told in the
+    channel, which may wait on the rate limit)."""
+    await _offer_moves(interaction, table_id)
+    await seen(interaction, table_id)
+
+
+async def _offer_moves(interaction: discord.Interaction[Any], table_id: int) -> None:
     """An ephemeral select of the caller's legal moves: all of them when they fit, else a
     shortlist (the area of their last move, and passing) with how to search the rest."""
     bot = bot_of(interaction)
@@ -160,6 +169,7 @@ async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> Non
     """The caller's private view, ephemeral: the fallback for closed DMs."""
     await defer(interaction)
     bot = bot_of(interaction)
+    await seen(interaction, table_id)
     table = await bot.tables.live.record(table_id)
     seat = await bot.tables.private_view(table_id, member_of(interaction))
     delivery = delivery_of(interaction)

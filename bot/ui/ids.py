@@ -18,7 +18,9 @@ BOARD = rf"{PREFIX}:board:(?P<op>moves|hand):(?P<table>[0-9]+):(?P<mark>v[0-9]+|
 CONFIRM = rf"{PREFIX}:confirm:(?P<op>ok|no):(?P<pending>[0-9]+)"
 PICK = rf"{PREFIX}:pick:(?P<table>[0-9]+):(?P<mark>v[0-9]+|s[0-9a-f]+)"
 VOTE_CHOICES = ("remove", "wait", "substitute")
-VOTE = rf"{PREFIX}:vote:(?P<choice>remove|wait|substitute):(?P<turn>[0-9]+)"
+# A vote's buttons carry the round they were posted for: a click on an earlier round's message
+# never counts in a later one.
+VOTE = rf"{PREFIX}:vote:(?P<choice>remove|wait|substitute):(?P<turn>[0-9]+)(?::(?P<round>[0-9]+))?"
 # An advert for a seat carries whom it was posted for and who posted it (checked then).
 CHECKIN = rf"{PREFIX}:checkin:(?P<league>[0-9]+)"
 SEEK = rf"{PREFIX}:seek:(?P<table>[0-9]+):(?P<seat>[0-9]+):(?P<old>[0-9]+):(?P<by>[0-9]+)"
@@ -57,8 +59,8 @@ def pick(table_id: int, mark: Mark) -> str:
     return f"{PREFIX}:pick:{table_id}:{mark.encode()}"
 
 
-def vote(choice: str, turn_id: int) -> str:
-    return f"{PREFIX}:vote:{choice}:{turn_id}"
+def vote(choice: str, turn_id: int, round_: int) -> str:
+    return f"{PREFIX}:vote:{choice}:{turn_id}:{round_}"
 
 
 def seek(table_id: int, seat: int, old: int, by: int) -> str:

@@ -116,19 +116,20 @@ class MoveSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], templa
 class VoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.VOTE):
     """A member's vote on a seat that ran out of time."""
 
-    def __init__(self, choice: str, turn_id: int) -> None:
-        super().__init__(components.vote_button(choice, turn_id))
-        self.choice, self.turn_id = choice, turn_id
+    def __init__(self, choice: str, turn_id: int, round_: int) -> None:
+        super().__init__(components.vote_button(choice, turn_id, round_))
+        self.choice, self.turn_id, self.round = choice, turn_id, round_
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
         match: re.Match[str], /,
     ) -> VoteButton:
-        return cls(match["choice"], int(match["turn"]))
+        # Buttons posted before votes had rounds belong to the first round.
+        return cls(match["choice"], int(match["turn"]), int(match["round"] or 1))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        await pace.vote(interaction, self.turn_id, self.choice)
+        await pace.vote(interaction, self.turn_id, self.round, self.choice)
 
 
 class SeekButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.SEEK):

@@ -54,6 +54,7 @@ async def run_lobby_op(interaction: discord.Interaction[Any], op: str, table_id:
         await start(interaction, table_id, from_button=True)
         return
     if op == "join":
+        await bot.scheduler.may_join(table_id, member.id)
         notice = await bot.tables.join(table_id, member)
     elif op == "leave":
         notice = await bot.tables.leave(table_id, member)

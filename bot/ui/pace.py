@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -54,6 +55,44 @@ async def resume(interaction: discord.Interaction[Any]) -> None:
                 allowed_mentions=discord.AllowedMentions.none())
 
 
+async def back(interaction: discord.Interaction[Any]) -> None:
+    """``/game back``: the caller's absent seat here is theirs again, said in the channel."""
+    table = await table_here(interaction)
+    member = member_of(interaction)
+    if not await bot_of(interaction).scheduler.present(table.id, member.id):
+        await refuse(interaction, "You have no absent seat at this table; nothing to do.")
+        return
+    await reply(interaction, f"Welcome back, {escape(member.name)}: your seat is yours again "
+                "and your turn has its full time from now.", ephemeral=False,
+                allowed_mentions=discord.AllowedMentions.none())
+
+
+async def seen(interaction: discord.Interaction[Any], table_id: int) -> None:
+    """The member acted at the table (``/hand``, a button, a move): an absence of theirs ends
+    at once, told in the channel."""
+    member = member_of(interaction)
+    if await bot_of(interaction).scheduler.present(table_id, member.id):
+        table = await bot_of(interaction).tables.live.record(table_id)
+        await delivery_of(interaction).post_text(TableMessage(
+            table.channel_id, f"{escape(member.name)} is back: their seat is theirs again."))
+
+
+async def extend(interaction: discord.Interaction[Any], by: str | None) -> None:
+    """``/game extend``: the table's creator, a server manager, or at a league table one of the
+    league's organisers (the league-admin role)."""
+    bot = bot_of(interaction)
+    table = await table_here(interaction)
+    member = member_of(interaction)
+    if table.league_id is not None and table.guild_id is not None and not member.is_admin:
+        user = interaction.user
+        roles = [r.id for r in user.roles] if isinstance(user, discord.Member) else []
+        if await bot.leagues.may_run(table.guild_id, member, roles):
+            member = replace(member, is_admin=True)
+    text = await bot.scheduler.extend(table.id, member, by)
+    await reply(interaction, text, ephemeral=False,
+                allowed_mentions=discord.AllowedMentions.none())
+
+
 async def substitute(interaction: discord.Interaction[Any], table_id: int, seat: int,
                      newcomer: Member, by: Member, *, roles: Sequence[int] = (),
                      anyone: bool = False) -> None:
@@ -89,13 +128,17 @@ async def seek(interaction: discord.Interaction[Any], seat: int, role: discord.R
         await refuse(interaction, "Only the table's creator, a server manager or the seat's "
                      "own player can look for a substitute.")
         return
-    ping = f"{role.mention}: " if role is not None else ""
+    # Without a role, the one the server's managers named in /server-settings.
+    role_id = role.id if role is not None else (await bot.scheduler.server(
+        interaction.guild_id)).substitute_role
+    ping = f"<@&{role_id}>: " if role_id is not None else ""
     await reply(interaction,
                 f"{ping}A substitute is wanted for seat {seat} ({escape(held.name)}).",
                 ephemeral=False, view=seek_view(table.id, seat - 1, held.member_id or 0,
                                                 asker.id),
                 allowed_mentions=discord.AllowedMentions(
-                    roles=[role] if role is not None else False, users=False))
+                    roles=[discord.Object(role_id)] if role_id is not None else False,
+                    users=False))
 
 
 async def take_seat(interaction: discord.Interaction[Any], table_id: int, seat: int, old: int,
@@ -112,8 +155,9 @@ async def take_seat(interaction: discord.Interaction[Any], table_id: int, seat: 
                      Member(by, "advert", is_admin=True))
 
 
-async def vote(interaction: discord.Interaction[Any], turn_id: int, choice: str) -> None:
+async def vote(interaction: discord.Interaction[Any], turn_id: int, round_: int, choice: str
+               ) -> None:
     bot = bot_of(interaction)
-    decided = await bot.scheduler.vote(turn_id, member_of(interaction), choice)
+    decided = await bot.scheduler.vote(turn_id, round_, member_of(interaction), choice)
     await reply(interaction, f"Your vote: {VOTE_LABELS[choice]}.")
     await deliver(delivery_of(interaction), decided)

@@ -28,7 +28,8 @@ async def open_timed(t: Table, pace: str = "custom", duration: str = "1m",
     s = t.standin
     r = await s.slash(t.members["alice"], t.channel, "game new",
                       {"game": game, "players": 3, "seating": "join", "pace": pace,
-                       "duration": duration, "level": "random"})
+                       "level": "random", **({"duration": duration} if pace == "custom"
+                                             else {})})
     lobby = (await t.reply(r)).message
     assert lobby is not None and "per move" in lobby.content
     r = await s.click(t.members["bob"], lobby, custom_id(lobby, "tabula:lobby:join"))

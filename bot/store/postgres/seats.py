@@ -4,6 +4,7 @@ since its last move (``bot.store.sqlite.seats`` in PostgreSQL's dialect)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,7 +19,35 @@ from bot.store.timing_records import DashboardRecord, SeatChange
 
 
 class PostgresSeats(PostgresTiming):
-    # -- member settings ---------------------------------------------------------------------
+    # -- reliability -------------------------------------------------------------------------
+
+    async def add_member_event(self, member_id: int, table_id: int, kind: str, turn_id: int,
+                               at: int) -> None:
+        await self._pool.execute(
+            "INSERT INTO member_events (member_id, table_id, kind, turn_id, at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+            member_id, table_id, kind, turn_id, at)
+
+    async def member_events(self, member_id: int) -> list[tuple[str, int]]:
+        found = await self._pool.fetch(
+            "SELECT kind, at FROM member_events WHERE member_id = $1 ORDER BY at, id",
+            member_id)
+        return [(r["kind"], r["at"]) for r in found]
+
+    # -- server and member settings ----------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
+        found = await self._pool.fetchval(
+            "SELECT settings FROM server_settings WHERE guild_id = $1", guild_id)
+        return None if found is None else dict(json.loads(found))
+
+    async def save_server_settings(self, guild_id: int, values: dict[str, Any], at: int
+                                   ) -> None:
+        await self._pool.execute(
+            "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
+            " updated_at = excluded.updated_at", guild_id, json.dumps(values, sort_keys=True),
+            at)
 
     async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Stored settings of these members (members without any are left out)."""
@@ -29,7 +58,7 @@ class PostgresSeats(PostgresTiming):
         """Save a member's settings; a dashboard turned on is due for its first message."""
         marks = ", ".join(f"${n}" for n in range(1, len(SETTINGS_COLUMNS) + 2))
         sets = ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS[1:])
-        flags = ("dm_notices", "preview", "dashboard")
+        flags = ("dm_notices", "preview", "dashboard", "dms_refused")
         row = [bool(values[c]) if c in flags else values[c] for c in SETTINGS_COLUMNS]
         async with self._write() as conn:
             await conn.execute(
@@ -109,20 +138,33 @@ class PostgresSeats(PostgresTiming):
     async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
         await self._pool.execute(
             "INSERT INTO seat_clocks (table_id, seat, absent) VALUES ($1, $2, $3)"
-            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent",
+            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent,"
+            " streak = CASE WHEN excluded.absent THEN seat_clocks.streak ELSE 0 END",
             table_id, seat, absent)
 
-    async def cast_vote(self, turn_id: int, member_id: int, choice: str, at: int
-                        ) -> dict[str, int]:
-        """Record (or change) a member's vote on a seat out of time; returns the counts."""
+    async def cast_vote(self, turn_id: int, round_: int, member_id: int, choice: str, at: int
+                        ) -> dict[int, str]:
+        """Record (or change) a member's vote in this round; returns the round's votes."""
         async with self._write() as conn:
             await conn.execute(
-                "INSERT INTO out_of_time_votes (turn_id, member_id, choice, at)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
-                " choice = excluded.choice, at = excluded.at", turn_id, member_id, choice, at)
-            found = await conn.fetch("SELECT choice, count(*) AS n FROM out_of_time_votes"
-                                     " WHERE turn_id = $1 GROUP BY choice", turn_id)
-        return {r["choice"]: int(r["n"]) for r in found}
+                "INSERT INTO out_of_time_votes (turn_id, round, member_id, choice, at)"
+                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
+                " choice = excluded.choice, at = excluded.at, round = excluded.round",
+                turn_id, round_, member_id, choice, at)
+            found = await conn.fetch("SELECT member_id, choice FROM out_of_time_votes"
+                                     " WHERE turn_id = $1 AND round = $2", turn_id, round_)
+        return {r["member_id"]: r["choice"] for r in found}
+
+    async def votes_cast(self, turn_id: int, round_: int) -> dict[int, str]:
+        found = await self._pool.fetch("SELECT member_id, choice FROM out_of_time_votes"
+                                       " WHERE turn_id = $1 AND round = $2", turn_id, round_)
+        return {r["member_id"]: r["choice"] for r in found}
+
+    async def set_dms_refused(self, member_id: int, refused: bool, at: int) -> None:
+        await self._pool.execute(
+            "INSERT INTO member_settings (member_id, dms_refused, updated_at)"
+            " VALUES ($1, $2, $3) ON CONFLICT (member_id) DO UPDATE SET"
+            " dms_refused = excluded.dms_refused", member_id, refused, at)
 
     async def since_last_moves(self, table_id: int, seats: Iterable[int]
                                ) -> tuple[dict[int, int], list[ActionRecord]]:

@@ -131,6 +131,9 @@ class PostgresTiming(PostgresTables):
                 table_id, at, paused_at)
             await conn.execute("UPDATE reminders SET due_at = due_at + $2 WHERE table_id = $1"
                                " AND fired_at IS NULL", table_id, at - paused_at)
+            await conn.execute("UPDATE turns SET vote_due = vote_due + $2 WHERE table_id = $1"
+                               " AND ended_at IS NULL AND vote_due IS NOT NULL",
+                               table_id, at - paused_at)
             await conn.execute("UPDATE table_timing SET paused_at = NULL, paused_by = NULL,"
                                " pause_reason = NULL WHERE table_id = $1", table_id)
             await conn.execute(MARK_DASHBOARDS, table_id)
@@ -156,15 +159,56 @@ class PostgresTiming(PostgresTables):
 
     async def claim_turn(self, turn_id: int, now: int) -> bool:
         done = await self._pool.fetchval(
-            "UPDATE turns SET fired_at = $2 WHERE id = $1 AND fired_at IS NULL"
-            " AND ended_at IS NULL RETURNING id", turn_id, now)
+            "UPDATE turns SET fired_at = $2, round = round + 1 WHERE id = $1"
+            " AND fired_at IS NULL AND ended_at IS NULL RETURNING id", turn_id, now)
         return done is not None
 
-    async def extend_turn(self, turn_id: int, due_at: int) -> None:
-        """Give a fired turn a new deadline (the vote chose to wait another period)."""
+    async def set_deadline(self, turn_id: int, due_at: int | None, reminder_at: int | None,
+                           extra: int, refire: bool) -> bool:
+        """A turn's deadline planned again (see the interface)."""
+        async with self._write() as conn:
+            row = await conn.fetchrow("SELECT * FROM turns WHERE id = $1 AND ended_at IS NULL"
+                                      " AND vote_due IS NULL FOR UPDATE", turn_id)
+            if row is None or (row["fired_at"] is not None and not refire):
+                return False
+            if row["due_at"] == due_at and row["fired_at"] is None:
+                if row["extra"] != extra:
+                    await conn.execute("UPDATE turns SET extra = $2 WHERE id = $1", turn_id,
+                                       extra)
+                return False
+            await conn.execute("UPDATE turns SET due_at = $2, extra = $3, fired_at = NULL"
+                               " WHERE id = $1", turn_id, due_at, extra)
+            await conn.execute("DELETE FROM reminders WHERE turn_id = $1 AND fired_at IS NULL",
+                               turn_id)
+            if reminder_at is not None and row["member_id"] is not None:
+                # One reminder per deadline: none again for a deadline already reminded of.
+                await conn.execute(
+                    "INSERT INTO reminders (turn_id, table_id, member_id, due_at, deadline)"
+                    " SELECT $1, $2, $3, $4, $5 WHERE NOT EXISTS (SELECT 1 FROM reminders"
+                    " WHERE turn_id = $1 AND deadline = $5 AND fired_at IS NOT NULL)"
+                    " ON CONFLICT (turn_id, due_at) DO NOTHING",
+                    turn_id, row["table_id"], row["member_id"], reminder_at, due_at)
+            await conn.execute(MARK_DASHBOARDS, row["table_id"])
+            return True
+
+    async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> None:
         await self._pool.execute(
-            "UPDATE turns SET due_at = $2, fired_at = NULL WHERE id = $1 AND ended_at IS NULL",
-            turn_id, due_at)
+            "UPDATE turns SET vote_due = $3 WHERE id = $1 AND round = $2 AND ended_at IS NULL",
+            turn_id, round_, vote_due)
+
+    async def due_votes(self, now: int, limit: int = 100) -> list[TurnRecord]:
+        """Open votes past their end, at tables that are not paused."""
+        found = await self._pool.fetch(
+            "SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.vote_due <= $1 AND t.ended_at IS NULL AND c.paused_at IS NULL"
+            " ORDER BY t.vote_due, t.id LIMIT $2", now, limit)
+        return [_turn(r) for r in found]
+
+    async def close_vote(self, turn_id: int, round_: int) -> bool:
+        done = await self._pool.fetchval(
+            "UPDATE turns SET vote_due = NULL WHERE id = $1 AND round = $2"
+            " AND vote_due IS NOT NULL AND ended_at IS NULL RETURNING id", turn_id, round_)
+        return done is not None
 
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
@@ -224,6 +268,12 @@ async def write_plan(conn: asyncpg.Connection, plan: PlanRequest, *, locked: boo
     if plan.planner is None:
         await conn.execute("UPDATE turns SET ended_at = $2 WHERE table_id = $1"
                            " AND ended_at IS NULL", table_id, now)
+        # The table ended with its game over: each member seated finished it (once).
+        await conn.execute(
+            "INSERT INTO member_events (member_id, table_id, kind, at) SELECT s.member_id,"
+            " s.table_id, 'finished', $2 FROM seats s JOIN game_tables g ON g.id = s.table_id"
+            " WHERE s.table_id = $1 AND s.member_id IS NOT NULL AND g.status = 'over'"
+            " ON CONFLICT DO NOTHING", table_id, now)
         await conn.execute(MARK_DASHBOARDS, table_id)
         return {}
     inputs = PlanInputs((await _timing_in_force(conn, table_id))[0],
@@ -241,9 +291,9 @@ async def write_plan(conn: asyncpg.Connection, plan: PlanRequest, *, locked: boo
             table_id, t.seat, t.member_id, t.since_version, t.started_at, t.due_at, now)
         if made is not None and t.reminder_at is not None and t.member_id is not None:
             await conn.execute(
-                "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (turn_id, due_at) DO NOTHING",
-                made, table_id, t.member_id, t.reminder_at)
+                "INSERT INTO reminders (turn_id, table_id, member_id, due_at, deadline)"
+                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                made, table_id, t.member_id, t.reminder_at, t.due_at)
     if rows.clocks:
         await conn.executemany(
             "INSERT INTO seat_clocks (table_id, seat, bank, streak, absent, holiday_used)"
@@ -295,4 +345,5 @@ def _turn(r: Row) -> TurnRecord:
     return TurnRecord(id=r["id"], table_id=r["table_id"], seat=r["seat"],
                       member_id=r["member_id"], since_version=r["since_version"],
                       started_at=r["started_at"], due_at=r["due_at"], fired_at=r["fired_at"],
-                      ended_at=r["ended_at"])
+                      ended_at=r["ended_at"], extra=r["extra"], round=r["round"],
+                      vote_due=r["vote_due"])

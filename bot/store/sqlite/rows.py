@@ -12,7 +12,8 @@ from bot.store.records import ActionRecord, SeatRecord, Status, Step, TableRecor
 T = TypeVar("T")
 
 SETTINGS_COLUMNS = ("member_id", "tz", "quiet_start", "quiet_end", "interval_hours",
-                    "dm_notices", "preview", "away_from", "away_until", "dashboard")
+                    "dm_notices", "preview", "away_from", "away_until", "dashboard",
+                    "dms_refused")
 # Marks the dashboards of a table's members for an edit (their waiting tables changed).
 MARK_DASHBOARDS = ("UPDATE dashboards SET dirty = 1 WHERE dirty = 0 AND member_id IN"
                    " (SELECT member_id FROM seats WHERE table_id = ?)")
@@ -68,7 +69,7 @@ def member_settings(db: sqlite3.Connection, ids: list[int]) -> dict[int, dict[st
     out = {}
     for r in rows:
         values = {c: r[c] for c in SETTINGS_COLUMNS}
-        for flag in ("dm_notices", "preview", "dashboard"):
+        for flag in ("dm_notices", "preview", "dashboard", "dms_refused"):
             values[flag] = bool(r[flag])
         out[int(r["member_id"])] = values
     return out

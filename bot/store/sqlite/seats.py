@@ -3,6 +3,7 @@ votes on a seat out of time, and what each seat missed since its last move."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable
 from typing import Any
@@ -18,7 +19,35 @@ from bot.store.timing_records import DashboardRecord, SeatChange
 class SeatRows(Handoffs):
     """Mixed into ``SqliteStore``, which provides the hand-offs."""
 
-    # -- member settings ---------------------------------------------------------------------
+    # -- reliability -------------------------------------------------------------------------
+
+    async def add_member_event(self, member_id: int, table_id: int, kind: str, turn_id: int,
+                               at: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO member_events (member_id, table_id, kind, turn_id, at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (member_id, table_id, kind, turn_id, at)))
+
+    async def member_events(self, member_id: int) -> list[tuple[str, int]]:
+        rows = await self._read(lambda db: db.execute(
+            "SELECT kind, at FROM member_events WHERE member_id = ? ORDER BY at, id",
+            (member_id,)).fetchall())
+        return [(str(r[0]), int(r[1])) for r in rows]
+
+    # -- server and member settings ----------------------------------------------------------
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
+        row = await self._read(lambda db: db.execute(
+            "SELECT settings FROM server_settings WHERE guild_id = ?", (guild_id,)).fetchone())
+        return None if row is None else dict(json.loads(row[0]))
+
+    async def save_server_settings(self, guild_id: int, values: dict[str, Any], at: int
+                                   ) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO server_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
+            " updated_at = excluded.updated_at", (guild_id, json.dumps(values, sort_keys=True),
+                                                  at)))
 
     async def member_settings(self, member_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Stored settings of these members (members without any are left out)."""
@@ -117,23 +146,32 @@ class SeatRows(Handoffs):
     async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
         await self._transact(lambda db: db.execute(
             "INSERT INTO seat_clocks (table_id, seat, absent) VALUES (?, ?, ?)"
-            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent",
+            " ON CONFLICT (table_id, seat) DO UPDATE SET absent = excluded.absent,"
+            " streak = CASE WHEN excluded.absent THEN seat_clocks.streak ELSE 0 END",
             (table_id, seat, int(absent))))
 
-    async def cast_vote(self, turn_id: int, member_id: int, choice: str, at: int
-                        ) -> dict[str, int]:
-        """Record (or change) a member's vote on a seat out of time; returns the counts."""
+    async def cast_vote(self, turn_id: int, round_: int, member_id: int, choice: str, at: int
+                        ) -> dict[int, str]:
+        """Record (or change) a member's vote in this round; returns the round's votes."""
 
-        def write(db: sqlite3.Connection) -> dict[str, int]:
+        def write(db: sqlite3.Connection) -> dict[int, str]:
             db.execute(
-                "INSERT INTO out_of_time_votes (turn_id, member_id, choice, at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
-                " choice = excluded.choice, at = excluded.at", (turn_id, member_id, choice, at))
-            rows = db.execute("SELECT choice, COUNT(*) FROM out_of_time_votes"
-                              " WHERE turn_id = ? GROUP BY choice", (turn_id,)).fetchall()
-            return {str(r[0]): int(r[1]) for r in rows}
+                "INSERT INTO out_of_time_votes (turn_id, round, member_id, choice, at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
+                " choice = excluded.choice, at = excluded.at, round = excluded.round",
+                (turn_id, round_, member_id, choice, at))
+            return _votes(db, turn_id, round_)
 
         return await self._transact(write)
+
+    async def votes_cast(self, turn_id: int, round_: int) -> dict[int, str]:
+        return await self._read(lambda db: _votes(db, turn_id, round_))
+
+    async def set_dms_refused(self, member_id: int, refused: bool, at: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "INSERT INTO member_settings (member_id, dms_refused, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (member_id) DO UPDATE SET dms_refused = excluded.dms_refused",
+            (member_id, int(refused), at)))
 
     async def since_last_moves(self, table_id: int, seats: Iterable[int]
                                ) -> tuple[dict[int, int], list[ActionRecord]]:
@@ -153,3 +191,9 @@ class SeatRows(Handoffs):
             return last, [action_record(r) for r in log]
 
         return await self._read(read) if wanted else ({}, [])
+
+
+def _votes(db: sqlite3.Connection, turn_id: int, round_: int) -> dict[int, str]:
+    rows = db.execute("SELECT member_id, choice FROM out_of_time_votes WHERE turn_id = ?"
+                      " AND round = ?", (turn_id, round_)).fetchall()
+    return {int(r[0]): str(r[1]) for r in rows}

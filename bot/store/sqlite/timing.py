@@ -25,6 +25,12 @@ from bot.store.timing_records import (
     WaitingTurn,
 )
 
+# The table ended with its game over: each member seated finished it (once).
+FINISHED = ("INSERT INTO member_events (member_id, table_id, kind, at) SELECT member_id,"
+            " table_id, 'finished', ? FROM seats WHERE table_id = ? AND member_id IS NOT NULL"
+            " AND (SELECT status FROM game_tables WHERE id = seats.table_id) = 'over'"
+            " ON CONFLICT DO NOTHING")
+
 
 class TimingRows(Handoffs):
     """Mixed into ``SqliteStore``, which provides the hand-offs."""
@@ -98,6 +104,8 @@ class TimingRows(Handoffs):
             )
             db.execute("UPDATE reminders SET due_at = due_at + ? WHERE table_id = ?"
                        " AND fired_at IS NULL", (at - paused_at, table_id))
+            db.execute("UPDATE turns SET vote_due = vote_due + ? WHERE table_id = ?"
+                       " AND ended_at IS NULL AND vote_due IS NOT NULL", (at - paused_at, table_id))
             db.execute("UPDATE table_timing SET paused_at = NULL, paused_by = NULL,"
                        " pause_reason = NULL WHERE table_id = ?", (table_id,))
             db.execute(MARK_DASHBOARDS, (table_id,))
@@ -130,14 +138,56 @@ class TimingRows(Handoffs):
 
     async def claim_turn(self, turn_id: int, now: int) -> bool:
         return await self._transact(lambda db: db.execute(
-            "UPDATE turns SET fired_at = ? WHERE id = ? AND fired_at IS NULL"
+            "UPDATE turns SET fired_at = ?, round = round + 1 WHERE id = ? AND fired_at IS NULL"
             " AND ended_at IS NULL", (now, turn_id)).rowcount == 1)
 
-    async def extend_turn(self, turn_id: int, due_at: int) -> None:
-        """Give a fired turn a new deadline (the vote chose to wait another period)."""
+    async def set_deadline(self, turn_id: int, due_at: int | None, reminder_at: int | None,
+                           extra: int, refire: bool) -> bool:
+        """A turn's deadline planned again (see the interface)."""
+
+        def write(db: sqlite3.Connection) -> bool:
+            row = db.execute("SELECT * FROM turns WHERE id = ? AND ended_at IS NULL"
+                             " AND vote_due IS NULL", (turn_id,)).fetchone()
+            if row is None or (row["fired_at"] is not None and not refire):
+                return False
+            if row["due_at"] == due_at and row["fired_at"] is None:
+                if row["extra"] != extra:
+                    db.execute("UPDATE turns SET extra = ? WHERE id = ?", (extra, turn_id))
+                return False
+            db.execute("UPDATE turns SET due_at = ?, extra = ?, fired_at = NULL WHERE id = ?",
+                       (due_at, extra, turn_id))
+            db.execute("DELETE FROM reminders WHERE turn_id = ? AND fired_at IS NULL",
+                       (turn_id,))
+            if reminder_at is not None and row["member_id"] is not None:
+                # One reminder per deadline: none again for a deadline already reminded of.
+                db.execute("INSERT INTO reminders (turn_id, table_id, member_id, due_at,"
+                           " deadline) SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM"
+                           " reminders WHERE turn_id = ? AND deadline = ? AND fired_at IS NOT"
+                           " NULL) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                           (turn_id, row["table_id"], row["member_id"], reminder_at, due_at,
+                            turn_id, due_at))
+            db.execute(MARK_DASHBOARDS, (row["table_id"],))
+            return True
+
+        return await self._transact(write)
+
+    async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> None:
         await self._transact(lambda db: db.execute(
-            "UPDATE turns SET due_at = ?, fired_at = NULL WHERE id = ? AND ended_at IS NULL",
-            (due_at, turn_id)))
+            "UPDATE turns SET vote_due = ? WHERE id = ? AND round = ? AND ended_at IS NULL",
+            (vote_due, turn_id, round_)))
+
+    async def due_votes(self, now: int, limit: int = 100) -> list[TurnRecord]:
+        """Open votes past their end, at tables that are not paused."""
+        rows = await self._read(lambda db: db.execute(
+            "SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.vote_due <= ? AND t.ended_at IS NULL AND c.paused_at IS NULL"
+            " ORDER BY t.vote_due, t.id LIMIT ?", (now, limit)).fetchall())
+        return [_turn(r) for r in rows]
+
+    async def close_vote(self, turn_id: int, round_: int) -> bool:
+        return await self._transact(lambda db: db.execute(
+            "UPDATE turns SET vote_due = NULL WHERE id = ? AND round = ?"
+            " AND vote_due IS NOT NULL AND ended_at IS NULL", (turn_id, round_)).rowcount == 1)
 
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
@@ -192,6 +242,7 @@ def write_plan(db: sqlite3.Connection, plan: PlanRequest) -> dict[int, TurnRecor
     if plan.planner is None:
         db.execute("UPDATE turns SET ended_at = ? WHERE table_id = ? AND ended_at IS NULL",
                    (now, table_id))
+        db.execute(FINISHED, (now, table_id))
         db.execute(MARK_DASHBOARDS, (table_id,))
         return {}
     inputs = PlanInputs(
@@ -210,9 +261,9 @@ def write_plan(db: sqlite3.Connection, plan: PlanRequest) -> dict[int, TurnRecor
         ).fetchone()
         if made is not None and t.reminder_at is not None and t.member_id is not None:
             db.execute(
-                "INSERT INTO reminders (turn_id, table_id, member_id, due_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
-                (int(made[0]), table_id, t.member_id, t.reminder_at),
+                "INSERT INTO reminders (turn_id, table_id, member_id, due_at, deadline)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (turn_id, due_at) DO NOTHING",
+                (int(made[0]), table_id, t.member_id, t.reminder_at, t.due_at),
             )
     db.executemany(
         "INSERT INTO seat_clocks (table_id, seat, bank, streak, absent, holiday_used)"
@@ -262,5 +313,6 @@ def _turn(row: sqlite3.Row) -> TurnRecord:
         id=int(row["id"]), table_id=int(row["table_id"]), seat=int(row["seat"]),
         member_id=row["member_id"], since_version=int(row["since_version"]),
         started_at=int(row["started_at"]), due_at=row["due_at"], fired_at=row["fired_at"],
-        ended_at=row["ended_at"],
+        ended_at=row["ended_at"], extra=int(row["extra"]), round=int(row["round"]),
+        vote_due=row["vote_due"],
     )

@@ -111,12 +111,14 @@ def test_a_simultaneous_phase_has_one_deadline_for_all_who_owe() -> None:
     assert dues == {0: T0 + DAY, 1: T0 + DAY}  # the computer seat has no clock
 
 
-def test_quiet_hours_push_a_deadline_to_their_end() -> None:
+def test_quiet_hours_push_a_deadline_past_their_end_with_its_reminder_after_them() -> None:
     sleepy = {12: MemberSettings(12, quiet_start="11:00", quiet_end="13:00")}
     plan = reconcile(DAILY, SEATS, {}, {}, frozenset({0, 1}), frozenset(), frozenset(), 5,
                      T0, sleepy)
     dues = {t.seat: t.due_at for t in plan.new_turns}
-    assert dues[0] == T0 + DAY and dues[1] == T0 + DAY + HOUR
+    # Out of quiet hours by a reminder's lead (1 h at a daily pace), reminded as they end.
+    assert dues[0] == T0 + DAY and dues[1] == T0 + DAY + 2 * HOUR
+    assert {t.seat: t.reminder_at for t in plan.new_turns}[1] == T0 + DAY + HOUR
 
 
 def test_a_holiday_pauses_the_seats_clock_within_the_tables_allowance() -> None:
@@ -125,7 +127,11 @@ def test_a_holiday_pauses_the_seats_clock_within_the_tables_allowance() -> None:
     plan = reconcile(timing, SEATS, {}, {}, frozenset({0}), frozenset(), frozenset(), 5, T0,
                      away)
     assert plan.new_turns[0].due_at == T0 + 2 * DAY  # one day of holiday allowed here
-    assert plan.clocks[0].holiday_used == DAY
+    # The holiday a turn took is charged when it ends.
+    moved = reconcile(timing, SEATS, plan.clocks and {0: plan.clocks[0]},
+                      {0: turn(0, 11, T0)}, frozenset({1}), frozenset({0}), frozenset(), 6,
+                      T0 + 2 * DAY, away)
+    assert {c.seat: c.holiday_used for c in moved.clocks}[0] == DAY
 
 
 def turn(seat: int, member: int, started: int, tid: int = 1) -> TurnRecord:
@@ -148,7 +154,8 @@ def test_autopilot_moves_in_a_row_mark_a_seat_absent_and_its_own_move_clears_it(
                      frozenset({0}), frozenset({0}), 6, T0 + DAY, {})
     absent = plan.clocks[0]
     assert absent.absent and absent.streak == 2
-    assert plan.new_turns[0].due_at == T0 + DAY  # played at once from now on
+    # From now on played after a short grace: a tenth of the period, at least a minute.
+    assert plan.new_turns[0].due_at == T0 + DAY + DAY // 10
     back = reconcile(timing, SEATS, {0: absent}, {0: turn(0, 11, T0 + DAY)}, frozenset({1}),
                      frozenset({0}), frozenset(), 7, T0 + DAY + 5, {})
     assert not back.clocks[0].absent and back.clocks[0].streak == 0

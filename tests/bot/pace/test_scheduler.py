@@ -75,14 +75,14 @@ async def test_no_reminder_in_quiet_hours(stack: Stack) -> None:
                 assert epoch(stack.clock) < start + DAY - 2 * HOUR
 
 
-async def test_a_deadline_inside_quiet_hours_moves_to_their_end(stack: Stack) -> None:
+async def test_a_deadline_inside_quiet_hours_moves_past_their_end(stack: Stack) -> None:
     await stack.scheduler.save_settings(MemberSettings(BOB.id, tz="Europe/Paris",
                                                        quiet_start="12:30", quiet_end="16:00"))
     table_id = await pebbles(stack, 1)
     notice = await stack.tables.act(table_id, ALICE, "hold")
     # Noon UTC is 13:00 in Paris (winter): inside Bob's quiet hours, so the deadline moves
-    # to 16:00 Paris, 15:00 UTC.
-    assert notice.data["deadlines"][BOB.id] == epoch(stack.clock) + DAY + 3 * HOUR
+    # to a reminder's lead (1 h) past 16:00 Paris, 15:00 UTC.
+    assert notice.data["deadlines"][BOB.id] == epoch(stack.clock) + DAY + 4 * HOUR
 
 
 async def test_a_restart_fires_a_deadline_that_passed_while_down_once(stack: Stack) -> None:
@@ -148,13 +148,13 @@ async def test_the_vote_decides_a_seat_out_of_time(stack: Stack) -> None:
     [request] = await stack.scheduler.tick()
     assert isinstance(request, VoteRequest) and set(request.voters) == {BOB.id, CAROL.id}
     with pytest.raises(TableError, match="other players"):
-        await stack.scheduler.vote(request.turn_id, ALICE, "wait")
-    assert await stack.scheduler.vote(request.turn_id, BOB, "remove") == []
-    decided = await stack.scheduler.vote(request.turn_id, CAROL, "remove")
+        await stack.scheduler.vote(request.turn_id, request.round, ALICE, "wait")
+    assert await stack.scheduler.vote(request.turn_id, request.round, BOB, "remove") == []
+    decided = await stack.scheduler.vote(request.turn_id, request.round, CAROL, "remove")
     assert any(isinstance(d, MoveNotice) for d in decided)
     assert (await stack.store.seat_clocks(table_id))[0].absent
     with pytest.raises(TableError, match="vote is over"):
-        await stack.scheduler.vote(request.turn_id, BOB, "wait")
+        await stack.scheduler.vote(request.turn_id, request.round, BOB, "wait")
 
 
 async def test_a_substitute_takes_the_seat_and_its_private_view(stack: Stack) -> None:

@@ -1,0 +1,44 @@
+"""What the scheduler's parts share: the table use cases, the store, the clock, a table's
+timing and a member's settings."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from bot.pace.clock import Clock, epoch
+from bot.pace.member import MemberSettings
+from bot.pace.model import Mode, Policy, Timing
+from bot.tables import Tables
+
+
+def timing_of(data: dict[str, Any] | None) -> Timing:
+    if not data:
+        return Timing()
+    return Timing(**{**data, "mode": Mode(data["mode"]), "policy": Policy(data["policy"])})
+
+
+class SchedulerBase:
+    def __init__(self, tables: Tables, clock: Clock) -> None:
+        self.tables = tables
+        self.store = tables.store
+        self.clock = clock
+        # Told when the computer's moves for a seat out of time make it absent (a league
+        # records that as the member's forfeit); the front end sets it.
+        self.on_absent: Callable[[int, int], Awaitable[object]] | None = None
+
+    def now(self) -> int:
+        return epoch(self.clock)
+
+    async def timing(self, table_id: int) -> Timing:
+        """The timing a table plays at: its league's when the league imposes one."""
+        return timing_of((await self.store.timing_in_force(table_id))[0])
+
+    async def settings(self, member_id: int) -> MemberSettings:
+        return (await self.settings_of([member_id]))[member_id]
+
+    async def settings_of(self, member_ids: Iterable[int]) -> dict[int, MemberSettings]:
+        wanted = set(member_ids)
+        found = await self.store.member_settings(wanted)
+        return {m: MemberSettings(**found[m]) if m in found else MemberSettings(m)
+                for m in wanted}

@@ -1,0 +1,120 @@
+"""The vote on a seat out of time (policy ``vote``): the other members choose to remove the
+seat (the computer plays it), to wait another period, or to look for a substitute.
+
+A vote belongs to one round of the turn (each time its deadline fires). It ends as soon as a
+majority of the voters agree or everyone has voted, else at its own deadline: half the
+table's period, at least a minute, at most a day. Then the choice with most votes wins; on a
+tie, or when nobody voted, the computer plays this one move for the seat (as ``autopilot``
+would: after ``absent_after`` of those in a row the seat counts as absent)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from bot.pace.deadlines import Deadlines, afresh
+from bot.pace.model import DAY, MINUTE
+from bot.pace.notices import MoveNotice, TableMessage, VoteRequest, deadline_text
+from bot.pace.usecases import move_for
+from bot.store.timing_records import TurnRecord
+from bot.text import escape
+from bot.values import Member, TableError
+
+VOTE_CHOICES = ("remove", "wait", "substitute")
+Decided = list[MoveNotice | TableMessage | VoteRequest]
+
+
+def vote_span(period: int) -> int:
+    """How long a vote stays open."""
+    return min(DAY, max(MINUTE, period // 2))
+
+
+def outcome(votes: dict[int, str]) -> str | None:
+    """The choice with most votes; None on a tie or without votes."""
+    ranked = Counter(votes.values()).most_common()
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
+
+
+class Votes(Deadlines):
+    async def voters(self, table_id: int, seat: int) -> tuple[int, ...]:
+        return tuple(s.member_id for s in await self.tables.seats(table_id)
+                     if s.member_id is not None and s.position != seat)
+
+    async def open_vote(self, turn: TurnRecord) -> Decided:
+        """The turn's deadline fired under ``vote``: ask the other members."""
+        fired = await self.store.get_turn(turn.id)
+        if fired is None or fired.ended_at is not None:
+            return []
+        table = await self.tables.live.record(turn.table_id)
+        timing = await self.timing(table.id)
+        voters = await self.voters(table.id, turn.seat)
+        ends = self.now() + (vote_span(timing.period) if voters else 0)
+        await self.store.open_vote(fired.id, fired.round, ends)
+        if not voters:
+            return await self.conclude(replace(fired, vote_due=ends))
+        seats = await self.tables.seats(table.id)
+        return [VoteRequest(table.channel_id, table.id, fired.id, fired.seat,
+                            escape(seats[fired.seat].name), voters, fired.round, ends)]
+
+    async def vote(self, turn_id: int, round_: int, member: Member, choice: str) -> Decided:
+        """A member's vote; the vote ends at once when a majority agrees or all have voted."""
+        if choice not in VOTE_CHOICES:
+            raise TableError("Vote remove, wait or substitute.")
+        turn = await self.store.get_turn(turn_id)
+        if turn is None or turn.ended_at is not None or turn.vote_due is None \
+                or turn.round != round_:
+            raise TableError("That vote is over: the seat has moved or was decided.")
+        voters = await self.voters(turn.table_id, turn.seat)
+        if member.id not in voters:
+            raise TableError("Only the other players at this table vote.")
+        votes = await self.store.cast_vote(turn.id, round_, member.id, choice, self.now())
+        counted = {m: c for m, c in votes.items() if m in voters}
+        top = Counter(counted.values()).most_common(1)
+        if len(counted) < len(voters) and not (top and top[0][1] * 2 > len(voters)):
+            return []
+        return await self.conclude(turn)
+
+    async def conclude(self, turn: TurnRecord) -> Decided:
+        """End the turn's vote (once, whoever gets here first) and do what it decided."""
+        if turn.vote_due is None or not await self.store.close_vote(turn.id, turn.round):
+            return []
+        table = await self.tables.live.record(turn.table_id)
+        voters = await self.voters(table.id, turn.seat)
+        votes = {m: c for m, c in (await self.store.votes_cast(turn.id, turn.round)).items()
+                 if m in voters}
+        won = outcome(votes)
+        name = escape((await self.tables.seats(table.id))[turn.seat].name)
+        timing = await self.timing(table.id)
+        if won == "wait":
+            due = (await self.replan(table.id, [turn.seat], afresh)).get(turn.member_id or 0)
+            until = f": deadline {deadline_text(due)}" if due is not None else ""
+            return [TableMessage(table.channel_id, f"The table gives {name} another "
+                                 f"period{until}.", (turn.member_id,) if turn.member_id else ())]
+        if won == "substitute":
+            return [TableMessage(table.channel_id,
+                                 f"The table looks for a substitute for {name}: "
+                                 f"`/game seek seat:{turn.seat + 1}`.")]
+        if won == "remove":
+            await self.store.set_absent(table.id, turn.seat, True)
+            await self.gone(table.id, turn.member_id)
+            said = f"The table voted {name} out; the computer plays the seat."
+        else:
+            said = (f"The vote on {name} ended without a majority "
+                    f"({'a tie' if votes else 'nobody voted'}): the computer plays this move "
+                    "for them.")
+        before = (await self.store.seat_clocks(table.id)).get(turn.seat)
+        notice = await move_for(self.tables.live, replace(turn, fired_at=None), timing.level,
+                                False)
+        if won is None and not (before is not None and before.absent):
+            # The computer's moves count towards absence as under autopilot.
+            after = (await self.store.seat_clocks(table.id)).get(turn.seat)
+            if after is not None and after.absent:
+                await self.gone(table.id, turn.member_id)
+                if self.on_absent is not None:
+                    await self.on_absent(table.id, turn.seat)
+        out: Decided = [TableMessage(table.channel_id, said)]
+        if notice is not None:
+            out.append(MoveNotice(notice))
+        return out
