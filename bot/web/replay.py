@@ -189,6 +189,8 @@ def _numbered(lines: list[str]) -> list[tuple[int | None, str]]:
     for line in lines:
         if line.startswith("- "):  # a seat changing hands: no step of its own
             out.append((None, line[2:]))
+        elif line.startswith(" "):  # a move told in several lines: the same step
+            out.append((step, line.strip()))
         else:
             step += 1
             out.append((step, line))
