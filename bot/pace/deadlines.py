@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from bot.pace.base import SchedulerBase
-from bot.pace.plan import deadline
+from bot.pace.plan import deadline, turn_span
 from bot.store.timing_records import SeatClock, TurnRecord
 
 # A turn's new extra time (seconds added to its deadline), from the turn and the time now.
@@ -27,12 +27,15 @@ class Deadlines(SchedulerBase):
             await self.store.add_member_event(member_id, table_id, "abandoned", 0, self.now())
 
     async def replan(self, table_id: int, seats: Collection[int] | None = None,
-                     added: Added | None = None) -> dict[int, int]:
+                     added: Added | None = None, least: Added | None = None
+                     ) -> dict[int, int]:
         """Plan again the deadlines of the table's open turns (those of ``seats``, or all):
         from their start, the table's timing and each member's settings as they are now.
         ``added`` gives turns new extra time; a fired turn then waits for its new deadline
-        (without it, fired turns are left to what firing decided). Returns the deadlines that
-        changed, by member."""
+        (without it, fired turns are left to what firing decided). ``least``: the earliest a
+        new deadline may fall before quiet hours and holidays move it on (so a deadline that
+        quiet hours had pushed is not pushed back to where it was). Returns the deadlines
+        that changed, by member."""
         timing = await self.timing(table_id)
         turns = [t for t in (await self.store.open_turns(table_id)).values()
                  if seats is None or t.seat in seats]
@@ -46,6 +49,8 @@ class Deadlines(SchedulerBase):
                 continue
             extra = turn.extra if added is None else added(turn, now)
             clock = clocks.get(turn.seat) or SeatClock(turn.seat, bank=timing.period)
+            if least is not None and timing.timed:
+                extra = max(extra, least(turn, now) - turn.started_at - turn_span(timing, clock))
             due, reminder = deadline(timing, clock, members[turn.member_id], turn.started_at,
                                      extra, now)
             if await self.store.set_deadline(turn.id, due, reminder, extra, added is not None):

@@ -123,11 +123,7 @@ def deadline(timing: Timing, clock: SeatClock, member: MemberSettings, start: in
         if member.interval_hours:
             return None, after_quiet(member, now + member.interval_hours * 3600)
         return None, None
-    if clock.absent:
-        span = grace(timing.period)
-    else:
-        span = timing.period if timing.mode is Mode.DEADLINE else clock.bank
-    due = start + span + extra
+    due = start + turn_span(timing, clock) + extra
     left = allowance(timing, clock)
     if member.away_from is not None and member.away_until is not None:
         # The holiday stops the seat's clock from its start (or the turn's) to its end.
@@ -149,6 +145,14 @@ def deadline(timing: Timing, clock: SeatClock, member: MemberSettings, start: in
             break
     reminder = None if clock.absent else reminder_time(member, now, due, timing.period)
     return due, reminder
+
+
+def turn_span(timing: Timing, clock: SeatClock) -> int:
+    """A turn's own time, before extra time, holidays and quiet hours: the period (the bank
+    with a time bank), or the grace of an absent seat."""
+    if clock.absent:
+        return grace(timing.period)
+    return timing.period if timing.mode is Mode.DEADLINE else clock.bank
 
 
 def quiet_lead(period: int) -> int:

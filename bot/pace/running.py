@@ -57,7 +57,10 @@ class Running(Votes):
             late = max(0, now - turn.due_at) if turn.due_at is not None else 0
             return turn.extra + late + more
 
-        changed = await self.replan(table_id, None, added)
+        def least(turn: TurnRecord, now: int) -> int:
+            return max(now, turn.due_at if turn.due_at is not None else now) + more
+
+        changed = await self.replan(table_id, None, added, least)
         if not changed:
             raise TableError("No seat is waited on here (or a vote is deciding).")
         return (f"{escape(member.name)} gave the table {span(more)} more. "

@@ -88,7 +88,7 @@ class Delivery:
         self._refused: set[int] = set()
         self.pacer = Pacer()
         self.links: Links | None = None  # with TABULA_PUBLIC_URL: boards link to the web
-        self.dm_boards = DmBoards(client)
+        self.dm_boards = DmBoards(client, self.pacer)
 
     async def table_url(self, table_id: int) -> str | None:
         if self.links is None:
@@ -102,6 +102,13 @@ class Delivery:
             return None
         table = await self.services.tables.live.record(table_id)
         return await self.links.private(table_id, table.guild_id, seat, member_id)
+
+    async def dm_channel(self, user: discord.abc.Snowflake) -> discord.DMChannel:
+        """The member's DM channel; opening one is a request of its own, so it is paced
+        (discord.py keeps the channels it opened: most DMs need none)."""
+        if getattr(user, "dm_channel", None) is None:
+            await self.pacer.wait(urgent=False)
+        return await self.client.create_dm(user)
 
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.client.get_partial_messageable(channel_id)
@@ -248,7 +255,7 @@ class Delivery:
         assert seat.member_id is not None
         user = self.client.get_user(seat.member_id) or discord.Object(seat.member_id)
         try:
-            channel = await self.client.create_dm(user)
+            channel = await self.dm_channel(user)
             # Rendered once it may go: DMs waiting their turn must not hold up the boards'
             # renders.
             await self.pacer.wait(urgent=False)
@@ -312,7 +319,8 @@ class Delivery:
             user = (self.client.get_user(reminder.member_id)
                     or discord.Object(reminder.member_id))
             try:
-                channel = await self.client.create_dm(user)
+                channel = await self.dm_channel(user)
+                await self.pacer.wait(urgent=False)
                 await channel.send(clip(reminder.text),
                                    allowed_mentions=discord.AllowedMentions.none())
                 return
@@ -339,7 +347,8 @@ class Delivery:
                 pass  # deleted by the member: a new one follows
         user = self.client.get_user(board.member_id) or discord.Object(board.member_id)
         try:
-            channel = await self.client.create_dm(user)
+            channel = await self.dm_channel(user)
+            await self.pacer.wait(urgent=False)
             sent = await channel.send(clip(board.text), allowed_mentions=quiet)
         except discord.Forbidden:
             await self.services.scheduler.dashboard_posted(board.member_id, None, None)

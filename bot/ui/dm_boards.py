@@ -18,6 +18,7 @@ from bot.store import Status
 from bot.ui import ids
 from bot.ui.components import board_view
 from bot.ui.ids import Mark
+from bot.ui.pacing import Pacer
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +36,9 @@ def dm_buttons(notice: Notice, member_id: int, mark: Mark, url: str | None = Non
 
 
 class DmBoards:
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, pacer: Pacer) -> None:
         self.client = client
+        self.pacer = pacer  # an edit counts against the bot's 50 requests a second too
         # table -> member -> (the version the board was sent at, the message's channel and
         # id: a whole Message with its attachments is far larger)
         self._boards: OrderedDict[int, dict[int, tuple[int, tuple[int, int]]]] = OrderedDict()
@@ -84,6 +86,7 @@ class DmBoards:
             view = None if over else board_view(notice.table_id, Mark(version=notice.version),
                                                 ops=("hand",))
             try:
+                await self.pacer.wait(urgent=False)
                 await message.edit(view=view)
             except discord.HTTPException as exc:  # deleted by the member, or DMs closed since
                 log.info("could not retire the DM board of %s: %s", member, exc)

@@ -30,11 +30,13 @@ async def open_round(bot: Services, delivery: Delivery, plan: RoundPlan,
     links = []
     for i, members in enumerate(plan.tables):
         await asyncio.sleep(thread_delay(i))
+        await delivery.pacer.wait()
         thread = await parent.create_thread(
             name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
             type=discord.ChannelType.public_thread, auto_archive_duration=10080)
         notice = await bot.rounds.open_table(plan, i, thread.id, parent.guild.id)
         who = ", ".join(f"<@{m.id}>" for m in members)
+        await delivery.pacer.wait()
         await thread.send(
             f"Round {plan.round.number} table {i + 1}: {who}. Good luck!",
             allowed_mentions=discord.AllowedMentions(

@@ -10,6 +10,7 @@ import discord
 
 from bot.notices import Notice
 from bot.ui.dm_boards import DmBoards
+from bot.ui.pacing import Pacer
 
 TABLE = 7
 
@@ -23,7 +24,7 @@ def _message(message_id: int) -> discord.Message:
 
 
 def _boards() -> DmBoards:
-    return DmBoards(cast(Any, None))
+    return DmBoards(cast(Any, None), Pacer())
 
 
 def test_a_board_is_idle_once_its_member_is_no_longer_on_the_move() -> None:

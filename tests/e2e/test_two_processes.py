@@ -46,6 +46,7 @@ class Played:
     acknowledged: list[int] = field(default_factory=list)  # interactions answered "Done"
     deadlines: int = 0
     by_dm: int = 0
+    by_board: int = 0  # of those, from the "moves" button of the DM board he held
 
 
 async def open_table(standin: StandIn, played: Played) -> None:
@@ -89,7 +90,8 @@ async def by_dm(standin: StandIn, played: Played, bob: Member, rng: Rng) -> bool
     held = dm_board(standin, bob, played.table_id)
     if held is not None:
         offer = (await (await standin.click(bob, held[0], held[1])).wait_reply(WAIT)).message
-    if not picks(offer):
+    from_board = bool(picks(offer))
+    if not from_board:
         record = await standin.slash(bob, standin.dm_channel(bob), "move", {})
         offer = (await record.wait_reply(WAIT)).message
     found = picks(offer)
@@ -102,6 +104,7 @@ async def by_dm(standin: StandIn, played: Played, bob: Member, rng: Rng) -> bool
     if "Done" in answer.content:
         played.acknowledged.append(record.id)
         played.by_dm += 1
+        played.by_board += from_board
         return True
     return False
 
@@ -248,7 +251,8 @@ async def check(standin: StandIn, reader: Tables, db: asyncpg.Pool, tables: list
         lost += sum(1 for i in played.acknowledged if str(i) not in keys)
     print(f"two processes: {duplicates} lines told again, {disordered} boards out of order, "
           f"{lost} acknowledged moves lost; moves acknowledged "
-          f"{[len(p.acknowledged) for p in tables]} (by DM {[p.by_dm for p in tables]}), "
+          f"{[len(p.acknowledged) for p in tables]} (by DM {[p.by_dm for p in tables]}, from "
+          f"the DM board {[p.by_board for p in tables]}), "
           f"deadlines {[p.deadlines for p in tables]}")
     assert (duplicates, disordered, lost) == (0, 0, 0)
     for played, (shown, logged) in zip(tables, told, strict=True):
@@ -261,4 +265,5 @@ async def check(standin: StandIn, reader: Tables, db: asyncpg.Pool, tables: list
         ran_out = [line for line in logged if line.startswith("Time ran out")]
         assert fired == len(ran_out) >= played.deadlines > 0
         assert played.acknowledged and (played.by_dm or played.other.name != "bob")
+        assert played.by_board or played.other.name != "bob"  # DM board buttons were used
     assert standin.violations == []

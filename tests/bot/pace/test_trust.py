@@ -179,6 +179,23 @@ async def test_extend_gives_the_waited_seats_more_time(stack: Stack) -> None:
         await stack.scheduler.extend(table_id, ALICE, "30d")
 
 
+async def test_an_extension_after_a_deadline_quiet_hours_pushed_lies_ahead(
+        stack: Stack) -> None:
+    """Found by the model test: quiet hours had pushed the deadline to their end; once it ran
+    out, an extension counted from the turn's start fell back into quiet hours and was pushed
+    to the same, past, moment, so the deadline fired again at once."""
+    await stack.scheduler.save_settings(MemberSettings(ALICE.id, quiet_start="12:30",
+                                                       quiet_end="20:00"))
+    table_id = await pebbles(stack, 1, pace="fast", policy="wait")  # from noon, an hour
+    [turn] = (await stack.store.open_turns(table_id)).values()
+    assert turn.due_at is not None and turn.due_at > epoch(stack.clock) + 8 * HOUR
+    stack.clock.set(stack.clock.now().replace(hour=21))
+    await stack.scheduler.tick()  # out of time: the table waits
+    await stack.scheduler.extend(table_id, ALICE, None)
+    [turn] = (await stack.store.open_turns(table_id)).values()
+    assert turn.fired_at is None and turn.due_at == epoch(stack.clock) + HOUR
+
+
 async def test_a_running_tables_pace_and_policy_change(stack: Stack) -> None:
     table_id = await pebbles(stack, 1, pace="daily", policy="wait")
     with pytest.raises(TableError, match="creator"):
