@@ -62,7 +62,8 @@ class Timing(commands.Cog):
             await reply(interaction, "No game is in progress on this server.")
             return
         stalled = sum(1 for f in found if f.stalled)
-        head = f"{len(found)} game(s) in progress, {stalled} stalled, longest waiting first:"
+        head = (f"{counted(len(found), 'game')} in progress, {stalled} stalled, longest "
+                "waiting first:")
         await reply(interaction, clip("\n".join([head, *(f.text for f in found)])))
 
     @app_commands.command(name="server-settings", description="Server managers: defaults for "
@@ -74,6 +75,7 @@ class Timing(commands.Cog):
         quiet_hours="Whether players' quiet hours move deadlines at new tables",
         substitute_role="The role /game seek mentions when it names none",
         no_substitute_role="Mention no role by default",
+        web_pages="Whether this server's tables and leagues have web pages and links",
     )
     @app_commands.choices(pace=PACE_CHOICES, out_of_time=POLICY_CHOICES)
     @app_commands.guild_only()
@@ -84,7 +86,7 @@ class Timing(commands.Cog):
         duration: app_commands.Range[str, 1, 20] | None = None,
         out_of_time: app_commands.Choice[str] | None = None,
         quiet_hours: bool | None = None, substitute_role: discord.Role | None = None,
-        no_substitute_role: bool = False,
+        no_substitute_role: bool = False, web_pages: bool | None = None,
     ) -> None:
         if not member_of(interaction).is_admin:
             await refuse(interaction, "Only server managers change the server's defaults.")
@@ -103,7 +105,13 @@ class Timing(commands.Cog):
             chosen = substitute_role.id if substitute_role is not None else None
             server = replace(server, substitute_role=None if no_substitute_role else chosen)
         await scheduler.save_server(server)
-        await reply(interaction, f"This server's defaults:\n{server.describe()}",
+        store = bot_of(interaction).tables.store
+        assert interaction.guild_id is not None  # guild_only
+        if web_pages is not None:
+            await store.set_web_pages(interaction.guild_id, web_pages)
+        pages = "on" if await store.web_pages_on(interaction.guild_id) else "off"
+        await reply(interaction, f"This server's defaults:\n{server.describe()}\n"
+                                 f"Web pages and links: {pages}.",
                     allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="profile", description="A member's reliability: games "

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bot.leagues.reliability import HALF_LIFE_DAYS, PRIOR_GAMES, percent
+from rules.words import counted
 
 MISSED_WEIGHT = 0.25
 KINDS = ("finished", "abandoned", "missed")
@@ -23,8 +24,9 @@ class Record:
     score: float  # 0..1, decayed
 
     def describe(self, name: str) -> str:
-        return (f"{name}: reliability {percent(self.score)} · {self.finished} game(s) "
-                f"finished, {self.abandoned} abandoned, {self.missed} deadline(s) missed.\n"
+        return (f"{name}: reliability {percent(self.score)} · "
+                f"{counted(self.finished, 'game')} finished, {self.abandoned} abandoned, "
+                f"{counted(self.missed, 'deadline')} missed.\n"
                 f"Old misses fade (their weight halves every {HALF_LIFE_DAYS:.0f} days).")
 
 

@@ -72,7 +72,7 @@ async def test_an_absent_member_comes_back(standin: StandIn, tmp_path: Path) -> 
         # The record remembers: /profile shows it, and a table may ask for better.
         r = await s.slash(t.members["bob"], t.channel, "profile", {"member": t.members["carol"]})
         shown = (await t.reply(r)).content
-        assert "1 abandoned" in shown and "3 deadline(s) missed" in shown
+        assert "1 abandoned" in shown and "3 deadlines missed" in shown
         there = s.add_channel(t.guild, "careful-games")
         r = await s.slash(t.members["alice"], there, "game new",
                           {"game": "palatinus", "pace": "daily", "min_reliability": 95})
@@ -170,7 +170,7 @@ async def test_tables_shows_a_server_manager_what_waits(standin: StandIn, tmp_pa
             await s.slash(t.members["bob"], t.channel, "tables")
         r = await s.slash(t.members["admin"], t.channel, "tables")
         shown = (await t.reply(r)).content
-        assert "1 game(s) in progress, 1 stalled" in shown
+        assert "1 game in progress, 1 stalled" in shown
         assert f"waiting on {first.title()}" in shown and "out of time" in shown
 
 
@@ -183,9 +183,11 @@ async def test_server_defaults_for_new_tables_and_the_substitute_role(
         subs = s.add_role(t.guild, "Substitutes")
         r = await s.slash(t.members["admin"], t.channel, "server-settings",
                           {"pace": "daily", "out_of_time": "vote", "quiet_hours": False,
-                           "substitute_role": subs})
+                           "substitute_role": subs, "web_pages": False})
         said = (await t.reply(r)).content
         assert "pace daily, out of time `vote`, quiet hours ignored" in said
+        assert "Web pages and links: off." in said
+        assert not await t.bot.tables.store.web_pages_on(t.guild.id)
         assert f"<@&{subs.id}>" in said
         r = await s.slash(t.members["alice"], t.channel, "game new", {"game": "palatinus"})
         opened = (await t.reply(r)).content

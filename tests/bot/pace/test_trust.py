@@ -245,7 +245,7 @@ async def test_a_reliability_record_outside_leagues(stack: Stack) -> None:
     await stack.scheduler.tick()  # Alice missed a deadline and her seat went absent
     mine = await stack.scheduler.record(ALICE.id)
     assert (mine.missed, mine.abandoned) == (1, 1) and mine.score < 1
-    assert "deadline(s) missed" in mine.describe("Alice")
+    assert "1 deadline missed" in mine.describe("Alice")
     # Bob plays the game to its end with the computer in Alice's seat: a finished game.
     for _ in range(20):
         if (await stack.tables.table_for(table_id)).status == "over":
