@@ -7,9 +7,7 @@ order; once everyone has caught up, it tells all of them. Run on both stores."""
 from __future__ import annotations
 
 import asyncio
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +24,7 @@ from bot.text import fill
 from bot.ui import delivery as delivery_module
 from bot.ui.delivery import Delivery
 from bot.values import Member, OutOfDate
+from tests.bot.stateful_stores import give_stores
 from tests.pebbles import GAME as PEBBLES
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben")]
@@ -246,16 +245,7 @@ def test_each_version_is_announced_once_in_order_by_whichever_process(
     class Machine(AnnounceMachine):
         pass
 
-    if backend == "postgres":
-        server = request.getfixturevalue("postgres_server")
-        Machine.new_target = staticmethod(server.new_database)
-        Machine.drop_target = staticmethod(server.drop_database)
-    else:
-        folder = tempfile.TemporaryDirectory()
-        request.addfinalizer(folder.cleanup)
-        names = iter(range(1_000_000))
-        Machine.new_target = staticmethod(lambda: str(Path(folder.name) / f"{next(names)}.db"))
-        Machine.drop_target = staticmethod(lambda target: Path(target).unlink())
+    give_stores(Machine, backend, request)
     run_state_machine_as_test(Machine, settings=settings(
         max_examples=30 if backend == "sqlite" else 6, stateful_step_count=25,
         deadline=None, suppress_health_check=[HealthCheck.too_slow],

@@ -13,11 +13,9 @@ step:
 from __future__ import annotations
 
 import asyncio
-import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from itertools import count
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,6 +39,7 @@ from bot.pace.scheduler import Scheduler
 from bot.store import LeagueSettings, Status, open_store
 from bot.tables import Tables
 from bot.values import Member, TableError
+from tests.bot.stateful_stores import give_stores
 from tests.pebbles import GAME as PEBBLES
 
 GUILD = 5
@@ -268,16 +267,7 @@ def test_a_random_season_keeps_the_leagues_invariants(
     class Machine(LeagueMachine):
         pass
 
-    if backend == "postgres":
-        server = request.getfixturevalue("postgres_server")
-        Machine.new_target = staticmethod(server.new_database)
-        Machine.drop_target = staticmethod(server.drop_database)
-    else:
-        folder = tempfile.TemporaryDirectory()
-        request.addfinalizer(folder.cleanup)
-        names = iter(range(1_000_000))
-        Machine.new_target = staticmethod(lambda: str(Path(folder.name) / f"{next(names)}.db"))
-        Machine.drop_target = staticmethod(lambda target: Path(target).unlink())
+    give_stores(Machine, backend, request)
     run_state_machine_as_test(Machine, settings=settings(
         max_examples=25 if backend == "sqlite" else 8, stateful_step_count=30, deadline=None,
         suppress_health_check=[HealthCheck.too_slow],

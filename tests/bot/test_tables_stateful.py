@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +25,7 @@ from bot.store import open_store
 from bot.tables import Tables, gamelog
 from bot.values import Member
 from rules.core import RulesError
+from tests.bot.stateful_stores import give_stores
 from tests.pebbles import GAME as PEBBLES
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben"), Member(3, "Cy"), Member(9, "Mod", is_admin=True)]
@@ -171,16 +170,7 @@ def test_table_use_cases_keep_their_invariants(
     class Machine(TableMachine):
         pass
 
-    if backend == "postgres":
-        server = request.getfixturevalue("postgres_server")
-        Machine.new_target = staticmethod(server.new_database)
-        Machine.drop_target = staticmethod(server.drop_database)
-    else:
-        folder = tempfile.TemporaryDirectory()
-        request.addfinalizer(folder.cleanup)
-        names = iter(range(1_000_000))
-        Machine.new_target = staticmethod(lambda: str(Path(folder.name) / f"{next(names)}.db"))
-        Machine.drop_target = staticmethod(lambda target: Path(target).unlink())
+    give_stores(Machine, backend, request)
     run_state_machine_as_test(Machine, settings=settings(
         # The machine's logic does not depend on the store; PostgreSQL's round trips make an
         # example dearer, so it runs half as many to keep the suite's time in budget.
