@@ -84,7 +84,7 @@ def choose(game: Game, state: Any, seat: int, level: str, seed: str) -> Action:
     heur = heuristic_for(game.id)
     world = game.determinize(state, seat, derive_seed("easy", seed))
     if level == "easy" or not heur.searchable(world):
-        return greedy(game, heur, world, seat, legal)
+        return greedy(game, heur, world, seat, legal, seed)
     b = budget(game.id, level)
     return search(game, heur, state, seat, seed, b.iterations, b.rollout_depth, b.cap_seconds)
 

@@ -113,7 +113,7 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
     if len(root_cands) == 1:
         return root_cands[0]
     # The easy level's choice leads: the progressive bias favours it until the search disagrees.
-    first = greedy(game, heur, root_world, seat, root_cands)
+    first = greedy(game, heur, root_world, seat, root_cands, seed)
     root_cands = [first] + [a for a in root_cands if a != first]
     base = projected(game, heur, root_world)[seat]
     root_keyed = [(_key(a), a) for a in root_cands]
