@@ -108,7 +108,7 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
     """The most visited root action after ``iterations`` iterations (or when the wall-clock cap
     runs out first, a safety net that the default budgets leave unused)."""
     legal = game.legal_actions(state, seat)
-    root_world = game.determinize(state, seat, derive_seed("root", seed))
+    root_world = heur.horizon(game.determinize(state, seat, derive_seed("root", seed)), seat)
     root_cands = heur.candidates(root_world, seat, legal)[:MAX_CHILDREN] or legal[:1]
     if len(root_cands) == 1:
         return root_cands[0]
@@ -126,7 +126,7 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
     for i in range(iterations):
         if i and clock() > deadline:
             break
-        world = game.determinize(state, seat, derive_seed("world", seed, i))
+        world = heur.horizon(game.determinize(state, seat, derive_seed("world", seed, i)), seat)
         node, path = root, [root]
         while True:
             mover = _mover(game, world, seat)
