@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules import find_game  # noqa: E402
-from rules.core import derive_seed  # noqa: E402
-from rules.players import choose  # noqa: E402
+from rules import find_game
+from rules.core import derive_seed
+from rules.players import choose
 
 GAME = "hadrians-wall"
 
