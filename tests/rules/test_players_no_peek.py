@@ -30,9 +30,21 @@ from rules.random_player import UniformRandomPlayer
 HIDDEN_GAMES = ("hadrians-wall", "minerva", "palatinus")
 PLAYERS = {"hadrians-wall": 2, "minerva": 2, "palatinus": 3}
 # Random decisions before a position is examined, spread over each game's length.
-DEPTHS = {"hadrians-wall": range(3, 200, 14), "minerva": range(2, 60, 5),
+DEPTHS = {"hadrians-wall": range(3, 200, 25), "minerva": range(2, 60, 6),
           "palatinus": range(2, 80, 6)}
-WALKS = 2  # position walks per depth
+WALKS = 2  # position walks per depth: random play, then easy play
+
+
+def _wall_draw_ahead(legal: list[dict[str, Any]]) -> bool:
+    """A Market purchase from the Fate deck or a gladiator battle: a draw of a hidden card."""
+    return any(a["type"] == "battle" or (a["type"] == "market" and a["from"] == "deck")
+               for a in legal)
+
+
+# Where the easy walk goes on until a decision could read a hidden card (easy play seldom
+# reaches one, and only there can a peek change a one-move look-ahead).
+WAIT_FOR: dict[str, Callable[[list[dict[str, Any]]], bool]] = {
+    "hadrians-wall": _wall_draw_ahead}
 
 
 REAL_BUDGET = players.budget
@@ -125,14 +137,22 @@ TWINS: dict[str, Callable[[Any, int], Iterator[Any]]] = {
 
 
 def _positions(game: Game) -> Iterator[tuple[Any, int]]:
+    """Positions of random play, and (second walk) of easy play, which builds what random
+    play seldom reaches (a Market buying from the Fate deck, say)."""
     for walk, depth in itertools.product(range(WALKS), DEPTHS[game.id]):
         state = game.setup(PLAYERS[game.id], f"twin-{walk}-{depth}")
-        chooser = UniformRandomPlayer(derive_seed("twin-walk", game.id, walk, depth))
-        for _ in range(depth):
+        seed = derive_seed("twin-walk", game.id, walk, depth)
+        chooser = UniformRandomPlayer(seed)
+        wait = WAIT_FOR.get(game.id) if walk else None
+        for step in range(depth + (400 if wait else 0)):
             active = sorted(game.active_seats(state))
             if not active:
                 break
-            state = game.apply(state, active[0], chooser.choose(game, state, active[0])).state
+            if step >= depth and (wait is None or wait(game.legal_actions(state, active[-1]))):
+                break
+            action = (chooser.choose(game, state, active[0]) if walk == 0
+                      else choose(game, state, active[0], "easy", derive_seed(seed, step)))
+            state = game.apply(state, active[0], action).state
         active = sorted(game.active_seats(state))
         if active:
             yield state, active[-1]
