@@ -1,0 +1,49 @@
+"""Play a player would call odd, each found once in a game and kept out by a scenario."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rules import GAMES
+from rules.core import derive_seed
+from rules.players import choose
+from rules.players.registry import heuristic_for
+from rules.players.values import greedy
+
+
+def _minerva_turns(seed: str, rounds: tuple[int, ...]) -> Iterator[tuple[Any, int]]:
+    """Positions in ``rounds`` where the seat to move has nobody passed before it and
+    residences left to build for free. Until then both seats play the easy choice among
+    everything but residences, so residences are left over as in the game where hard passed."""
+    game = GAMES["minerva"]
+    heur = heuristic_for("minerva")
+    state = game.setup(2, seed)
+    step = 0
+    while game.active_seats(state) and state.round <= max(rounds):
+        seat = min(game.active_seats(state))
+        p = state.players[seat]
+        if (state.round in rounds and state.phase == "main" and not state.stack
+                and state.passes == 0 and p.houses >= 2):
+            yield state, seat
+        legal = game.legal_actions(state, seat)
+        if state.round < min(rounds):
+            legal = [a for a in legal if a.get("type") != "residence"] or legal
+        state = game.apply(state, seat, greedy(game, heur, state, seat, legal, str(step))).state
+        step += 1
+
+
+def test_minerva_searching_levels_do_not_pass_with_free_residences_to_build() -> None:
+    # Hard used to pass first in rounds 3 and 4 with five residences unbuilt: its two-move
+    # look-ahead saw the pass income and the rival's fees, not the turns the pass gave up.
+    game = GAMES["minerva"]
+    checked = 0
+    for seed in ("odd-0", "odd-1"):
+        for n, (state, seat) in enumerate(_minerva_turns(seed, (3, 4))):
+            if n == 4:
+                break
+            for level in ("normal", "hard"):
+                action = choose(game, state, seat, level, derive_seed(seed, checked))
+                assert action["type"] != "pass", (seed, state.round, level)
+            checked += 1
+    assert checked >= 4
