@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from rules.core import Action
+from rules.core import Action, Rng, derive_seed
 from rules.palermo.collecting import city_graph, own_doors
 from rules.palermo.components import CORNERS
 from rules.palermo.movement import Graph
@@ -20,6 +20,10 @@ from rules.palermo.state import BUILD, COLLECT, HOUSE, MOVE, OFF, START_TILE, WA
 SCALE = 25.0
 BUDGETS = {"normal": (16, 5), "hard": (40, 5)}
 FAR = 60  # a cell no street reaches (counted as a long way round)
+# Past this many rounds (games end in 15 to 22) a pawn is caught in a loop: its nearest way to a
+# door by steps runs over police stones it cannot pass at its allowance. Every other turn it then
+# walks a way picked by the turn count (which everyone sees), which breaks the loop.
+LOOPING = 30
 
 
 @lru_cache(maxsize=8)
@@ -199,6 +203,8 @@ def candidates(state: PalermoState, seat: int, actions: list[Action]) -> list[Ac
     kinds = {a["type"] for a in actions}
     if "police" in kinds or "keep" in kinds:
         return [_police_choice(state, seat, actions)]
+    if state.step in (MOVE, WALK) and rounds(state) > LOOPING and rounds(state) % 2:
+        return [Rng(derive_seed("loop", state.turns)).choice(actions)]
     if state.step == MOVE and any(a.get("end") in ("home", "business") for a in actions):
         # Stop whenever possible: home first, then the business that leaves the most points.
         stops = [a for a in actions if a.get("end") in ("home", "business")]

@@ -47,3 +47,20 @@ def test_minerva_searching_levels_do_not_pass_with_free_residences_to_build() ->
                 assert action["type"] != "pass", (seed, state.round, level)
             checked += 1
     assert checked >= 4
+
+
+def test_a_palermo_pawn_caught_between_police_stones_breaks_out() -> None:
+    # In this game seat 0's nearest way to its doors ran over two police stones it could not
+    # pass with an allowance of 3: it walked the same three cells for ever.
+    game = GAMES["palermo"]
+    seed = derive_seed("he-palermo", 22)
+    state = game.setup(3, seed)
+    for step in range(3000):
+        active = game.active_seats(state)
+        if not active:
+            break
+        seat = min(active)
+        action = choose(game, state, seat, "easy", derive_seed("arena", seed, step))
+        state = game.apply(state, seat, action).state
+    assert game.outcome(state) is not None
+    assert state.collected == (11, 11, 11)
