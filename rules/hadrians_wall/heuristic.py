@@ -12,7 +12,8 @@ Whoever acts first in a Year must not gain by it. The last player to pass used t
 of the Year in their look-ahead (the attack's Valour, the next Fate card's gains) as the reward
 of passing, and stopped early: the first to act gained about 4 points. So a seat weighs its
 options as if the others were still acting (``horizon``): its own pass never ends the Year in
-its look-ahead, whatever order the seats act in.
+its look-ahead, whatever order the seats act in; and the search scores the position at the
+seat's own pass (``leaf``) instead of looking on into what the others do.
 """
 
 from __future__ import annotations
@@ -120,6 +121,13 @@ def horizon(state: State, seat: int) -> State:
     sheets = tuple(s if i == seat else {**s, "passed": False}
                    for i, s in enumerate(state.sheets))
     return replace(state, sheets=sheets)
+
+
+def leaf(state: State, seat: int) -> bool:
+    """The seat's own pass ends its look-ahead in the Action phase. Beyond it the search saw
+    the others act, or the Year end, only when the seat acted last: the second to act passed
+    for the attack's Valour and the next Fate card, and the first to act gained 6 points."""
+    return state.phase == "actions" and bool(state.sheets[seat]["passed"])
 
 
 def evaluate(state: State) -> tuple[float, ...]:

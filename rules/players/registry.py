@@ -14,7 +14,9 @@ Each game package may hold a ``heuristic`` module with the same shape:
   the search ranks a node's candidates once instead of at every visit; ``horizon(state, seat)``:
   the position the seat weighs its options in, where a simultaneous phase must not end by the
   seat's own move only because the others are done (the order in which seats act must not
-  change what a seat chooses).
+  change what a seat chooses); ``leaf(state, seat) -> bool``: True where the search must score
+  the position instead of looking further (there, what the others do next would depend on
+  the order in which seats act).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class Heuristic:
     searchable: Callable[[Any], bool]
     stable: bool
     horizon: Callable[[Any, int], Any]
+    leaf: Callable[[Any, int], bool]
 
 
 def _no_rounds(state: Any) -> int | None:
@@ -54,6 +57,10 @@ def _as_is(state: Any, seat: int) -> Any:
     return state
 
 
+def _never(state: Any, seat: int) -> bool:
+    return False
+
+
 def _from_module(module: ModuleType) -> Heuristic:
     return Heuristic(
         evaluate=module.evaluate,
@@ -64,6 +71,7 @@ def _from_module(module: ModuleType) -> Heuristic:
         searchable=getattr(module, "searchable", _always),
         stable=bool(getattr(module, "STABLE_CANDIDATES", False)),
         horizon=getattr(module, "horizon", _as_is),
+        leaf=getattr(module, "leaf", _never),
     )
 
 
