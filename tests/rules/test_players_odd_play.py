@@ -9,6 +9,7 @@ from rules import GAMES
 from rules.core import derive_seed
 from rules.players import choose
 from rules.players.registry import heuristic_for
+from rules.players.search import search
 from rules.players.values import greedy
 
 
@@ -64,3 +65,35 @@ def test_a_palermo_pawn_caught_between_police_stones_breaks_out() -> None:
         state = game.apply(state, seat, action).state
     assert game.outcome(state) is not None
     assert state.collected == (11, 11, 11)
+
+
+def test_hadrians_wall_search_stops_at_the_seats_own_pass_whoever_acted_first() -> None:
+    # The search used to look past the seat's own pass in the Action phase: a seat acting first
+    # saw the other act after its pass and held on, one acting last saw nobody, and the first
+    # to act gained 6 points at normal level.
+    game = GAMES["hadrians-wall"]
+    heur = heuristic_for("hadrians-wall")
+    state = game.setup(2, "leaf")
+    step = 0
+    while state.phase != "actions":
+        seat = min(game.active_seats(state))
+        state = game.apply(state, seat, choose(game, state, seat, "easy", str(step))).state
+        step += 1
+    while True:  # on to where passing is among the moves the search weighs
+        options = heur.candidates(state, 0, game.legal_actions(state, 0))
+        if len(options) > 1 and {"type": "pass"} in options:
+            break
+        state = game.apply(state, 0, choose(game, state, 0, "easy", str(step))).state
+        step += 1  # seat 0 acts first: seat 1 has not acted yet
+    seen: list[bool] = []
+
+    class Watching:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(game, name)
+
+        def apply(self, world: Any, seat: int, action: Any) -> Any:
+            seen.append(world.phase == "actions" and bool(world.sheets[0]["passed"]))
+            return game.apply(world, seat, action)
+
+    search(Watching(), heur, state, 0, "s", 40, 4, 60.0)  # type: ignore[arg-type]
+    assert seen and not any(seen)
