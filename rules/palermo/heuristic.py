@@ -21,8 +21,8 @@ SCALE = 25.0
 BUDGETS = {"normal": (16, 5), "hard": (40, 5)}
 FAR = 60  # a cell no street reaches (counted as a long way round)
 # Past this many rounds (games end in 15 to 22) a pawn is caught in a loop: its nearest way to a
-# door by steps runs over police stones it cannot pass at its allowance. Every other turn it then
-# walks a way picked by the turn count (which everyone sees), which breaks the loop.
+# door by steps runs over police stones it cannot pass at its allowance. From then on it walks
+# a way picked by the turn count (which everyone sees) each turn, which breaks the loop.
 LOOPING = 30
 
 
@@ -203,7 +203,7 @@ def candidates(state: PalermoState, seat: int, actions: list[Action]) -> list[Ac
     kinds = {a["type"] for a in actions}
     if "police" in kinds or "keep" in kinds:
         return [_police_choice(state, seat, actions)]
-    if state.step in (MOVE, WALK) and rounds(state) > LOOPING and rounds(state) % 2:
+    if state.step in (MOVE, WALK) and rounds(state) > LOOPING:
         return [Rng(derive_seed("loop", state.turns)).choice(actions)]
     if state.step == MOVE and any(a.get("end") in ("home", "business") for a in actions):
         # Stop whenever possible: home first, then the business that leaves the most points.
