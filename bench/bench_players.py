@@ -35,6 +35,7 @@ def _duel(game: str, first: str, second: str, games: int, workers: int) -> dict[
     began = time.perf_counter()
     s = run_arena(game, players, games, seats, seed=f"bench-{first}-{second}", workers=workers)
     row = {"game": game, "duel": f"{first} vs {second}", "games": games,
+           "distinct": s["distinct"],
            "ahead": s["beats"][f"{first}>{second}"],
            "win_rate": s["levels"][first]["win_rate"],
            "mean_scores": {lv: round(s["levels"][lv]["mean_score"], 2) for lv in (first, second)},

@@ -10,6 +10,7 @@ run repeats exactly. Games are played in up to two worker processes.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import time
@@ -34,6 +35,7 @@ def play_game(game_id: str, players: int, levels: Sequence[str], seed: str) -> d
     game = find_game(game_id)
     state = game.setup(players, seed)
     times: list[list[float]] = [[] for _ in range(players)]
+    moves = hashlib.sha256()  # the game's moves, to count distinct games
     for step in range(MAX_DECISIONS):
         active = game.active_seats(state)
         if not active:
@@ -42,13 +44,14 @@ def play_game(game_id: str, players: int, levels: Sequence[str], seed: str) -> d
         began = time.perf_counter()
         action = choose(game, state, seat, levels[seat], derive_seed("arena", seed, step))
         times[seat].append(time.perf_counter() - began)
+        moves.update(json.dumps([seat, action], sort_keys=True).encode())
         state = game.apply(state, seat, action).state
     outcome = game.outcome(state)
     if outcome is None:
         raise RuntimeError(f"{game_id} game {seed!r} did not end in {MAX_DECISIONS} decisions")
     return {"levels": list(levels), "scores": list(outcome.scores),
             "ranking": [list(g) for g in outcome.ranking], "times": times,
-            "rounds": heuristic_for(game_id).rounds(state)}
+            "rounds": heuristic_for(game_id).rounds(state), "moves": moves.hexdigest()}
 
 
 def _play(args: tuple[str, int, list[str], str]) -> dict[str, Any]:
@@ -91,7 +94,8 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
                             won += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
             if pairs:
                 beats[f"{a}>{b}"] = won / pairs
-    out: dict[str, Any] = {"games": len(results), "levels": per, "beats": beats}
+    out: dict[str, Any] = {"games": len(results), "distinct": len({r["moves"] for r in results}),
+                           "levels": per, "beats": beats}
     rounds = [r["rounds"] for r in results if r["rounds"] is not None]
     if rounds:
         out["rounds"] = {"median": statistics.median(rounds), "worst": max(rounds)}
@@ -120,7 +124,8 @@ def run_arena(game_id: str, players: int, games: int, seats: Sequence[str], seed
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    lines = [f"{summary['game']}, {summary['players']} players, {summary['games']} games, "
+    lines = [f"{summary['game']}, {summary['players']} players, {summary['games']} games "
+             f"({summary['distinct']} distinct), "
              f"seats {','.join(summary['seats'])}, seed {summary['seed']!r}",
              f"{'level':8} {'seats':>6} {'mean score':>11} {'win rate':>9} "
              f"{'mean time':>10} {'p95 time':>9} {'max time':>9}"]

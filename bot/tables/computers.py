@@ -16,11 +16,13 @@ from bot.values import TableError
 from rules import players
 from rules.core import Action, Game, RulesError, State, derive_seed
 
+# What each level does; not how long it takes, which depends on the game and the machine
+# (bench/bench_players.py prints the times).
 LEVELS = {
-    "random": "random moves",
-    "easy": "greedy",
-    "normal": "thinks about a second",
-    "hard": "thinks up to two seconds",
+    "random": "any legal move, at random",
+    "easy": "the move that scores best right away",
+    "normal": "looks a few moves ahead in sampled deals",
+    "hard": "like normal, over two to three times as many deals",
 }
 DEFAULT_LEVEL = players.DEFAULT_LEVEL
 SEARCHING = ("normal", "hard")

@@ -5,7 +5,9 @@ tiles, temples on their current neighbours, money and resources at one point per
 order tile), plus credit for what earns later: each facility and residence in the city (lines
 that activate again), glory tokens (they win glory tiles), and money and resources a little
 beyond their end value, since they pay for the next building. Money matters most: a player
-who goes broke pays fees it cannot meet, so the credit for money never drops to nothing.
+who goes broke pays fees it cannot meet, so the credit for money never drops to nothing. A seat
+that has not passed in the main phase is credited for the turns it still has: a pass gives them
+up, which a short look-ahead (the pass income, the rivals' fees) would otherwise not see.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ ASSISTANT = 3.0
 GLORY = 0.6  # a token until the round's glory tiles are given out
 LINE = 1.0  # each activated tile of a line about to resolve
 ORDER_FIRST = 0.3  # order tile 1 before the last round: first seat next round
+TURNS = 1.0  # a seat not yet passed still has turns this round; a pass gives them up
+PASS_GAP = 1.0  # an action this much better than passing rules the pass out
 
 
 def _city_credit(state: MinervaState, p: PlayerState) -> float:
@@ -102,6 +106,7 @@ def evaluate(state: MinervaState) -> tuple[float, ...]:
         value += ahead * (_city_credit(state, p) + HOUSE * p.houses)
         value += later * ASSISTANT * p.reserve
         value += GLORY * p.glory + (0.1 + 0.2 * later) * (p.money + sum(p.res))
+        value += TURNS if state.phase == "main" and not p.passed else 0.0
         out.append(value)
     if state.phase == "main":
         out[state.current] += _pending(state) + _culture_due(state)
@@ -127,13 +132,17 @@ def _thin(state: MinervaState, seat: int, actions: list[Action]) -> list[Action]
 
 
 def candidates(state: MinervaState, seat: int, actions: list[Action]) -> list[Action]:
+    """The best actions by the game's scoring. Passing is dropped while another action gains
+    ``PASS_GAP`` more: a short look-ahead sees the pass income and the rivals' fees at once,
+    but not the turns a pass gives up, and stopped with free residences still to build."""
     if len(actions) <= 1:
         return actions
 
     if len(actions) > 2 * KEEP:
         actions = _thin(state, seat, actions)
-
-    def key(action: Action) -> float:
-        return greedy_key(evaluate(GAME.apply(state, seat, action).state), seat)
-
-    return best_first(actions, key, KEEP)
+    keys = {id(a): greedy_key(evaluate(GAME.apply(state, seat, a).state), seat)
+            for a in actions}
+    passing = [keys[id(a)] for a in actions if a.get("type") == "pass"]
+    if passing and max(keys.values()) > passing[0] + PASS_GAP:
+        actions = [a for a in actions if a.get("type") != "pass"]
+    return best_first(actions, lambda a: keys[id(a)], KEEP)

@@ -82,9 +82,9 @@ def choose(game: Game, state: Any, seat: int, level: str, seed: str) -> Action:
     if level == "random" or len(legal) == 1:
         return legal[0] if len(legal) == 1 else UniformRandomPlayer(seed).choose(game, state, seat)
     heur = heuristic_for(game.id)
-    world = game.determinize(state, seat, derive_seed("easy", seed))
+    world = heur.horizon(game.determinize(state, seat, derive_seed("easy", seed)), seat)
     if level == "easy" or not heur.searchable(world):
-        return greedy(game, heur, world, seat, legal)
+        return greedy(game, heur, world, seat, legal, seed)
     b = budget(game.id, level)
     return search(game, heur, state, seat, seed, b.iterations, b.rollout_depth, b.cap_seconds)
 

@@ -11,7 +11,12 @@ Each game package may hold a ``heuristic`` module with the same shape:
   ``searchable(state) -> bool``: False where the projection cannot tell the candidates apart
   (a search would spend its budget on ties), so the searching levels play the easy choice;
   ``STABLE_CANDIDATES = True`` when the ranking hardly depends on what the seat cannot see, so
-  the search ranks a node's candidates once instead of at every visit.
+  the search ranks a node's candidates once instead of at every visit; ``horizon(state, seat)``:
+  the position the seat weighs its options in, where a simultaneous phase must not end by the
+  seat's own move only because the others are done (the order in which seats act must not
+  change what a seat chooses); ``leaf(state, seat) -> bool``: True where the search must score
+  the position instead of looking further (there, what the others do next would depend on
+  the order in which seats act).
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ class Heuristic:
     rounds: Callable[[Any], int | None]
     searchable: Callable[[Any], bool]
     stable: bool
+    horizon: Callable[[Any, int], Any]
+    leaf: Callable[[Any, int], bool]
 
 
 def _no_rounds(state: Any) -> int | None:
@@ -44,6 +51,14 @@ def _no_rounds(state: Any) -> int | None:
 
 def _always(state: Any) -> bool:
     return True
+
+
+def _as_is(state: Any, seat: int) -> Any:
+    return state
+
+
+def _never(state: Any, seat: int) -> bool:
+    return False
 
 
 def _from_module(module: ModuleType) -> Heuristic:
@@ -55,6 +70,8 @@ def _from_module(module: ModuleType) -> Heuristic:
         rounds=getattr(module, "rounds", _no_rounds),
         searchable=getattr(module, "searchable", _always),
         stable=bool(getattr(module, "STABLE_CANDIDATES", False)),
+        horizon=getattr(module, "horizon", _as_is),
+        leaf=getattr(module, "leaf", _never),
     )
 
 

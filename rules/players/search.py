@@ -8,7 +8,8 @@ guess) and scores the result with the heuristic's projection: the margin over th
 seat mid-game, the win itself only when the game is over. The heuristic's ranking is a
 progressive bias that fades with visits, and the easy level's choice is ranked first at the
 root, so with a small budget the search departs from the easy move only when the samples
-agree on a better one. Only the sampled worlds are ever read: the real state gives nothing but
+agree on a better one. Where the heuristic marks a position a ``leaf`` for the deciding seat, the
+walk stops and scores it. Only the sampled worlds are ever read: the real state gives nothing but
 its determinization and the seat's own legal actions, which the seat sees.
 """
 
@@ -90,6 +91,8 @@ def _select(node: Node, keys: list[str]) -> str:
 def _rollout(game: Game, heur: Heuristic, world: Any, seat: int, depth: int,
              rng: Rng) -> Any:
     for _ in range(depth):
+        if heur.leaf(world, seat):
+            break
         mover = _mover(game, world, seat)
         if mover is None:
             break
@@ -108,12 +111,12 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
     """The most visited root action after ``iterations`` iterations (or when the wall-clock cap
     runs out first, a safety net that the default budgets leave unused)."""
     legal = game.legal_actions(state, seat)
-    root_world = game.determinize(state, seat, derive_seed("root", seed))
+    root_world = heur.horizon(game.determinize(state, seat, derive_seed("root", seed)), seat)
     root_cands = heur.candidates(root_world, seat, legal)[:MAX_CHILDREN] or legal[:1]
     if len(root_cands) == 1:
         return root_cands[0]
     # The easy level's choice leads: the progressive bias favours it until the search disagrees.
-    first = greedy(game, heur, root_world, seat, root_cands)
+    first = greedy(game, heur, root_world, seat, root_cands, seed)
     root_cands = [first] + [a for a in root_cands if a != first]
     base = projected(game, heur, root_world)[seat]
     root_keyed = [(_key(a), a) for a in root_cands]
@@ -126,7 +129,7 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
     for i in range(iterations):
         if i and clock() > deadline:
             break
-        world = game.determinize(state, seat, derive_seed("world", seed, i))
+        world = heur.horizon(game.determinize(state, seat, derive_seed("world", seed, i)), seat)
         node, path = root, [root]
         while True:
             mover = _mover(game, world, seat)
@@ -146,7 +149,7 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
             world = game.apply(world, mover, child.action).state
             path.append(child)
             node = child
-            if child.visits == 0:
+            if child.visits == 0 or heur.leaf(world, seat):
                 break
         world = _rollout(game, heur, world, seat, depth, rng)
         over = game.outcome(world) is not None

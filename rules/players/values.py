@@ -6,8 +6,12 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rules.core import Action, Game, RulesError
+from rules.core import Action, Game, Rng, RulesError, derive_seed
 from rules.players.registry import Heuristic
+
+# Moves whose projections lie this close (a share of the game's typical score gap) are taken as
+# equal: the table's seed picks among them, so tables with other seeds play other games.
+NEAR = 0.02
 
 
 def projected(game: Game, heur: Heuristic, state: Any) -> tuple[float, ...]:
@@ -59,20 +63,27 @@ def best_first(actions: list[Action], key: Callable[[Action], float], keep: int
     return [actions[i] for _, i in keyed[:keep]]
 
 
-def greedy(game: Game, heur: Heuristic, world: Any, seat: int,
-           actions: list[Action]) -> Action:
-    """The candidate whose result projects best for ``seat``; the first candidate wins ties
-    (candidates come best guess first), so the choice is deterministic."""
+def greedy(game: Game, heur: Heuristic, world: Any, seat: int, actions: list[Action],
+           seed: str | None = None) -> Action:
+    """The candidate whose result projects best for ``seat``. Candidates within ``NEAR`` of
+    the best are equal: ``seed`` picks one of them (the first, best guess, without a seed), so
+    the choice depends only on the world, the seat and the seed."""
     cands = heur.candidates(world, seat, actions) or actions
     if len(cands) == 1:
         return cands[0]
-    best, best_key = cands[0], -math.inf
+    keyed: list[tuple[float, Action]] = []
     for action in cands:
         try:
             after = game.apply(world, seat, action).state
         except RulesError:
             continue  # not possible in this sampled world (cannot happen for one's own seat)
-        key = greedy_key(projected(game, heur, after), seat)
-        if key > best_key + 1e-9:
-            best, best_key = action, key
-    return best
+        keyed.append((greedy_key(projected(game, heur, after), seat), action))
+    if not keyed:
+        return cands[0]
+    top = max(k for k, _ in keyed)
+    if seed is None:
+        return next(a for k, a in keyed if k >= top - 1e-9)
+    near = [a for k, a in keyed if k >= top - max(NEAR * heur.scale, 1e-9)]
+    if len(near) == 1:
+        return near[0]
+    return Rng(derive_seed("near", seed)).choice(near)
