@@ -23,6 +23,7 @@ from bot.store import open_store
 from bot.tables import Tables
 from bot.tables.narration import text_names
 from bot.text import fill
+from bot.ui.delivery import LEASE_SECONDS
 from bot.values import Member as Player
 from rules import GAMES
 from rules.core import Rng
@@ -133,8 +134,10 @@ async def step(standin: StandIn, reader: Tables, played: Played, rng: Rng, *,
 
 
 async def settled(reader: Tables, played: Played) -> int:
-    """The table's version once everything committed is told (computers' replies too)."""
-    for _ in range(300):
+    """The table's version once everything committed is told (computers' replies too). A
+    claim to announce that the killed process held (its scheduler may have fired this table's
+    deadline) keeps the other process waiting until its lease ends: wait past that."""
+    for _ in range(10 * (LEASE_SECONDS + 15)):
         table = await reader.store.get_table(played.table_id)
         assert table is not None
         if table.announced == table.version:
