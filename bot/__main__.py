@@ -82,7 +82,7 @@ def _backup_postgres(url: str, target: Path) -> int:
 def _healthcheck() -> int:
     if os.environ.get("TABULA_WEB", "").strip():
         # The pages' /healthz says more than the heartbeat: the store answers too.
-        from bot.web.server import healthz_main
+        from bot.web.server import healthz_main  # the health check loads no discord.py
 
         return healthz_main([])
     path = heartbeat_path()
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return web_main(args[1:])
     if args[:1] == ["web-pages"]:
-        from bot.web.server import pages_main
+        from bot.web.server import pages_main  # a store write: no discord.py
 
         return pages_main(args[1:])
     if args[:1] in (["-h"], ["--help"], ["help"]):
