@@ -13,19 +13,16 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
+from hypothesis.stateful import invariant, rule, run_state_machine_as_test
 
-import rules
 from bot.notices import Notice
-from bot.store import open_store
 from bot.tables import Tables
 from bot.tables.narration import text_names
 from bot.text import fill
 from bot.ui import delivery as delivery_module
 from bot.ui.delivery import Delivery
 from bot.values import Member, OutOfDate
-from tests.bot.stateful_stores import give_stores
-from tests.pebbles import GAME as PEBBLES
+from tests.bot.stateful_stores import StoreMachine, give_stores
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben")]
 PROCESSES = 3
@@ -109,16 +106,9 @@ class Process:
                                  self, f"p{self.number}", self.now)  # type: ignore[arg-type]
 
 
-class AnnounceMachine(RuleBasedStateMachine):
-    new_target: Callable[[], str]
-    drop_target: Callable[[str], None]
-
+class AnnounceMachine(StoreMachine):
     def __init__(self) -> None:
         super().__init__()
-        rules.GAMES[PEBBLES.id] = PEBBLES
-        self.loop = asyncio.new_event_loop()
-        self.target = type(self).new_target()
-        self.store = self.run(open_store(self.target))
         self.clock = 1_000
         self.channel = Channel()
         self.processes = [Process(n, self.store, self.channel, self.tick)
@@ -137,9 +127,6 @@ class AnnounceMachine(RuleBasedStateMachine):
     def tick(self) -> int:
         self.clock += 1
         return self.clock
-
-    def run(self, coro: Any) -> Any:
-        return self.loop.run_until_complete(coro)
 
     async def deliver(self, process: Process, notice: Notice) -> None:
         try:
@@ -229,10 +216,7 @@ class AnnounceMachine(RuleBasedStateMachine):
             table = self.run(self.store.get_table(self.table_id))
             assert table is not None and table.announced == table.version
         finally:
-            self.run(self.store.close())
-            self.loop.close()
-            type(self).drop_target(self.target)
-            rules.GAMES.pop(PEBBLES.id, None)
+            super().teardown()
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])

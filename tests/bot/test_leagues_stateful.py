@@ -12,35 +12,29 @@ step:
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from itertools import count
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine,
     initialize,
     invariant,
     rule,
     run_state_machine_as_test,
 )
 
-import rules
 from bot.leagues import Leagues
 from bot.leagues.referee import Referee
 from bot.leagues.results import replay
 from bot.leagues.rounds import Rounds
 from bot.pace.clock import FakeClock
 from bot.pace.scheduler import Scheduler
-from bot.store import LeagueSettings, Status, open_store
+from bot.store import LeagueSettings, Status
 from bot.tables import Tables
 from bot.values import Member, TableError
-from tests.bot.stateful_stores import give_stores
-from tests.pebbles import GAME as PEBBLES
+from tests.bot.stateful_stores import StoreMachine, give_stores
 
 GUILD = 5
 ORGANISER = Member(99, "Org", is_admin=True)
@@ -48,16 +42,9 @@ MEMBERS = [Member(i, f"M{i}") for i in range(1, 7)]
 STRANGER = Member(50, "Stranger")
 
 
-class LeagueMachine(RuleBasedStateMachine):
-    new_target: Callable[[], str]
-    drop_target: Callable[[str], None]
-
+class LeagueMachine(StoreMachine):
     def __init__(self) -> None:
         super().__init__()
-        rules.GAMES[PEBBLES.id] = PEBBLES
-        self.loop = asyncio.new_event_loop()
-        self.target = type(self).new_target()
-        self.store = self.run(open_store(self.target))
         self.tables = Tables(self.store)
         self.now = datetime(2025, 3, 1, 12, tzinfo=UTC)
         self.leagues = Leagues(self.store, self.tables.games, clock=lambda: self.now)
@@ -68,9 +55,6 @@ class LeagueMachine(RuleBasedStateMachine):
         self.channels = count(1000)
         self.league_id = 0
         self.corrected: set[int] = set()
-
-    def run(self, coro: Any) -> Any:
-        return self.loop.run_until_complete(coro)
 
     def live_tables(self) -> list[int]:
         return [t.id for t in self.run(self.store.tables_with_status(Status.PLAYING))]
@@ -253,11 +237,6 @@ class LeagueMachine(RuleBasedStateMachine):
         for result in self.run(self.store.league_results()):
             assert self.run(self.store.sanctioned(result.table_id))
 
-    def teardown(self) -> None:
-        self.run(self.store.close())
-        self.loop.close()
-        type(self).drop_target(self.target)
-        rules.GAMES.pop(PEBBLES.id, None)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])

@@ -4,50 +4,34 @@ Run on both stores: each example gets a fresh SQLite file or a fresh PostgreSQL 
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
-    RuleBasedStateMachine,
     initialize,
     invariant,
     rule,
     run_state_machine_as_test,
 )
 
-import rules
-from bot.store import open_store
 from bot.tables import Tables, gamelog
 from bot.values import Member
 from rules.core import RulesError
-from tests.bot.stateful_stores import give_stores
+from tests.bot.stateful_stores import StoreMachine, give_stores
 from tests.pebbles import GAME as PEBBLES
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben"), Member(3, "Cy"), Member(9, "Mod", is_admin=True)]
 CHANNEL = 10
 
 
-class TableMachine(RuleBasedStateMachine):
-    # A fresh store target for each example, and how to clean it up (set per backend).
-    new_target: Callable[[], str]
-    drop_target: Callable[[str], None]
-
+class TableMachine(StoreMachine):
     def __init__(self) -> None:
         super().__init__()
-        rules.GAMES[PEBBLES.id] = PEBBLES
-        self.loop = asyncio.new_event_loop()
-        self.target = type(self).new_target()
-        self.store = self.run(open_store(self.target))
         self.tables = Tables(self.store)
         self.versions: dict[int, int] = {}
-
-    def run(self, coro: Any) -> Any:
-        return self.loop.run_until_complete(coro)
 
     async def here(self, use_case: Any, *args: Any) -> Any:
         """A use case on this channel's live table (refused like any other without one)."""
@@ -156,11 +140,6 @@ class TableMachine(RuleBasedStateMachine):
         live = self.run(self.store.tables_with_status("lobby", "playing"))
         assert len([t for t in live if t.channel_id == CHANNEL]) <= 1
 
-    def teardown(self) -> None:
-        self.run(self.store.close())
-        self.loop.close()
-        type(self).drop_target(self.target)
-        rules.GAMES.pop(PEBBLES.id, None)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
