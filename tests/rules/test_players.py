@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-import rules.players as players
 from rules import GAMES
 from rules.core import Game, RulesError, derive_seed
-from rules.players import LEVELS, Budget, choose, choose_from_snapshot, parse_level
+from rules.players import LEVELS, choose, choose_from_snapshot, parse_level
 from rules.players.registry import games_with_players
 from rules.random_player import UniformRandomPlayer
+from tests.rules.budgets import cap_budgets
 
 SETTINGS = [(g, n) for g in games_with_players()
             for n in sorted({GAMES[g].min_players, max(2, GAMES[g].min_players)})]
@@ -26,13 +26,7 @@ DEPTHS = (4, 30)  # random decisions before the position is examined
 @pytest.fixture(autouse=True)
 def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     """The properties do not depend on the budget; small ones keep the suite quick."""
-    real = players.budget
-
-    def small(game_id: str, level: str) -> Budget:
-        b = real(game_id, level)
-        return Budget(min(b.iterations, 12), min(b.rollout_depth, 4), 30.0)
-
-    monkeypatch.setattr(players, "budget", small)
+    cap_budgets(monkeypatch, 12, 4)
 
 
 def _position(game: Game, n: int, depth: int) -> tuple[Any, int]:

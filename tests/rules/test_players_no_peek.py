@@ -24,8 +24,9 @@ from rules.minerva.state import MinervaState
 from rules.palatinus import components as palatinus_kinds
 from rules.palatinus.engine import _WOLF_GROUPS
 from rules.palatinus.state import PalatinusState
-from rules.players import LEVELS, Budget, choose
+from rules.players import LEVELS, choose
 from rules.random_player import UniformRandomPlayer
+from tests.rules.budgets import cap_budgets
 
 HIDDEN_GAMES = ("hadrians-wall", "minerva", "palatinus")
 PLAYERS = {"hadrians-wall": 2, "minerva": 2, "palatinus": 3}
@@ -53,13 +54,7 @@ REAL_BUDGET = players.budget
 @pytest.fixture(autouse=True)
 def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     """Peeking does not depend on the budget; small budgets keep the suite quick."""
-    real = players.budget
-
-    def small(game_id: str, level: str) -> Budget:
-        b = real(game_id, level)
-        return Budget(min(b.iterations, 8), min(b.rollout_depth, 3), 30.0)
-
-    monkeypatch.setattr(players, "budget", small)
+    cap_budgets(monkeypatch, 8, 3)
 
 
 # ------------------------------------------------------------------------------ twins by hand
