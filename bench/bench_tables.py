@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import aiosqlite
 
 import rules
+from bot import gc_tuning
 from bot.pace.clock import SystemClock
 from bot.pace.model import make_timing
 from bot.pace.scheduler import Scheduler
@@ -122,6 +123,7 @@ async def use_cases(target: str, args: argparse.Namespace, count: int) -> None:
     store = await open_store(target)
     tables = Tables(store)
     scheduler = Scheduler(tables, SystemClock()) if args.paced else None
+    gc_tuning.settle()  # as the bot does once it is ready
     latencies: list[float] = []
     start = time.perf_counter()
     # CPU time, unlike the wall clock, hardly moves with what else the machine runs.

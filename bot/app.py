@@ -16,7 +16,6 @@ they arrive.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import multiprocessing
 import signal
@@ -33,6 +32,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import gc_tuning
 from bot.config import Settings, Sharding
 from bot.heartbeat import Heartbeat
 from bot.leagues import Leagues
@@ -229,10 +229,7 @@ class TabulaBot(commands.Bot):
         """After a restart: announce what was committed but never told (a crash came between
         the commit and the post), then let computer seats that were due move."""
         await self.wait_until_ready()
-        # What is alive once the bot is ready (modules, the caches of guilds and members)
-        # stays alive: frozen, it is never walked again by a full collection, the longest
-        # pause the loop sees (see bench/bench_discord.py).
-        gc.freeze()
+        gc_tuning.settle()
         if self._owed:
             log.info("answering %d moves left thinking before the restart", len(self._owed))
             await give_owed(self, self.tables.store, self._owed)

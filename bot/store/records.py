@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -93,9 +94,11 @@ class NewAction:
 
 @dataclass(frozen=True)
 class Step:
-    """One committed change of a table: its new snapshot and status, and its log entry."""
+    """One committed change of a table: its new snapshot and status, and its log entry. The
+    table keeps only the latest snapshot, so in a list of steps written together only the
+    last needs one (``None`` before it spares encoding states nobody reads)."""
 
-    snapshot: dict[str, Any]
+    snapshot: dict[str, Any] | None
     entry: NewAction
     status: str = Status.PLAYING
 
@@ -240,3 +243,12 @@ class LeagueResult:
     abandoned: bool = False
     id: int = 0
     voided: str | None = None  # why an organiser voided it; None: it counts
+
+
+def last_snapshot(steps: Sequence[Step]) -> dict[str, Any]:
+    """The snapshot a list of steps leaves the table with (its last step's, which must have
+    one)."""
+    snapshot = steps[-1].snapshot
+    if snapshot is None:
+        raise ValueError("the last step of a change must carry the table's snapshot")
+    return snapshot

@@ -74,6 +74,7 @@ class Views:
         self._views: dict[int | None, dict[str, Any]] = {}
         self._moves: dict[int, list[dict[str, Any]]] = {}
         self._texts: dict[int, list[str]] = {}
+        self._prints: dict[int, str] = {}
 
     def of(self, seat: int | None) -> dict[str, Any]:
         view = self._views.get(seat)
@@ -107,9 +108,14 @@ class Views:
         """The seat's own position: its own part of the view and its legal moves. Equal
         fingerprints mean a preview or menu made for the seat is still right, whatever other
         seats did meanwhile (the move is checked by the rules again when it counts)."""
-        own = {"view": self.own(seat), "moves": self.moves(seat)}
-        encoded = json.dumps(own, sort_keys=True, separators=(",", ":"), default=str)
-        return hashlib.sha256(encoded.encode()).hexdigest()[:16]
+        found = self._prints.get(seat)
+        if found is None:
+            # Keys sorted: a state read back from its snapshot may hold them in another order.
+            own = {"view": self.own(seat), "moves": self.moves(seat)}
+            encoded = json.dumps(own, sort_keys=True, separators=(",", ":"), default=str,
+                                 check_circular=False)
+            found = self._prints[seat] = hashlib.sha256(encoded.encode()).hexdigest()[:16]
+        return found
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
     game, table = loaded.game, loaded.table
     steps = []
     state = loaded.state
-    for seat, member_id, action, transition, idem_key in moves:
+    for number, (seat, member_id, action, transition, idem_key) in enumerate(moves, 1):
         status = Status.OVER if game.outcome(transition.state) is not None else Status.PLAYING
         notation = game.format_action(state, action)
         line = narrate(transition.events, None)
@@ -74,7 +74,8 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
             text=line or f"{{p{seat}}} played {notation}.",
             irreversible=transition.irreversible, idem_key=idem_key, notation=notation,
         )
-        steps.append(Step(game.dump(transition.state), entry, status))
+        last = number == len(moves)  # the table keeps the last snapshot only
+        steps.append(Step(game.dump(transition.state) if last else None, entry, status))
         chain.lines.append(line)
         chain.events.extend(transition.events)
         state = transition.state

@@ -80,7 +80,7 @@ def choose(game: Game, state: Any, seat: int, level: str, seed: str) -> Action:
     if not legal:
         raise RulesError(f"Seat {seat} has nothing to do now.")
     if level == "random" or len(legal) == 1:
-        return legal[0] if len(legal) == 1 else UniformRandomPlayer(seed).choose(game, state, seat)
+        return legal[0] if len(legal) == 1 else UniformRandomPlayer(seed).pick(legal, seat)
     heur = heuristic_for(game.id)
     world = heur.horizon(game.determinize(state, seat, derive_seed("easy", seed)), seat)
     if level == "easy" or not heur.searchable(world):

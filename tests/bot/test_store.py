@@ -236,6 +236,21 @@ async def test_steps_are_written_all_or_nothing(store: Store) -> None:
     assert [a.version for a in await store.actions(other)] == [2]
 
 
+async def test_only_the_last_step_of_a_chain_needs_a_snapshot(store: Store) -> None:
+    """The table keeps the last snapshot only, so earlier steps may leave theirs out (nobody
+    encodes states that are never read); a chain whose last step has none is refused."""
+    table_id = await started(store)
+    bare = Step(None, NewAction("act", 0, 1, action={"type": "x"}))
+    assert await store.record_steps(table_id, 1, [bare, bare, step(4)]) == 4
+    table = await store.get_table(table_id)
+    assert table is not None and table.snapshot == {"n": 4}
+    assert [a.version for a in await store.actions(table_id)] == [2, 3, 4]
+    with pytest.raises(ValueError):
+        await store.record_steps(table_id, 4, [step(5), bare])
+    table = await store.get_table(table_id)
+    assert table is not None and table.version == 4 and table.snapshot == {"n": 4}
+
+
 async def test_concurrent_moves_of_several_tables_are_each_durable(store: Store) -> None:
     """Moves of several tables at once (SQLite writes them in one transaction); of two moves made
     from the same version one is refused, alone, and the others are written."""

@@ -67,6 +67,19 @@ def test_decisions_are_repeatable_and_legal(game_id: str, n: int) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "n"), SETTINGS)
+def test_the_random_level_is_the_seeded_uniform_player(game_id: str, n: int) -> None:
+    """``choose`` hands the legal moves it listed to the uniform player (not listed twice);
+    the pick is the one that player makes from the same seed on its own."""
+    game = GAMES[game_id]
+    for depth in DEPTHS:
+        state, seat = _position(game, n, depth)
+        for seed in ("a", "b", "c"):
+            alone = UniformRandomPlayer(seed).choose(game, state, seat)
+            if len(game.legal_actions(state, seat)) > 1:
+                assert choose(game, state, seat, "random", seed) == alone
+
+
+@pytest.mark.parametrize(("game_id", "n"), SETTINGS)
 def test_the_pool_entry_point_reads_a_snapshot(game_id: str, n: int) -> None:
     game = GAMES[game_id]
     state, seat = _position(game, n, DEPTHS[0])

@@ -27,6 +27,7 @@ from bot.store.records import (
     SeatRecord,
     Step,
     TableRecord,
+    last_snapshot,
 )
 
 STALE = "This table changed meanwhile; look at the latest board."
@@ -38,7 +39,8 @@ def now() -> datetime:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    # Snapshots and actions are trees of plain values: no cycle to look for.
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, check_circular=False)
 
 
 class PostgresTables(OneStep):
@@ -295,7 +297,7 @@ class PostgresTables(OneStep):
                 " AS e(kind, seat, member_id, action, text, irreversible, undoes, idem_key,"
                 " notation, n))"
                 " SELECT $2 + $5 FROM moved",
-                table_id, expected_version, dumps(last.snapshot), str(last.status), len(steps),
+                table_id, expected_version, dumps(last_snapshot(steps)), str(last.status), len(steps),
                 now(),
                 [e.kind for e in entries], [e.seat for e in entries],
                 [e.member_id for e in entries],

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.errors import DuplicateKey, StaleVersion
-from bot.store.records import NewAction, Step
+from bot.store.records import NewAction, Step, last_snapshot
 from bot.store.sqlite.setup import on_thread
 
 log = logging.getLogger(__name__)
@@ -43,7 +43,8 @@ def now_text() -> str:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    # Snapshots and actions are trees of plain values: no cycle to look for.
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, check_circular=False)
 
 
 @dataclass
@@ -69,7 +70,7 @@ def steps_change(table_id: int, expected_version: int, steps: Sequence[Step],
                  ) -> Queued:
     actions = [None if step.entry.action is None else dumps(step.entry.action) for step in steps]
     return Queued(table_id, expected_version, steps, done, then,
-                  snapshot=dumps(steps[-1].snapshot) if steps else "", actions=actions)
+                  snapshot=dumps(last_snapshot(steps)) if steps else "", actions=actions)
 
 
 class Failed:
@@ -243,7 +244,7 @@ def _write_steps(db: sqlite3.Connection, item: Queued, now: str) -> Any:
         if item.steps:
             # One update for the chain: the table keeps the last step's snapshot and status.
             bump(db, item.table_id, version, "snapshot = ?, status = ?, ",
-                 (item.snapshot, str(item.steps[-1].status)), by=len(item.steps))
+                 (item.snapshot, str(item.steps[-1].status)), by=len(item.steps), now=now)
         for step, action in zip(item.steps, item.actions, strict=True):
             version += 1
             _insert_action(db, item.table_id, version, step.entry, now, action)
@@ -278,13 +279,13 @@ def _then(db: sqlite3.Connection, item: Queued) -> None:
 
 
 def bump(db: sqlite3.Connection, table_id: int, expected: int, sets: str = "",
-         params: tuple[Any, ...] = (), by: int = 1) -> None:
+         params: tuple[Any, ...] = (), by: int = 1, now: str | None = None) -> None:
     """Advance the table's version (by one, or ``by``), refusing with ``StaleVersion`` if it
     moved on."""
     cursor = db.execute(
         f"UPDATE game_tables SET {sets}version = version + ?, updated_at = ?"
         " WHERE id = ? AND version = ?",
-        (*params, by, now_text(), table_id, expected),
+        (*params, by, now or now_text(), table_id, expected),
     )
     if cursor.rowcount != 1:
         raise StaleVersion("This table changed meanwhile; look at the latest board.")
