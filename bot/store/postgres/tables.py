@@ -297,8 +297,8 @@ class PostgresTables(OneStep):
                 " AS e(kind, seat, member_id, action, text, irreversible, undoes, idem_key,"
                 " notation, n))"
                 " SELECT $2 + $5 FROM moved",
-                table_id, expected_version, dumps(last_snapshot(steps)), str(last.status), len(steps),
-                now(),
+                table_id, expected_version, dumps(last_snapshot(steps)), str(last.status),
+                len(steps), now(),
                 [e.kind for e in entries], [e.seat for e in entries],
                 [e.member_id for e in entries],
                 [None if e.action is None else dumps(e.action) for e in entries],
