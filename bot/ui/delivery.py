@@ -229,7 +229,7 @@ class Delivery:
                 if sent is not None:
                     self._dm_sent.remember(key, seat.version)
                     if isinstance(sent, discord.Message):
-                        self.dm_boards.keep(notice, seat.member_id, seat.version, sent)
+                        self.dm_boards.keep(notice, seat.member_id, seat.version, sent, url)
                 else:
                     closed.append(seat.member_id)
                     await self.services.tables.mark_dm_closed(notice.table_id, seat.member_id)

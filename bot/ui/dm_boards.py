@@ -45,16 +45,25 @@ class DmBoards:
         # table -> the newest notice seen: its version and who is on the move (None: over).
         # Notices of one table may be told concurrently; a board is judged by the newest.
         self._latest: OrderedDict[int, tuple[int, frozenset[int] | None]] = OrderedDict()
+        # (table, member) -> the link to the seat's web view the board carries: kept on it
+        # when "My moves" is taken away.
+        self._links: dict[tuple[int, int], str] = {}
 
     def keep(self, notice: Notice, member_id: int, version: int,
-             message: discord.Message) -> None:
+             message: discord.Message, url: str | None = None) -> None:
         if member_id not in notice.next_members or notice.status != Status.PLAYING:
             return
         boards = self._boards.setdefault(notice.table_id, {})
         self._boards.move_to_end(notice.table_id)
         boards[member_id] = (version, (message.channel.id, message.id))
+        if url:
+            self._links[(notice.table_id, member_id)] = url
+        else:
+            self._links.pop((notice.table_id, member_id), None)
         while len(self._boards) > REMEMBERED_TABLES:
-            self._boards.popitem(last=False)
+            table_id, gone = self._boards.popitem(last=False)
+            for member in gone:
+                self._links.pop((table_id, member), None)
 
     def idle(self, notice: Notice) -> list[tuple[int, tuple[int, int]]]:
         """The boards (member, message) whose member has nothing to do as of the newest
@@ -83,8 +92,9 @@ class DmBoards:
             message = self.client.get_partial_messageable(channel_id).get_partial_message(
                 message_id)
             over = self._latest[notice.table_id][1] is None
+            url = self._links.pop((notice.table_id, member), None)
             view = None if over else board_view(notice.table_id, Mark(version=notice.version),
-                                                ops=("hand",))
+                                                url, "My view on the web", ops=("hand",))
             try:
                 await self.pacer.wait(urgent=False)
                 await message.edit(view=view)

@@ -58,3 +58,37 @@ def test_a_member_not_on_the_move_gets_no_board_to_remember() -> None:
     notice = _notice(3, (2,))
     boards.keep(notice, 1, 3, _message(30))
     assert boards.idle(_notice(4, ())) == []
+
+
+class _Edited:
+    """A DM message's edits, as ``DmBoards.retire`` makes them."""
+
+    def __init__(self) -> None:
+        self.views: list[discord.ui.View | None] = []
+
+    def get_partial_messageable(self, channel_id: int) -> _Edited:
+        return self
+
+    def get_partial_message(self, message_id: int) -> _Edited:
+        return self
+
+    async def edit(self, *, view: discord.ui.View | None) -> None:
+        self.views.append(view)
+
+
+def _labels(view: discord.ui.View | None) -> list[tuple[str | None, str | None]]:
+    assert view is not None
+    return [(getattr(item, "label", None), getattr(item, "url", None)) for item in view.children]
+
+
+async def test_a_retired_board_keeps_its_link_to_the_seats_web_view() -> None:
+    edited = _Edited()
+    boards = DmBoards(cast(Any, edited), Pacer())
+    url = "https://games.example.org/p/abc/0?sig=x"
+    boards.keep(_notice(5, (1, 2)), 1, 5, _message(50), url)
+    boards.keep(_notice(5, (1, 2)), 2, 5, _message(51))
+    await boards.retire(_notice(6, ()))
+    with_link, without = edited.views
+    assert ("My view on the web", url) in _labels(with_link)
+    assert all(u is None for _, u in _labels(without))  # none was sent: none is added
+    assert all(label != "My moves" for label, _ in _labels(with_link) + _labels(without))
