@@ -168,17 +168,32 @@ class Scheduler(Running):
         await self.store.dashboard_posted(member_id, channel_id, message_id)
 
     async def recover(self) -> list[Delivered]:
-        """Deadlines fired just before a crash whose move was never made are made now (the
-        move's key makes a second attempt harmless)."""
+        """What a crash cut short after a deadline fired is done now: the move the computer
+        was to make (its key makes a second attempt harmless), the vote that was to open, and
+        what an ended vote decided."""
         out: list[Delivered] = []
         for table in await self.store.tables_with_status(Status.PLAYING):
             timing = await self.timing(table.id)
-            if timing.policy not in (Policy.AUTOPILOT, Policy.SKIP):
-                continue
             for turn in (await self.store.open_turns(table.id)).values():
-                if turn.fired_at is not None and turn.since_version == table.version:
-                    out.extend(await self._expire(turn))
+                if turn.fired_at is None:
+                    continue
+                try:
+                    out.extend(await self._recover(turn, timing.policy, table.version))
+                except Exception:
+                    log.exception("could not recover turn %s of table %s", turn.id, table.id)
         return out
+
+    async def _recover(self, turn: TurnRecord, policy: Policy, version: int
+                       ) -> list[Delivered]:
+        if policy in (Policy.AUTOPILOT, Policy.SKIP):
+            return await self._expire(turn) if turn.since_version == version else []
+        if policy is not Policy.VOTE or turn.vote_due is not None:
+            return []  # an open vote ends on a tick
+        if turn.vote_state == "closing":
+            return list(await self.carry_out(turn))
+        if turn.vote_state is None:
+            return await self._expire(turn)  # fired, but the vote never opened
+        return []
 
     async def _expire(self, turn: TurnRecord) -> list[Delivered]:
         table = await self.tables.live.record(turn.table_id)

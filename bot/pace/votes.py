@@ -80,6 +80,17 @@ class Votes(Deadlines):
         """End the turn's vote (once, whoever gets here first) and do what it decided."""
         if turn.vote_due is None or not await self.store.close_vote(turn.id, turn.round):
             return []
+        return await self.carry_out(turn)
+
+    async def carry_out(self, turn: TurnRecord) -> Decided:
+        """Do what the turn's ended vote decided, from the votes of its round (final once it
+        ended). Run again on start for a vote a crash left half done (``vote_state``
+        'closing'): every step is harmless twice (the computer's move has the turn's key)."""
+        out = await self._decided(turn)
+        await self.store.vote_carried_out(turn.id, turn.round)
+        return out
+
+    async def _decided(self, turn: TurnRecord) -> Decided:
         table = await self.tables.live.record(turn.table_id)
         voters = await self.voters(table.id, turn.seat)
         votes = {m: c for m, c in (await self.store.votes_cast(turn.id, turn.round)).items()

@@ -87,7 +87,11 @@ class TimingStore(Protocol):
         """Turns whose open vote ended, at tables that are not paused."""
 
     async def close_vote(self, turn_id: int, round_: int) -> bool:
-        """End the vote of that round; True for exactly one caller."""
+        """End the vote of that round; True for exactly one caller. The turn's ``vote_state``
+        is 'closing' until ``vote_carried_out``."""
+
+    async def vote_carried_out(self, turn_id: int, round_: int) -> None:
+        """What the round's vote decided was done (``vote_state`` 'done')."""
 
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""

@@ -44,6 +44,8 @@ class TurnRecord:
     extra: int = 0  # seconds the table added to the deadline (vote, extension, return)
     round: int = 0  # how many times the deadline fired; votes count per round
     vote_due: int | None = None  # an open vote on the seat ends then
+    # 'closing': the vote ended and what it decided is being done; 'done': it was.
+    vote_state: str | None = None
 
 
 @dataclass(frozen=True)

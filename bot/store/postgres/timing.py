@@ -159,7 +159,7 @@ class PostgresTiming(PostgresTables):
 
     async def claim_turn(self, turn_id: int, now: int) -> bool:
         done = await self._pool.fetchval(
-            "UPDATE turns SET fired_at = $2, round = round + 1 WHERE id = $1"
+            "UPDATE turns SET fired_at = $2, round = round + 1, vote_state = NULL WHERE id = $1"
             " AND fired_at IS NULL AND ended_at IS NULL RETURNING id", turn_id, now)
         return done is not None
 
@@ -206,9 +206,15 @@ class PostgresTiming(PostgresTables):
 
     async def close_vote(self, turn_id: int, round_: int) -> bool:
         done = await self._pool.fetchval(
-            "UPDATE turns SET vote_due = NULL WHERE id = $1 AND round = $2"
-            " AND vote_due IS NOT NULL AND ended_at IS NULL RETURNING id", turn_id, round_)
+            "UPDATE turns SET vote_due = NULL, vote_state = 'closing' WHERE id = $1"
+            " AND round = $2 AND vote_due IS NOT NULL AND ended_at IS NULL RETURNING id",
+            turn_id, round_)
         return done is not None
+
+    async def vote_carried_out(self, turn_id: int, round_: int) -> None:
+        await self._pool.execute(
+            "UPDATE turns SET vote_state = 'done' WHERE id = $1 AND round = $2"
+            " AND vote_state = 'closing'", turn_id, round_)
 
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
@@ -346,4 +352,4 @@ def _turn(r: Row) -> TurnRecord:
                       member_id=r["member_id"], since_version=r["since_version"],
                       started_at=r["started_at"], due_at=r["due_at"], fired_at=r["fired_at"],
                       ended_at=r["ended_at"], extra=r["extra"], round=r["round"],
-                      vote_due=r["vote_due"])
+                      vote_due=r["vote_due"], vote_state=r["vote_state"])

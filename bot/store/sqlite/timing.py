@@ -138,8 +138,8 @@ class TimingRows(Handoffs):
 
     async def claim_turn(self, turn_id: int, now: int) -> bool:
         return await self._transact(lambda db: db.execute(
-            "UPDATE turns SET fired_at = ?, round = round + 1 WHERE id = ? AND fired_at IS NULL"
-            " AND ended_at IS NULL", (now, turn_id)).rowcount == 1)
+            "UPDATE turns SET fired_at = ?, round = round + 1, vote_state = NULL WHERE id = ?"
+            " AND fired_at IS NULL AND ended_at IS NULL", (now, turn_id)).rowcount == 1)
 
     async def set_deadline(self, turn_id: int, due_at: int | None, reminder_at: int | None,
                            extra: int, refire: bool) -> bool:
@@ -186,8 +186,13 @@ class TimingRows(Handoffs):
 
     async def close_vote(self, turn_id: int, round_: int) -> bool:
         return await self._transact(lambda db: db.execute(
-            "UPDATE turns SET vote_due = NULL WHERE id = ? AND round = ?"
+            "UPDATE turns SET vote_due = NULL, vote_state = 'closing' WHERE id = ? AND round = ?"
             " AND vote_due IS NOT NULL AND ended_at IS NULL", (turn_id, round_)).rowcount == 1)
+
+    async def vote_carried_out(self, turn_id: int, round_: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "UPDATE turns SET vote_state = 'done' WHERE id = ? AND round = ?"
+            " AND vote_state = 'closing'", (turn_id, round_)))
 
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
@@ -314,5 +319,5 @@ def _turn(row: sqlite3.Row) -> TurnRecord:
         member_id=row["member_id"], since_version=int(row["since_version"]),
         started_at=int(row["started_at"]), due_at=row["due_at"], fired_at=row["fired_at"],
         ended_at=row["ended_at"], extra=int(row["extra"]), round=int(row["round"]),
-        vote_due=row["vote_due"],
+        vote_due=row["vote_due"], vote_state=row["vote_state"],
     )

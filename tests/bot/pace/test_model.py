@@ -1,12 +1,14 @@
 """A model-based test of asynchronous play (hypothesis state machine, fake clock, SQLite): members
 move, look at the table, take holidays, set quiet hours, pause and resume, vote, hand seats on,
-come back from absence, and the bot restarts, in random order; after every step:
+come back from absence, and the bot restarts (also dying in the middle of firing a deadline or
+ending a vote), in random order; after every step:
 
 - every open turn has one pending deadline, or is explicitly waiting (fired: a vote, a table
   that waits, a substitute sought) or paused; a seat has at most one open turn;
 - no deadline fires twice, nor inside its member's holiday or quiet hours (unless the table
   ignores quiet hours);
-- every vote ends by its own deadline;
+- every vote ends by its own deadline; under ``vote``, a seat out of time is voted on, or what
+  its vote decided was done (a restart finishes what a crash cut short);
 - a member who acts is not absent;
 - a member is reminded at most once per deadline, never in their quiet hours.
 """
@@ -33,6 +35,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+import bot.pace.scheduler as scheduler_module
+import bot.pace.votes as votes_module
 import rules
 from bot.pace.clock import FakeClock, epoch
 from bot.pace.member import plan_holiday
@@ -52,6 +56,13 @@ SPARE = Member(4, "Dee")
 EVERYONE = [*MEMBERS, SPARE]
 CHANNEL = 10
 STEPS = [30, 5 * MINUTE, 20 * MINUTE, HOUR, 3 * HOUR, 9 * HOUR]
+# Where the process may die while firing: before a fired deadline's vote opens, inside the
+# computer's move for a deadline or for an ended vote, before a vote to wait plans the period.
+CRASH_POINTS = ["open_vote", "deadline move", "vote move", "replan"]
+
+
+class Died(BaseException):
+    """The process died (not an ``Exception``: nothing in the bot catches it)."""
 NAMES = count()
 
 
@@ -266,6 +277,30 @@ class PaceMachine(RuleBasedStateMachine):
         self.run(self.scheduler.recover())
         self.check_fired()
 
+    @precondition(lambda self: self.table_id)
+    @rule(point=st.sampled_from(CRASH_POINTS))
+    def a_crash_while_firing(self, point: str) -> None:
+        """Time runs to the next deadline or vote's end, and the process dies at ``point`` if
+        the tick gets there; then it starts again."""
+        async def die(*args: Any, **kwargs: Any) -> Any:
+            raise Died(point)
+
+        owner, name = {
+            "open_vote": (self.store, "open_vote"),
+            "deadline move": (scheduler_module, "move_for"),
+            "vote move": (votes_module, "move_for"),
+            "replan": (self.scheduler, "replan"),
+        }[point]
+        real = getattr(owner, name)
+        setattr(owner, name, die)
+        try:
+            self.time_passes_to_the_next_deadline()
+        except Died:
+            pass
+        finally:
+            setattr(owner, name, real)
+        self.a_restart()
+
     @invariant()
     def every_open_turn_waits_on_one_deadline_or_says_why_not(self) -> None:
         if not self.table_id:
@@ -283,6 +318,9 @@ class PaceMachine(RuleBasedStateMachine):
         for turn in rows.values():
             waiting = turn.fired_at is not None  # a vote, a table that waits, a substitute
             assert turn.due_at is not None or waiting
+            if waiting and self.policy == "vote" and not paused:
+                assert turn.vote_due is not None or turn.vote_state == "done", \
+                    "a seat out of time that nobody votes on"
             if turn.vote_due is not None:
                 assert turn.fired_at is not None
                 assert paused or turn.vote_due > now, "a vote outlived its deadline"

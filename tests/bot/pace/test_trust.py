@@ -5,8 +5,11 @@ leaves quiet hours; refused DMs switch reminders to mentions."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+import bot.pace.votes as votes_module
 from bot.pace.clock import epoch
 from bot.pace.member import MemberSettings, plan_holiday
 from bot.pace.model import DAY, HOUR, MINUTE, make_timing
@@ -278,3 +281,88 @@ async def test_server_settings_are_kept(stack: Stack) -> None:
     await stack.scheduler.save_server(ServerSettings(7, pace="daily", substitute_role=55))
     kept = await stack.scheduler.server(7)
     assert (kept.pace, kept.substitute_role) == ("daily", 55)
+
+
+class Crash(Exception):
+    """The process died here (raised once, where the test plants it)."""
+
+
+def crash_once(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> None:
+    real = getattr(owner, name)
+    crashed: list[bool] = []
+
+    async def dying(*args: Any, **kwargs: Any) -> Any:
+        if not crashed:
+            crashed.append(True)
+            raise Crash(name)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, dying)
+
+
+async def test_a_vote_ended_just_before_a_crash_is_carried_out_on_start(
+        stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id = await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
+    stack.clock.advance(HOUR)
+    [request] = await stack.scheduler.tick()
+    assert isinstance(request, VoteRequest)
+    await stack.scheduler.vote(request.turn_id, request.round, BOB, "remove")
+    crash_once(monkeypatch, votes_module, "move_for")
+    with pytest.raises(Crash):  # the vote ended, the computer's move was never made
+        await stack.scheduler.vote(request.turn_id, request.round, CAROL, "remove")
+    version = (await stack.tables.table_for(table_id)).version
+    await stack.restart()
+    recovered = await stack.scheduler.recover()
+    assert len(moves(recovered)) == 1
+    assert (await stack.tables.table_for(table_id)).version > version
+    assert (await stack.store.seat_clocks(table_id))[0].absent  # voted out, as decided
+    await stack.restart()
+    assert await stack.scheduler.recover() == []  # done once
+    stack.clock.advance(HOUR)
+    assert moves(await stack.scheduler.tick()) == []
+
+
+async def test_a_deadline_that_fired_just_before_a_crash_opens_its_vote_on_start(
+        stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
+    stack.clock.advance(HOUR)
+    crash_once(monkeypatch, type(stack.store), "open_vote")
+    assert await stack.scheduler.tick() == []  # fired; the vote never opened
+    await stack.restart()
+    [request] = await stack.scheduler.recover()
+    assert isinstance(request, VoteRequest) and request.ends_at == epoch(stack.clock) + HOUR // 2
+    assert await stack.scheduler.recover() == []  # open now: its own deadline ends it
+    stack.clock.advance(HOUR // 2)
+    assert len(moves(await stack.scheduler.tick())) == 1
+
+
+async def test_a_vote_to_wait_cut_short_gives_the_period_on_start(
+        stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_id = await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
+    stack.clock.advance(HOUR)
+    [request] = await stack.scheduler.tick()
+    assert isinstance(request, VoteRequest)
+    await stack.scheduler.vote(request.turn_id, request.round, BOB, "wait")
+    crash_once(monkeypatch, type(stack.scheduler), "replan")
+    with pytest.raises(Crash):
+        await stack.scheduler.vote(request.turn_id, request.round, CAROL, "wait")
+    await stack.restart()
+    recovered = await stack.scheduler.recover()
+    assert any("another period" in d.text for d in recovered if isinstance(d, TableMessage))
+    [turn] = (await stack.store.open_turns(table_id)).values()
+    assert turn.fired_at is None and turn.due_at is not None
+    assert turn.due_at > epoch(stack.clock)
+    assert await stack.scheduler.recover() == []
+
+
+async def test_a_table_waiting_for_a_substitute_is_not_asked_again_on_start(
+        stack: Stack) -> None:
+    await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
+    stack.clock.advance(HOUR)
+    [request] = await stack.scheduler.tick()
+    assert isinstance(request, VoteRequest)
+    await stack.scheduler.vote(request.turn_id, request.round, BOB, "substitute")
+    decided = await stack.scheduler.vote(request.turn_id, request.round, CAROL, "substitute")
+    assert any("substitute" in d.text for d in decided if isinstance(d, TableMessage))
+    await stack.restart()
+    assert await stack.scheduler.recover() == []
