@@ -129,13 +129,18 @@ def _finish_city(state: PalermoState, events: Events) -> tuple[PalermoState, Eve
 
 def _drop_sealed_chips(state: PalermoState, events: Events) -> PalermoState:
     """A door that no street leads to (possible only after Rule 3 was waived) cannot be
-    visited: its chip leaves the game and its owner needs one chip fewer to go home."""
+    visited: its chip leaves the game and its owner needs one chip fewer to go home.
+
+    Reachable means from Start/Finish, where every pawn sets out and comes home: a waiver
+    can also wall Start/Finish in, and then the doors outside can no more be visited than a
+    door walled in itself (with them kept, no pawn could ever go home: the game would not
+    end). While Start/Finish reaches the ring, this is the same as reaching the ring."""
     g = city_graph(state)
-    reached = set(range(state.geo.city_count, state.geo.node_count))
+    reached = set(g.start)
     frontier = list(reached)
     while frontier:
         node = frontier.pop()
-        for other in g.steps[node]:
+        for other in (*g.steps[node], *(target for target, _ in g.edges[node])):
             if other not in reached:
                 reached.add(other)
                 frontier.append(other)

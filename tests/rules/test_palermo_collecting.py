@@ -8,7 +8,9 @@ import pytest
 
 from rules.core import IllegalAction
 from rules.palermo import GAME
+from rules.palermo.collecting import city_graph, own_doors
 from rules.palermo.state import MOVE, OVER, POLICE, WALK, PalermoState
+from rules.random_player import UniformRandomPlayer
 from tests.rules.test_palermo_fixtures import (
     CORRIDOR,
     cell,
@@ -298,3 +300,84 @@ def test_a_blocked_pawn_may_be_set_to_stop_anywhere_short() -> None:
         houses=CORRIDOR, pawns={0: "d4", 1: "d7"}, options={"blocked_stop": "any_cost"}
     )
     assert triples(state) == {("d5", 1, "blocked"), ("d6", 2, "blocked")}
+
+
+# A 5-player city whose last houses waived Rule 3 (no placement passed it) and walled
+# Start/Finish in with a few doors, every other door outside (found by the arena: easy
+# players built it, and the game then never ended).
+WALLED_IN_SEED = "26e377fec039abc44606dd521d099d58"
+WALLED_IN_BUILD = [
+    "SF C3",
+    "H3 C2 door SW",
+    "H3 C1 door NE",
+    "H3 B1 door NE",
+    "H1 D1 door NW",
+    "H3 D2 door SW",
+    "H2 D3 door NW",
+    "H2 D4 door NW",
+    "H3 B2 door SE",
+    "H1 B3 door NE",
+    "H3 E2 door SW",
+    "H2 A3 door NW",
+    "H3 E4 door NW",
+    "H1 A2 door SW",
+    "H2 A4 door NW",
+    "H1 E1 door NW",
+    "H2 B4 door NE",
+    "H3 C4 door SE",
+    "H1 A1 door SW",
+    "H2 A5 door NW",
+    "H2 F2 door SE",
+    "H3 B5 door NE",
+    "H1 E3 door SW",
+    "H1 F3 door NW",
+    "H2 C5 door NE",
+    "H1 F1 door NW",
+    "H2 D5 door NW",
+    "H1 C6 door SE",
+    "H1 F4 door NW",
+    "H2 E5 door NW",
+    "H2 F5 door SE",
+    "H3 B6 door NE",
+    "H1 A6 door SE",
+    "H1 E6 door SE",
+    "H2 F6 door SW",
+    "H3 D6 door NE",
+]
+
+
+def _reached(graph: Any, sources: frozenset[int]) -> set[int]:
+    seen, frontier = set(sources), list(sources)
+    while frontier:
+        node = frontier.pop()
+        for other in (*graph.steps[node], *(t for t, _ in graph.edges[node])):
+            if other not in seen:
+                seen.add(other)
+                frontier.append(other)
+    return seen
+
+
+def test_doors_start_finish_cannot_reach_lose_their_chips_and_the_game_ends() -> None:
+    """Spec 6.2's waiver of Rule 3 can wall Start/Finish in. A door no pawn can reach from it
+    cannot be visited, like a door walled in itself: its chip leaves the game, so every pawn
+    can still collect what is left and go home."""
+    state = GAME.setup(5, WALLED_IN_SEED)
+    for text in WALLED_IN_BUILD:
+        [seat] = GAME.active_seats(state)
+        state = GAME.apply(state, seat, GAME.parse_action(state, seat, text)).state
+    assert state.phase != "build"
+    graph = city_graph(state)
+    ring = frozenset(range(state.geo.city_count, state.geo.node_count))
+    home = _reached(graph, graph.start)
+    assert not home & ring  # walled in: the case at hand
+    for seat in range(5):
+        doors = own_doors(state, seat)
+        assert doors and doors <= home
+        assert state.lost[seat] == state.chips_total() - len(doors)
+    player = UniformRandomPlayer("walled in")
+    for _ in range(5_000):
+        active = sorted(GAME.active_seats(state))
+        if not active:
+            break
+        state = GAME.apply(state, active[0], player.choose(GAME, state, active[0])).state
+    assert state.phase == OVER
