@@ -163,6 +163,7 @@ class TabulaBot(commands.Bot):
         self._rounds = Rounds(self._leagues, self._tables)
         self._referee = Referee(self._rounds)
         self._scheduler = Scheduler(self._tables, self.clock)
+        self._scheduler.owns = self.settings.sharding.owns
         self._scheduler.on_absent = self._absent_for_time
         self._renderer = RenderPool(self.render_workers, processes=self.render_workers > 0)
         self.delivery.links = Links(self._store, self.settings.web, self.clock)

@@ -26,6 +26,9 @@ class SchedulerBase:
         # Told when the computer's moves for a seat out of time make it absent (a league
         # records that as the member's forfeit); the front end sets it.
         self.on_absent: Callable[[int, int], Awaitable[object]] | None = None
+        # The servers whose tables this process recovers after a restart (its shards'): each
+        # table is taken up by one process.
+        self.owns: Callable[[int | None], bool] = lambda guild_id: True
 
     def now(self) -> int:
         return epoch(self.clock)

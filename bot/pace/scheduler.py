@@ -173,6 +173,8 @@ class Scheduler(Running):
         what an ended vote decided."""
         out: list[Delivered] = []
         for table in await self.store.tables_with_status(Status.PLAYING):
+            if not self.owns(table.guild_id):
+                continue  # another process's shard recovers it
             timing = await self.timing(table.id)
             for turn in (await self.store.open_turns(table.id)).values():
                 if turn.fired_at is None:

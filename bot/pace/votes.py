@@ -51,7 +51,8 @@ class Votes(Deadlines):
         timing = await self.timing(table.id)
         voters = await self.voters(table.id, turn.seat)
         ends = self.now() + (vote_span(timing.period) if voters else 0)
-        await self.store.open_vote(fired.id, fired.round, ends)
+        if not await self.store.open_vote(fired.id, fired.round, ends):
+            return []  # opened already (a process starting while another fired it)
         if not voters:
             return await self.conclude(replace(fired, vote_due=ends))
         seats = await self.tables.seats(table.id)

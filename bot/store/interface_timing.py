@@ -80,8 +80,9 @@ class TimingStore(Protocol):
         turn under an open vote is always left alone. When the deadline changes, its unsent
         reminder is replaced by one at ``reminder_at``. True when the deadline changed."""
 
-    async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> None:
-        """Open the vote on a fired turn's ``round_``, ending at ``vote_due``."""
+    async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> bool:
+        """Open the vote on a fired turn's ``round_``, ending at ``vote_due``; True for exactly
+        one caller (none once that round's vote opened or ended)."""
 
     async def due_votes(self, now: int, limit: int = 100) -> list[TurnRecord]:
         """Turns whose open vote ended, at tables that are not paused."""

@@ -191,10 +191,12 @@ class PostgresTiming(PostgresTables):
             await conn.execute(MARK_DASHBOARDS, row["table_id"])
             return True
 
-    async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> None:
-        await self._pool.execute(
-            "UPDATE turns SET vote_due = $3 WHERE id = $1 AND round = $2 AND ended_at IS NULL",
+    async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> bool:
+        opened = await self._pool.fetchval(
+            "UPDATE turns SET vote_due = $3 WHERE id = $1 AND round = $2 AND ended_at IS NULL"
+            " AND vote_due IS NULL AND vote_state IS NULL RETURNING id",
             turn_id, round_, vote_due)
+        return opened is not None
 
     async def due_votes(self, now: int, limit: int = 100) -> list[TurnRecord]:
         """Open votes past their end, at tables that are not paused."""

@@ -171,10 +171,11 @@ class TimingRows(Handoffs):
 
         return await self._transact(write)
 
-    async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> None:
-        await self._transact(lambda db: db.execute(
-            "UPDATE turns SET vote_due = ? WHERE id = ? AND round = ? AND ended_at IS NULL",
-            (vote_due, turn_id, round_)))
+    async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> bool:
+        return await self._transact(lambda db: db.execute(
+            "UPDATE turns SET vote_due = ? WHERE id = ? AND round = ? AND ended_at IS NULL"
+            " AND vote_due IS NULL AND vote_state IS NULL",
+            (vote_due, turn_id, round_)).rowcount == 1)
 
     async def due_votes(self, now: int, limit: int = 100) -> list[TurnRecord]:
         """Open votes past their end, at tables that are not paused."""

@@ -366,3 +366,19 @@ async def test_a_table_waiting_for_a_substitute_is_not_asked_again_on_start(
     assert any("substitute" in d.text for d in decided if isinstance(d, TableMessage))
     await stack.restart()
     assert await stack.scheduler.recover() == []
+
+
+async def test_a_vote_opens_once_and_each_table_is_recovered_by_its_own_process(
+        stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
+    stack.clock.advance(HOUR)
+    crash_once(monkeypatch, type(stack.store), "open_vote")
+    assert await stack.scheduler.tick() == []  # fired; the vote never opened
+    await stack.restart()
+    stack.scheduler.owns = lambda guild_id: False  # another process's shard
+    assert await stack.scheduler.recover() == []
+    stack.scheduler.owns = lambda guild_id: True
+    [request] = await stack.scheduler.recover()
+    assert isinstance(request, VoteRequest)
+    # A second opening of the same round (two processes at once) asks nobody again.
+    assert not await stack.store.open_vote(request.turn_id, request.round, request.ends_at)
