@@ -38,7 +38,7 @@ def _reverse(g: Graph) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(b) for b in back)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)  # a dict of about 130 cells each (5 KiB): 5 MiB at most
 def _cost_to(g: Graph, targets: frozenset[int], police: frozenset[int]) -> dict[int, int]:
     """Points from every node to the nearest target: a step or a jump costs one, entering a
     cell with a rival's police stone one more (spec 7.3). Counting steps alone, a pawn kept
