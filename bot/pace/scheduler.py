@@ -175,10 +175,12 @@ class Scheduler(Running):
         for table in await self.store.tables_with_status(Status.PLAYING):
             if not self.owns(table.guild_id):
                 continue  # another process's shard recovers it
+            fired = [t for t in (await self.store.open_turns(table.id)).values()
+                     if t.fired_at is not None]
+            if not fired:
+                continue  # most tables: nothing fired, no timing to read
             timing = await self.timing(table.id)
-            for turn in (await self.store.open_turns(table.id)).values():
-                if turn.fired_at is None:
-                    continue
+            for turn in fired:
                 try:
                     out.extend(await self._recover(turn, timing.policy, table.version))
                 except Exception:

@@ -40,14 +40,13 @@ class DmBoards:
         self.client = client
         self.pacer = pacer  # an edit counts against the bot's 50 requests a second too
         # table -> member -> (the version the board was sent at, the message's channel and
-        # id: a whole Message with its attachments is far larger)
-        self._boards: OrderedDict[int, dict[int, tuple[int, tuple[int, int]]]] = OrderedDict()
+        # id: a whole Message with its attachments is far larger, the link to the seat's web
+        # view it carries: kept on it when "My moves" is taken away)
+        self._boards: OrderedDict[int, dict[int, tuple[int, tuple[int, int], str | None]]] = (
+            OrderedDict())
         # table -> the newest notice seen: its version and who is on the move (None: over).
         # Notices of one table may be told concurrently; a board is judged by the newest.
         self._latest: OrderedDict[int, tuple[int, frozenset[int] | None]] = OrderedDict()
-        # (table, member) -> the link to the seat's web view the board carries: kept on it
-        # when "My moves" is taken away.
-        self._links: dict[tuple[int, int], str] = {}
 
     def keep(self, notice: Notice, member_id: int, version: int,
              message: discord.Message, url: str | None = None) -> None:
@@ -55,15 +54,9 @@ class DmBoards:
             return
         boards = self._boards.setdefault(notice.table_id, {})
         self._boards.move_to_end(notice.table_id)
-        boards[member_id] = (version, (message.channel.id, message.id))
-        if url:
-            self._links[(notice.table_id, member_id)] = url
-        else:
-            self._links.pop((notice.table_id, member_id), None)
+        boards[member_id] = (version, (message.channel.id, message.id), url)
         while len(self._boards) > REMEMBERED_TABLES:
-            table_id, gone = self._boards.popitem(last=False)
-            for member in gone:
-                self._links.pop((table_id, member), None)
+            self._boards.popitem(last=False)
 
     def idle(self, notice: Notice) -> list[tuple[int, tuple[int, int]]]:
         """The boards (member, message) whose member has nothing to do as of the newest
@@ -79,7 +72,7 @@ class DmBoards:
         if not boards:
             return []
         version, waiting = self._latest[table_id]
-        done = [(member, message) for member, (sent, message) in boards.items()
+        done = [(member, message) for member, (sent, message, _) in boards.items()
                 if sent < version and (waiting is None or member not in waiting)]
         for member, _ in done:
             del boards[member]
@@ -88,11 +81,12 @@ class DmBoards:
     async def retire(self, notice: Notice) -> None:
         """Take "My moves" off the boards of members with nothing to do now (every button
         once the game is over)."""
+        links = {m: url for m, (_, _, url) in self._boards.get(notice.table_id, {}).items()}
         for member, (channel_id, message_id) in self.idle(notice):
             message = self.client.get_partial_messageable(channel_id).get_partial_message(
                 message_id)
             over = self._latest[notice.table_id][1] is None
-            url = self._links.pop((notice.table_id, member), None)
+            url = links.get(member)
             view = None if over else board_view(notice.table_id, Mark(version=notice.version),
                                                 url, "My view on the web", ops=("hand",))
             try:

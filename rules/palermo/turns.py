@@ -140,7 +140,7 @@ def _drop_sealed_chips(state: PalermoState, events: Events) -> PalermoState:
     frontier = list(reached)
     while frontier:
         node = frontier.pop()
-        for other in (*g.steps[node], *(target for target, _ in g.edges[node])):
+        for other, _ in g.edges[node]:  # a pawn's moves: every step, and the jumps
             if other not in reached:
                 reached.add(other)
                 frontier.append(other)

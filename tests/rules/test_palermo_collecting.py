@@ -350,7 +350,7 @@ def _reached(graph: Any, sources: frozenset[int]) -> set[int]:
     seen, frontier = set(sources), list(sources)
     while frontier:
         node = frontier.pop()
-        for other in (*graph.steps[node], *(t for t, _ in graph.edges[node])):
+        for other, _ in graph.edges[node]:
             if other not in seen:
                 seen.add(other)
                 frontier.append(other)

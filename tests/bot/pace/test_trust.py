@@ -28,6 +28,41 @@ def moves(fired: list[object]) -> list[MoveNotice]:
     return [d for d in fired if isinstance(d, MoveNotice)]
 
 
+class Crash(Exception):
+    """The process died here (raised once, where the test plants it)."""
+
+
+def crash_once(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> None:
+    real = getattr(owner, name)
+    crashed: list[bool] = []
+
+    async def dying(*args: Any, **kwargs: Any) -> Any:
+        if not crashed:
+            crashed.append(True)
+            raise Crash(name)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, dying)
+
+
+async def vote_on_alice(stack: Stack) -> tuple[int, VoteRequest]:
+    """A table of three under ``vote``: Alice's deadline has fired and the others are asked."""
+    table_id = await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
+    stack.clock.advance(HOUR)
+    [request] = await stack.scheduler.tick()
+    assert isinstance(request, VoteRequest)
+    return table_id, request
+
+
+async def a_vote_that_never_opened(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice's deadline fired, then the process died before the vote opened; it restarts."""
+    await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
+    stack.clock.advance(HOUR)
+    crash_once(monkeypatch, type(stack.store), "open_vote")
+    assert await stack.scheduler.tick() == []  # fired; the vote never opened
+    await stack.restart()
+
+
 async def test_a_holiday_set_during_a_turn_protects_it_at_once(stack: Stack) -> None:
     table_id = await pebbles(stack, 1)  # Alice owes a move within a day
     stack.clock.advance(HOUR)
@@ -76,10 +111,8 @@ async def test_an_absent_member_waits_a_grace_and_comes_back(stack: Stack) -> No
 
 
 async def test_a_tied_vote_ends_at_once_and_the_computer_plays_that_move(stack: Stack) -> None:
-    table_id = await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
-    stack.clock.advance(HOUR)
-    [request] = await stack.scheduler.tick()
-    assert isinstance(request, VoteRequest) and request.ends_at == epoch(stack.clock) + HOUR // 2
+    table_id, request = await vote_on_alice(stack)
+    assert request.ends_at == epoch(stack.clock) + HOUR // 2
     assert await stack.scheduler.vote(request.turn_id, request.round, BOB, "remove") == []
     shown = await status_lines(stack.scheduler, table_id)
     assert "votes until" in shown and "voted: Bob" in shown
@@ -90,10 +123,7 @@ async def test_a_tied_vote_ends_at_once_and_the_computer_plays_that_move(stack: 
 
 
 async def test_a_silent_vote_ends_at_its_own_deadline(stack: Stack) -> None:
-    table_id = await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
-    stack.clock.advance(HOUR)
-    [request] = await stack.scheduler.tick()
-    assert isinstance(request, VoteRequest)
+    table_id, _ = await vote_on_alice(stack)
     stack.clock.advance(HOUR // 2)
     fired = await stack.scheduler.tick()
     assert len(moves(fired)) == 1
@@ -103,10 +133,7 @@ async def test_a_silent_vote_ends_at_its_own_deadline(stack: Stack) -> None:
 
 
 async def test_votes_count_per_round(stack: Stack) -> None:
-    await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
-    stack.clock.advance(HOUR)
-    [first] = await stack.scheduler.tick()
-    assert isinstance(first, VoteRequest)
+    _, first = await vote_on_alice(stack)
     await stack.scheduler.vote(first.turn_id, first.round, BOB, "wait")
     waited = await stack.scheduler.vote(first.turn_id, first.round, CAROL, "wait")
     assert any("another period" in d.text for d in waited if isinstance(d, TableMessage))
@@ -283,29 +310,9 @@ async def test_server_settings_are_kept(stack: Stack) -> None:
     assert (kept.pace, kept.substitute_role) == ("daily", 55)
 
 
-class Crash(Exception):
-    """The process died here (raised once, where the test plants it)."""
-
-
-def crash_once(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> None:
-    real = getattr(owner, name)
-    crashed: list[bool] = []
-
-    async def dying(*args: Any, **kwargs: Any) -> Any:
-        if not crashed:
-            crashed.append(True)
-            raise Crash(name)
-        return await real(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, dying)
-
-
 async def test_a_vote_ended_just_before_a_crash_is_carried_out_on_start(
         stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
-    table_id = await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
-    stack.clock.advance(HOUR)
-    [request] = await stack.scheduler.tick()
-    assert isinstance(request, VoteRequest)
+    table_id, request = await vote_on_alice(stack)
     await stack.scheduler.vote(request.turn_id, request.round, BOB, "remove")
     crash_once(monkeypatch, votes_module, "move_for")
     with pytest.raises(Crash):  # the vote ended, the computer's move was never made
@@ -324,11 +331,7 @@ async def test_a_vote_ended_just_before_a_crash_is_carried_out_on_start(
 
 async def test_a_deadline_that_fired_just_before_a_crash_opens_its_vote_on_start(
         stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
-    await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
-    stack.clock.advance(HOUR)
-    crash_once(monkeypatch, type(stack.store), "open_vote")
-    assert await stack.scheduler.tick() == []  # fired; the vote never opened
-    await stack.restart()
+    await a_vote_that_never_opened(stack, monkeypatch)
     [request] = await stack.scheduler.recover()
     assert isinstance(request, VoteRequest) and request.ends_at == epoch(stack.clock) + HOUR // 2
     assert await stack.scheduler.recover() == []  # open now: its own deadline ends it
@@ -338,10 +341,7 @@ async def test_a_deadline_that_fired_just_before_a_crash_opens_its_vote_on_start
 
 async def test_a_vote_to_wait_cut_short_gives_the_period_on_start(
         stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
-    table_id = await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
-    stack.clock.advance(HOUR)
-    [request] = await stack.scheduler.tick()
-    assert isinstance(request, VoteRequest)
+    table_id, request = await vote_on_alice(stack)
     await stack.scheduler.vote(request.turn_id, request.round, BOB, "wait")
     crash_once(monkeypatch, type(stack.scheduler), "replan")
     with pytest.raises(Crash):
@@ -357,10 +357,7 @@ async def test_a_vote_to_wait_cut_short_gives_the_period_on_start(
 
 async def test_a_table_waiting_for_a_substitute_is_not_asked_again_on_start(
         stack: Stack) -> None:
-    await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
-    stack.clock.advance(HOUR)
-    [request] = await stack.scheduler.tick()
-    assert isinstance(request, VoteRequest)
+    _, request = await vote_on_alice(stack)
     await stack.scheduler.vote(request.turn_id, request.round, BOB, "substitute")
     decided = await stack.scheduler.vote(request.turn_id, request.round, CAROL, "substitute")
     assert any("substitute" in d.text for d in decided if isinstance(d, TableMessage))
@@ -370,11 +367,7 @@ async def test_a_table_waiting_for_a_substitute_is_not_asked_again_on_start(
 
 async def test_a_vote_opens_once_and_each_table_is_recovered_by_its_own_process(
         stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
-    await pebbles(stack, 1, ALICE, BOB, CAROL, pace="fast", policy="vote")
-    stack.clock.advance(HOUR)
-    crash_once(monkeypatch, type(stack.store), "open_vote")
-    assert await stack.scheduler.tick() == []  # fired; the vote never opened
-    await stack.restart()
+    await a_vote_that_never_opened(stack, monkeypatch)
     stack.scheduler.owns = lambda guild_id: False  # another process's shard
     assert await stack.scheduler.recover() == []
     stack.scheduler.owns = lambda guild_id: True
