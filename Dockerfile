@@ -48,6 +48,8 @@ ENV PATH=/venv/bin:$PATH \
     TABULA_DB=/data/tabula.db \
     TABULA_HEARTBEAT=/tmp/tabula-heartbeat
 VOLUME ["/data"]
+# The web pages' port in the guides' TABULA_WEB=0.0.0.0:8080 (pages are off unless it is set).
+EXPOSE 8080
 # Healthy while the gateway is connected (the bot rewrites its heartbeat every 10 s) or, with
 # TABULA_WEB set, while /healthz answers 200 (the store and the gateway).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \

@@ -43,13 +43,14 @@ from bot.pace.scheduler import Delivered, Scheduler
 from bot.render_pool import RenderPool
 from bot.store import Store, StoreError, open_store, redacted
 from bot.store.announcing import PendingReply
+from bot.store.factory import check_database
 from bot.tables import Tables
 from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.pace import deliver
 from bot.ui.replies import give_owed
 from bot.ui.respond import report_error
-from bot.ui.rounds import open_round
+from bot.ui.rounds import ask_check_in, open_round, tell_not_opened
 from bot.web.context import Site
 from bot.web.links import Links
 from bot.web.server import WebServer, signer_for
@@ -204,6 +205,13 @@ class TabulaBot(commands.Bot):
     async def on_resumed(self) -> None:
         await self._beat()
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Any command or button: a member whose DMs Discord refused may try DMs again."""
+        try:
+            await self.delivery.acted(interaction.user.id)
+        except Exception:
+            log.exception("could not clear a refused DM flag")
+
     async def _beat(self) -> None:
         """A beat as soon as the gateway is (back) up, not only at the next period."""
         if self.heartbeat is not None and self.gateway_connected():
@@ -295,8 +303,16 @@ class TabulaBot(commands.Bot):
             except Exception:
                 log.exception("could not tell table %s of its round's deadline",
                               notice.table_id)
-        for why in settled.refused:
-            log.info("no next league round: %s", why)
+        for league, why in settled.refused:
+            log.info("no next round of league %s: %s", league.id, why)
+            try:
+                where = self.get_channel(league.channel_id or 0)
+                if isinstance(where, discord.TextChannel):
+                    role = await self.leagues.store.league_admin_role(league.guild_id)
+                    await tell_not_opened(self.delivery, league, why, where, role)
+            except Exception:
+                log.exception("could not tell league %s why its round did not open",
+                              league.id)
         for plan in settled.plans:
             try:
                 parent = self.get_channel(plan.league.channel_id or 0)
@@ -306,6 +322,7 @@ class TabulaBot(commands.Bot):
                     continue
                 text = await open_round(self, self.delivery, plan, parent)
                 await parent.send(text, allowed_mentions=discord.AllowedMentions.none())
+                await ask_check_in(self.delivery, plan, parent)
             except Exception:
                 log.exception("could not open round %s of league %s", plan.round.number,
                               plan.league.id)
@@ -478,6 +495,8 @@ def run_bot(settings: Settings) -> int:
 
 async def serve(settings: Settings) -> None:
     """The bot until a stop signal: ``docker stop`` sends SIGTERM, Ctrl-C SIGINT."""
+    # A database file the store would refuse is refused before Discord hears of the bot.
+    await check_database(settings.db_path)
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ Tabula needs a Discord bot token to go online. Set:
   TABULA_PUBLIC_URL    optional: the address players reach those pages by
   TABULA_WEB_SECRET    optional: the key that signs private links (needed for them)
   TABULA_LINK_HOURS    optional: how long a private link works (default 24)
+  TABULA_TRUSTED_PROXIES  optional: reverse proxies (addresses or CIDRs, comma-separated)
+                       whose X-Forwarded-For names the client (loopback always is)
 
 To try a game without Discord, play at a terminal table:
 
@@ -122,6 +125,9 @@ class Sharding:
         return cls(count=count, ids=tuple(sorted(ids)))
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
 @dataclass(frozen=True)
 class WebSettings:
     """The web pages: where they listen (None: off), the address players use, the secret
@@ -131,6 +137,8 @@ class WebSettings:
     public_url: str | None = None
     secret: str | None = None
     link_seconds: int = 24 * 3600
+    # Reverse proxies believed when they name the client (X-Forwarded-For); loopback always.
+    trusted_proxies: tuple[Network, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> WebSettings:
@@ -146,7 +154,21 @@ class WebSettings:
         if secret and len(secret) < 16:
             raise ConfigError("TABULA_WEB_SECRET must be at least 16 characters long.")
         return cls(parse_listen(listen) if listen else None, public or None, secret or None,
-                   int(hours) * 3600)
+                   int(hours) * 3600, trusted_proxies(env))
+
+
+def trusted_proxies(env: Mapping[str, str] | None = None) -> tuple[Network, ...]:
+    """``TABULA_TRUSTED_PROXIES``: addresses or CIDRs, comma-separated (none when unset)."""
+    env = os.environ if env is None else env
+    text = env.get("TABULA_TRUSTED_PROXIES", "").strip()
+    if not text:
+        return ()
+    try:
+        return tuple(ipaddress.ip_network(item.strip(), strict=False)
+                     for item in text.split(","))
+    except ValueError:
+        raise ConfigError("TABULA_TRUSTED_PROXIES must be addresses or CIDRs, comma-separated,"
+                          " e.g. 172.18.0.0/16,10.0.0.7.") from None
 
 
 def parse_listen(text: str) -> tuple[str, int]:

@@ -44,6 +44,9 @@ Commands: a move in the game's notation, or
   board   the board again              hand    your private view
   undo    take back your last move     help    the rules, how to write a move, this list
   quit    leave the table (Ctrl-D and Ctrl-C leave too)"""
+# An --auto game plays at a real level, yet fast enough to watch: a whole game takes seconds at
+# easy, but up to most of a minute at normal (Palermo with five players).
+AUTO_LEVEL = "easy"
 INTERRUPTED = 130  # the shell's code for a program stopped by Ctrl-C
 LISTED = 20  # up to this many moves, `legal` lists them one a line
 WIDTH = 100
@@ -88,6 +91,12 @@ def legal_text(moves: list[str], typed: str = "") -> str:
     return "\n".join(lines)
 
 
+def last_image_number(folder: Path) -> int:
+    """The highest number among the images in ``folder`` (named ``0007-board.png``), or 0."""
+    numbers = [int(p.name[:4]) for p in folder.glob("[0-9][0-9][0-9][0-9]-*.png")]
+    return max(numbers, default=0)
+
+
 class TerminalTable:
     def __init__(self, tables: Tables, game: Game, folder: Path, out: TextIO) -> None:
         self.tables = tables
@@ -119,16 +128,20 @@ class TerminalTable:
                     level: str | None = None) -> None:
         """Open the table, seat you and the computers (only computers with ``auto``), start.
 
-        Computers play at ``level``: by default ``normal`` against you, and random moves in an
+        Computers play at ``level``: by default ``normal`` against you, and ``AUTO_LEVEL`` in an
         ``auto`` game, so a whole game takes seconds."""
         self.say(f"Images and the table's database go to {self.folder}")
+        # A picked-up game (or any earlier run here) keeps its images: number after them.
+        self.images = await asyncio.to_thread(last_image_number, self.folder)
         if await self.resume(auto):
             return
         opened = await self.tables.open(self.game_id, LOCAL_CHANNEL, YOU, seat_order="join",
                                         seed=seed)
         self.table_id = opened.table_id
-        level = level or ("random" if auto else DEFAULT_LEVEL)
+        level = level or (AUTO_LEVEL if auto else DEFAULT_LEVEL)
         if auto:
+            self.say(f"Computer players take every seat, at level {level} "
+                     "(--level chooses another).")
             # Your seat goes first, so a full table of computers fits at the maximum count.
             await self.tables.remove_seat(self.table_id, YOU, 0)
         for _ in range(players if auto else players - 1):
@@ -206,7 +219,7 @@ class TerminalTable:
             elif word == "hand":
                 self.show_private(await self.tables.private_view(self.table_id, YOU))
             elif word == "undo":
-                await self.show(await self.tables.undo(self.table_id, YOU))
+                await self.show(await self.tables.undo(self.table_id, YOU, with_replies=True))
             else:
                 await self.show(await self.tables.act(self.table_id, YOU, line))
         except RulesError as exc:
@@ -321,7 +334,8 @@ def local_main(argv: list[str]) -> int:
     parser.add_argument("--auto", action="store_true",
                         help="computer players play the whole game; print the outcome")
     parser.add_argument("--level", choices=LEVELS,
-                        help="how the computers play (default normal; random with --auto)")
+                        help=f"how the computers play (default {DEFAULT_LEVEL}; "
+                        f"{AUTO_LEVEL} with --auto)")
     parser.add_argument("--out", type=Path,
                         help="folder for images, the table's database and the replay file "
                         "(default a new ./tabula-local/... folder); a folder holding an "

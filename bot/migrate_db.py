@@ -9,7 +9,6 @@ failure nothing is written. Stop the bot first: the copy is what the file held w
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sqlite3
 import sys
@@ -110,16 +109,11 @@ async def replay_live_tables(conn: asyncpg.Connection) -> int:
     return len(found)
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot migrate-db",
-        description="Copy a SQLite database into an empty PostgreSQL database.",
-    )
-    parser.add_argument("--from", dest="source", required=True, help="the SQLite file")
-    parser.add_argument("--to", dest="target", required=True, help="a postgresql:// URL")
-    args = parser.parse_args(argv)
+def run(source: str, target: str) -> int:
+    """``python -m bot migrate-db --from SOURCE --to TARGET`` once its arguments are parsed
+    (the parser is in ``bot.__main__``, so that its --help needs no asyncpg)."""
     try:
-        summary = asyncio.run(migrate(checked(args.source, args.target), args.target))
+        summary = asyncio.run(migrate(checked(source, target), target))
     except (MigrationFailed, StoreError, OSError, sqlite3.Error, asyncpg.PostgresError,
             asyncpg.InterfaceError) as exc:
         text = " ".join(str(exc).split()) or type(exc).__name__

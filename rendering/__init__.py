@@ -3,11 +3,11 @@
 A view may carry ``"names"`` (one per seat, added by the front end); images then name players
 by name instead of by seat number.
 
-Each game has a module ``rendering.<package>`` with ``render(view) -> Image`` and
-``alt_text(view) -> str`` (and, where one image cannot hold a view legibly, ``render_all(view)
--> list[Image]``: the overview first, then the parts); this module finds it by the game id, so
-adding a game edits no shared file. ``rendering`` imports ``rules`` only for types, never the
-other way round.
+Each game's registry entry (``rules/<game>/entry.py``) names its renderer module, by
+convention ``rendering.<package>``, with ``render(view) -> Image`` and ``alt_text(view) -> str``
+(and, where one image cannot hold a view legibly, ``render_all(view) -> list[Image]``: the
+overview first, then the parts); this module imports it by that name, so adding a game edits no
+shared file. ``rendering`` reads the registry of ``rules``, never the other way round.
 """
 
 from __future__ import annotations
@@ -20,13 +20,17 @@ from typing import Any
 from PIL import Image
 
 from rendering.common import encode_png, seat_names
+from rules import ENTRIES, entry_for
 
 __all__ = ["alt_text", "described", "encode_png", "render", "render_all", "render_described",
            "render_png", "render_pngs"]
 
 
 def _module(game_id: str) -> ModuleType:
-    return importlib.import_module(f"rendering.{game_id.replace('-', '_')}")
+    name = entry_for(game_id).renderer
+    if name is None:
+        raise LookupError(f"{game_id} has no renderer")
+    return importlib.import_module(name)
 
 
 def render(game_id: str, view: Mapping[str, Any]) -> Image.Image:
@@ -91,8 +95,4 @@ def render_described(game_id: str, view: Mapping[str, Any], *, update: bool = Fa
 
 
 def has_renderer(game_id: str) -> bool:
-    try:
-        _module(game_id)
-    except ModuleNotFoundError:
-        return False
-    return True
+    return game_id in ENTRIES and ENTRIES[game_id].renderer is not None

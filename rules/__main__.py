@@ -4,6 +4,7 @@
     python -m rules legal FILE --seat N            legal actions after the file's actions
     python -m rules play GAME --players N --seed S a random game, printed as a replay file
     python -m rules arena GAME --players N --games K --seats hard,random,... [--seed S] [--json]
+    python -m rules games                          the games the registry found
 
 A replay file: {"game", "players", "seed", "options", "actions": [{"seat", "action"|"text"}]}.
 Exit status 2: an action is illegal, unparsable or malformed (the message says which and why);
@@ -20,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from rules import GAMES
+from rules import ENTRIES, GAMES
 from rules.arena import add_arena_arguments, run_arena_command
 from rules.core import Game, RulesError, State, derive_seed, quote
 from rules.random_player import UniformRandomPlayer
@@ -156,6 +157,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
     p_play.add_argument("--options", default="{}", help="setup options as JSON")
     p_arena = sub.add_parser("arena", help="computer players against each other (rules/arena.py)")
     add_arena_arguments(p_arena)
+    sub.add_parser("games", help="list the games the registry found")
     args = parser.parse_args(argv)
     if args.command == "arena":
         return run_arena_command(args, stdout, stderr)
@@ -169,6 +171,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
                 {"action": a, "text": game.format_action(state, a)}
                 for a in game.legal_actions(state, args.seat)
             ]
+        elif args.command == "games":
+            out = games_listing()
         else:
             out = random_game(args.game, args.players, args.seed, _options(args.options))
     except ReplayFailure as exc:
@@ -178,6 +182,14 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO = sys.stdin,
     json.dump(out, stdout, indent=1)
     stdout.write("\n")
     return 0
+
+
+def games_listing() -> list[dict[str, Any]]:
+    """Each game the registry found: its id, title, seat counts and what hangs off it."""
+    return [{"id": e.id, "title": e.game.title,
+             "players": [e.game.min_players, e.game.max_players],
+             "computer_players": e.heuristic is not None, "renderer": e.renderer}
+            for e in sorted(ENTRIES.values(), key=lambda e: e.id)]
 
 
 def _options(text: str) -> Any:

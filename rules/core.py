@@ -13,6 +13,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 Action = dict[str, Any]
@@ -136,6 +137,23 @@ def rank_by(keys: Sequence[tuple[Any, ...]]) -> tuple[tuple[int, ...], ...]:
         else:
             groups.append([seat])
     return tuple(tuple(g) for g in groups)
+
+
+def tie_notes(keys: Sequence[tuple[Any, ...]], criteria: Sequence[str], unit: str = "points"
+              ) -> tuple[str, ...]:
+    """Say how equal scores got different places: ``keys`` are the ranking keys (the score
+    first), ``criteria[i]`` names what ``keys[..][i + 1]`` measures (e.g. "less Disdain")."""
+    notes: list[str] = []
+    ranking = rank_by(keys)
+    for upper, lower in pairwise(ranking):
+        above, below = keys[upper[0]], keys[lower[0]]
+        if above[0] != below[0]:
+            continue
+        decided = next(i for i in range(1, len(above)) if above[i] != below[i])
+        note = f"The tie on {above[0]} {unit} was broken by {criteria[decided - 1]}."
+        if note not in notes:
+            notes.append(note)
+    return tuple(notes)
 
 
 def format_text(text: str, names: Sequence[str]) -> str:

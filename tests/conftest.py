@@ -45,8 +45,10 @@ def postgres_server() -> Iterator[EmbeddedPostgres]:
             server = EmbeddedPostgres.start(Path(folder))
         except ServerUnavailable as exc:
             pytest.fail(str(exc), pytrace=False)
-        yield server
-        server.stop()
+        try:
+            yield server
+        finally:
+            server.stop()  # every process of the server, also after a failed run
 
 
 @pytest.fixture

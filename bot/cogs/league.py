@@ -13,7 +13,14 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot.leagues.members import history_text, me_text, member_view
-from bot.leagues.report import page_of, points_text, safe_name, standings_png, standings_text
+from bot.leagues.report import (
+    check_page,
+    page_of,
+    points_text,
+    safe_name,
+    standings_png,
+    standings_text,
+)
 from bot.ui.choices import (
     league_names,
 )
@@ -87,10 +94,18 @@ class League(commands.GroupCog, group_name="league",
                         all_time: bool = False, page: app_commands.Range[int, 1, 1000] = 1,
                         view: app_commands.Choice[str] | None = None) -> None:
         assert interaction.guild_id is not None
-        await defer(interaction, public=True)
+        # A later page is checked before the public placeholder, so a page past the last is
+        # refused in private.
+        early = page > 1
+        if not early:
+            await defer(interaction, public=True)
         standings = await bot_of(interaction).leagues.standings(
             interaction.guild_id, name, season, all_time_view=all_time)
-        if view is not None and view.value == "points":
+        points = view is not None and view.value == "points"
+        check_page(standings.points if points else standings.lines, page)
+        if early:
+            await defer(interaction, public=True)
+        if points:
             await reply(interaction, points_text(standings.title, standings.points, page),
                         ephemeral=False, allowed_mentions=NONE)
             return

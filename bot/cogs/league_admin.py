@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.leagues.report import safe_name
+from bot.notices import Notice
 from bot.pace.model import make_timing, parse_duration
 from bot.store import LeagueSettings
 from bot.tables.computers import DEFAULT_LEVEL
@@ -27,11 +28,14 @@ from bot.ui.choices import (
 from bot.ui.components import checkin_view
 from bot.ui.delivery import delivery_of
 from bot.ui.respond import bot_of, defer, member_of, reply, roles_of
-from bot.ui.rounds import open_round
+from bot.ui.rounds import ask_check_in, open_round
 from bot.values import TableError
 
 NONE = discord.AllowedMentions.none()
 MAX_DEADLINE = 60 * 86400
+# A result's number is its row id; Discord's integer options stop at 2**53 - 1 (a larger
+# bound makes Discord refuse the whole command sync).
+MAX_RESULT_ID = 2**53 - 1
 
 
 
@@ -47,6 +51,23 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Rights first, for every subcommand: a member who may not run leagues learns that,
+        not whether a league of that name exists nor what was wrong with the options."""
+        member = member_of(interaction)
+        command = interaction.command
+        if command is not None and command.name == "admin-role":
+            if not member.is_admin:
+                raise app_commands.CheckFailure("Only a server manager can choose the "
+                                                "league-admin role.")
+            return True
+        assert interaction.guild_id is not None  # guild_only
+        if not await bot_of(interaction).leagues.may_run(interaction.guild_id, member,
+                                                          roles_of(interaction)):
+            raise app_commands.CheckFailure("Only a server manager or the server's "
+                                            "league-admin role can run leagues.")
+        return True
 
     @app_commands.command(name="create", description="Start a league run from this channel "
                           "(server managers or the league-admin role)")
@@ -172,14 +193,19 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
                       cap: app_commands.Range[int, 0, 10_000] | None = None,
                       checkin: bool | None = None) -> None:
         assert interaction.guild_id is not None
-        league = await bot_of(interaction).leagues.set_signups(
+        leagues = bot_of(interaction).leagues
+        league = await leagues.set_signups(
             interaction.guild_id, member_of(interaction), name, signups_open=open, cap=cap,
             checkin=checkin, roles=roles_of(interaction))
+        signed = await leagues.signed_up(league)
+        over = (f" {signed} members are signed up already, more than the cap: nobody is "
+                "removed, and nobody new signs up until fewer than "
+                f"{league.cap} are." if league.cap and signed > league.cap else "")
         await reply(interaction, f"**{safe_name(league.name)}**: sign-ups are "
                     f"{'open' if league.signups_open else 'closed'}"
                     + (f", capped at {league.cap} members" if league.cap else "")
                     + ("; rounds pair only members who check in (`/league-admin check-in` "
-                       "posts the button)" if league.checkin else "") + ".",
+                       "posts the button)" if league.checkin else "") + "." + over,
                     ephemeral=False, allowed_mentions=NONE)
 
     @app_commands.command(name="check-in", description="Post the Check in button for the "
@@ -224,11 +250,21 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
         if not isinstance(parent, discord.TextChannel):
             raise TableError("The league's channel is gone or not a text channel; "
                              "create the league again in a text channel.")
-        plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
-                                     roles_of(interaction), force=force, deadline=limit,
-                                     auto_next=auto)
+        settled: list[Notice] = []
+        if force:
+            plan, settled = await bot.referee.force_round(
+                interaction.guild_id, member_of(interaction), name, roles_of(interaction),
+                deadline=limit, auto_next=auto)
+        else:
+            plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
+                                         roles_of(interaction), deadline=limit,
+                                         auto_next=auto)
+        for notice in settled:
+            # The closed round's tables end before the new round's open.
+            await delivery_of(interaction).post_move(notice)
         text = await open_round(bot, delivery_of(interaction), plan, parent)
         await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
+        await ask_check_in(delivery_of(interaction), plan, parent)
 
     @app_commands.command(name="void", description="Void a league result, with a reason "
                           "(organisers; ratings are recomputed)")
@@ -236,7 +272,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
                            reason="Why: kept with the result and shown")
     @app_commands.autocomplete(name=league_names)
     async def void(self, interaction: discord.Interaction[Any], name: str,
-                   result: app_commands.Range[int, 1, 2**53],
+                   result: app_commands.Range[int, 1, MAX_RESULT_ID],
                    reason: app_commands.Range[str, 1, 200]) -> None:
         assert interaction.guild_id is not None
         voided = await bot_of(interaction).leagues.void(
@@ -255,7 +291,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
                            "first)", reason="Why: kept with the result")
     @app_commands.autocomplete(name=league_names)
     async def correct(self, interaction: discord.Interaction[Any], name: str,
-                      result: app_commands.Range[int, 1, 2**53],
+                      result: app_commands.Range[int, 1, MAX_RESULT_ID],
                       member: discord.Member | discord.User,
                       place: app_commands.Range[int, 1, 6],
                       reason: app_commands.Range[str, 1, 200]) -> None:

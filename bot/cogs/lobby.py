@@ -179,8 +179,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
         await pace.resume(interaction)
 
-    @app_commands.command(name="back", description="You are back: your absent seat here is "
-                          "yours again")
+    @app_commands.command(name="back", description="You are back: a holiday under way ends "
+                          "and your absent seat here is yours again")
     async def back(self, interaction: discord.Interaction[Any]) -> None:
         await pace.back(interaction)
 

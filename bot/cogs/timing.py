@@ -17,6 +17,7 @@ from bot.pace.member import (
     check_quiet,
     check_zone,
     plan_holiday,
+    zone_hint,
     zone_names,
 )
 from bot.pace.model import Timing as TableTiming
@@ -153,8 +154,10 @@ class Timing(commands.Cog):
     ) -> None:
         scheduler = bot_of(interaction).scheduler
         mine = await scheduler.settings(interaction.user.id)
+        hint = None
         if timezone is not None:
             mine = replace(mine, tz=check_zone(timezone))
+            hint = zone_hint(timezone)
         if quiet_start is not None:
             mine = replace(mine, quiet_start=check_clock_time(quiet_start))
         if quiet_end is not None:
@@ -176,12 +179,13 @@ class Timing(commands.Cog):
             mine = replace(mine, dashboard=dashboard)
         await scheduler.save_settings(mine)
         local = scheduler.clock.now().astimezone(mine.zone).strftime("%H:%M")
-        text = f"Your settings (your time now {local}):\n{mine.describe()}"
-        if mine.away_until is not None and mine.away_until > int(scheduler.clock.now()
-                                                                 .timestamp()):
+        text = f"Your settings (your time now {local}):\n{mine.describe(scheduler.now())}"
+        if mine.away_until is not None and mine.away_until > scheduler.now():
             text += (f"\nEach table covers up to {TableTiming().holiday_days} days of holiday "
                      "while it waits on you (its `/game status` says so); past that its "
                      "out-of-time rule applies.")
+        if hint is not None:
+            text += f"\n{hint}"
         await reply(interaction, text)
 
     @settings.autocomplete("timezone")

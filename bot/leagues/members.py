@@ -36,6 +36,8 @@ class MemberView:
     played: list[Played]  # newest first
     round: RoundRecord | None  # the league's open round
     table_channel: int | None  # the member's table in it
+    table_over: bool = False  # that table has ended (the round waits for others)
+    table_result: Played | None = None  # and the member's finish there, once recorded
 
 
 async def member_view(leagues: Leagues, guild_id: int, name: str, member_id: int,
@@ -59,16 +61,20 @@ async def member_view(leagues: Leagues, guild_id: int, name: str, member_id: int
         played.append(Played(r, mine.place, len(r.places), mine.forfeited,
                              moved[0] if moved else None, moved[1] if moved else None))
     open_round = next((r for r in await store.open_rounds() if r.league_id == league.id), None)
-    channel = None
+    channel, over, finish = None, False, None
     if open_round is not None:
         for table in await store.round_tables(open_round.id):
-            if table.live and any(s.member_id == member_id for s in await store.seats(table.id)):
-                channel = table.channel_id
+            if any(s.member_id == member_id for s in await store.seats(table.id)) or any(
+                    f.member_id == member_id for f in await store.forfeits(table.id)):
+                channel, over = table.channel_id, not table.live
+                finish = next((p for p in played if p.result.table_id == table.id), None)
+                if not over:
+                    break  # a live table first: that is where the member plays now
     if line is None and not played:
         raise TableError(f"{safe_name(member_name)} has no standing in {safe_name(league.name)}"
                          " yet: sign up with `/league join`.")
     return MemberView(member_name, standings.title, line, points, len(standings.lines),
-                      played, open_round, channel)
+                      played, open_round, channel, over, finish)
 
 
 def history_lines(played: Sequence[Played], shown: int = HISTORY_SHOWN) -> list[str]:
@@ -97,8 +103,14 @@ def me_text(view: MemberView, now: datetime) -> str:
     if view.round is None:
         out.append("No round is open; the next opens when an organiser starts it.")
     else:
-        where = (f"your table is <#{view.table_channel}>" if view.table_channel
-                 else "you have no table in it")
+        if view.table_channel and view.table_over:
+            done = view.table_result
+            where = f"your table <#{view.table_channel}> has finished" + (
+                f": place {done.place} of {done.seats}{' (forfeit)' if done.forfeited else ''}"
+                if done is not None else "")
+        else:
+            where = (f"your table is <#{view.table_channel}>" if view.table_channel
+                     else "you have no table in it")
         until = ""
         if view.round.deadline:
             when = datetime.fromisoformat(view.round.deadline)

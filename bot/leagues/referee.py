@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 
 from bot.leagues.rounds import RoundPlan, Rounds
 from bot.notices import Notice
-from bot.store import RoundRecord, Status
+from bot.store import LeagueRecord, RoundRecord, Status
 from bot.text import escape
 from bot.values import Member, TableError
 
@@ -33,7 +33,8 @@ SCHEDULE = Member(0, "The league's schedule", is_admin=True)
 class Settled:
     notices: list[Notice] = field(default_factory=list)  # for the tables' channels
     plans: list[RoundPlan] = field(default_factory=list)  # next rounds, to open
-    refused: list[str] = field(default_factory=list)  # why a next round could not form
+    # Why a next round could not form, by league (told in its channel).
+    refused: list[tuple[LeagueRecord, str]] = field(default_factory=list)
 
 
 class Referee:
@@ -90,29 +91,54 @@ class Referee:
         for round_ in await self.store.open_rounds():
             if round_.deadline is None or datetime.fromisoformat(round_.deadline) > now:
                 continue
-            for table in await self.store.round_tables(round_.id):
-                if not table.live:
-                    continue
-                if table.status == Status.PLAYING:
-                    loaded = await self.tables.live.load(table.id)
-                    waiting = (loaded.game.active_seats(loaded.state)
-                               if loaded.state is not None else frozenset())
-                    for seat in sorted(waiting):
-                        await self.leagues.recorder.forfeit(table.id, seat, "deadline")
-                try:
-                    notice = await self.tables.abandon(table.id, DEADLINE)
-                except TableError:
-                    continue  # it ended meanwhile
-                await self.leagues.recorder.record(table.id)
-                told.append(replace(notice, public_text=(
-                    f"Round {round_.number}'s deadline has passed: the seats it was waiting "
-                    "for forfeit, the others share first place.")))
+            told += await self._settle(round_, f"Round {round_.number}'s deadline has passed")
             await self.store.close_round(round_.id)
         # At the deadline the next round opens, whether the last one ended early or not.
         for round_ in await self.store.scheduled_rounds():
             if round_.deadline is not None and datetime.fromisoformat(round_.deadline) <= now:
                 await self._next(round_, settled)
         return settled
+
+    async def _settle(self, round_: RoundRecord, why: str) -> list[Notice]:
+        """End the round's unfinished tables: the seats each waits for forfeit, the others
+        share first place. One notice per table, saying ``why``."""
+        told = []
+        for table in await self.store.round_tables(round_.id):
+            if not table.live:
+                continue
+            if table.status == Status.PLAYING:
+                loaded = await self.tables.live.load(table.id)
+                waiting = (loaded.game.active_seats(loaded.state)
+                           if loaded.state is not None else frozenset())
+                for seat in sorted(waiting):
+                    await self.leagues.recorder.forfeit(table.id, seat, "deadline")
+            try:
+                notice = await self.tables.abandon(table.id, DEADLINE)
+            except TableError:
+                continue  # it ended meanwhile
+            await self.leagues.recorder.record(table.id)
+            told.append(replace(notice, public_text=(
+                f"{why}: the seats this table was waiting for forfeit, the others share "
+                "first place.")))
+        return told
+
+    async def force_round(self, guild_id: int, member: Member, name: str,
+                          roles: Collection[int] = (), *, deadline: timedelta | None,
+                          auto_next: bool = False) -> tuple[RoundPlan, list[Notice]]:
+        """``/league-admin round force:true``: the next round, and the open one closed as its
+        deadline would close it (a member never sits in two open rounds of a league); its
+        schedule of a next round ends. The notices go to the closed round's tables."""
+        league = await self.leagues.named(guild_id, name)
+        was_open = [r for r in await self.store.rounds(league.id) if r.open]
+        plan = await self.rounds.plan(guild_id, member, name, roles, force=True,
+                                      deadline=deadline, auto_next=auto_next)
+        told: list[Notice] = []
+        for round_ in was_open:
+            await self.store.claim_next(round_.id)
+            told += await self._settle(
+                round_, f"An organiser closed round {round_.number} to open round "
+                f"{plan.round.number}")
+        return plan, told
 
     async def _next(self, done: RoundRecord, settled: Settled) -> None:
         league = await self.store.get_league(done.league_id)
@@ -124,4 +150,4 @@ class Referee:
                 league.guild_id, SCHEDULE, league.name, deadline=timedelta(seconds=seconds),
                 auto_next=True))
         except TableError as exc:
-            settled.refused.append(f"{escape(league.name)}: {exc}")
+            settled.refused.append((league, str(exc)))

@@ -6,15 +6,15 @@ import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from bot.leagues.ratings import Rating, provisional
-from bot.leagues.reliability import percent, reliability
+from bot.leagues.reliability import percent
 from bot.leagues.results import Key, apply, is_rated, season_scope
 from bot.leagues.results import all_time as all_time_scope
 from bot.leagues.tournament import PointsLine
 from bot.store import LeagueResult
 from bot.text import clean_name, escape
+from bot.values import TableError
 from rendering.common import encode_png
 from rendering.leagues import StandingRow, render_standings, standings_alt_text
 
@@ -44,15 +44,11 @@ def safe_name(name: str, limit: int = NAME_LIMIT) -> str:
 def standing_lines(
     ratings: Mapping[int, Rating],
     names: Mapping[int, str],
-    finishes: Iterable[tuple[int, str, bool]],
+    reliable: Mapping[int, float],
     marks: Mapping[int, float] | None,
-    now: datetime,
 ) -> list[StandingLine]:
     """Everyone in ``names`` ranked by shown rating, then wins, then name. Members without a
-    rating yet show the default one."""
-    history: dict[int, list[tuple[datetime, bool]]] = {}
-    for member, when, forfeited in finishes:
-        history.setdefault(member, []).append((datetime.fromisoformat(when), forfeited))
+    rating yet show the default one; ``reliable`` holds each member's reliability figure."""
     rows = []
     for member, name in names.items():
         r = ratings.get(member) or Rating()
@@ -61,13 +57,21 @@ def standing_lines(
     rows.sort(key=lambda x: (-round(x[0].shown, 6), -x[0].wins, x[2].lower(), x[1]))
     return [
         StandingLine(i, member, name, r.shown, r.games, r.wins, r.forfeits,
-                     reliability(history.get(member, ()), now), provisional(r), change)
+                     reliable.get(member, 1.0), provisional(r), change)
         for i, (r, member, name, change) in enumerate(rows, start=1)
     ]
 
 
 def pages(lines: Sequence[object]) -> int:
     return max(1, -(-len(lines) // SHOWN))
+
+
+def check_page(lines: Sequence[object], page: int) -> None:
+    """A page past the last is refused, saying how many there are."""
+    total = pages(lines)
+    if page > total:
+        raise TableError(f"These standings have only {total} page{'s' if total > 1 else ''}: "
+                         + (f"`page:1` to `page:{total}`." if total > 1 else "`page:1`."))
 
 
 def page_of(lines: Sequence[StandingLine], page: int) -> list[StandingLine]:

@@ -24,6 +24,9 @@ from bot.store import LeagueRecord, RoundRecord, SeasonRecord
 from bot.tables import Tables
 from bot.values import Member, TableError
 
+STILL_OPEN = ("A round of this league is still open: it completes when all its tables have "
+              "ended (or at its deadline). Use `force` to open the next round anyway.")
+
 
 @dataclass(frozen=True)
 class RoundPlan:
@@ -54,6 +57,10 @@ class Rounds:
         league = await self.leagues.named(guild_id, name)
         if league.closed:
             raise TableError("That league is closed.")
+        # The open round is the reason to refuse, whoever has checked in (the store decides
+        # again when the round is added, for two requests at once).
+        if not force and any(r.open for r in await self.store.rounds(league.id)):
+            raise TableError(STILL_OPEN)
         signed = await self.store.league_members(league.id)
         if league.checkin:
             # Only members present for this round are paired (they checked in for it).
@@ -67,10 +74,11 @@ class Rounds:
         met = await self._met(league, season)
         made = await asyncio.to_thread(form_tables, entrants, low, high, met, league.computers)
         if not made.tables:
+            seats = f"{low}" if low == high else f"{low} to {high}"
             raise TableError(
                 f"Not enough members {'checked in' if league.checkin else 'signed up'} for a "
                 f"table ({len(signed)}; a table "
-                f"needs {low} to {high} seats{', computers may fill' if league.computers else ''})."
+                f"needs {seats} seats{', computers may fill' if league.computers else ''})."
             )
         members = {m.member_id: Member(m.member_id, m.name) for m in signed}
         marks = {e.member_id: e.rating for e in entrants}
@@ -81,9 +89,7 @@ class Rounds:
                                             auto_next=int(deadline.total_seconds())
                                             if auto_next and deadline else None)
         if record is None:
-            raise TableError("A round of this league is still open: it completes when all its "
-                             "tables have ended (or at its deadline). Use `force` to open the "
-                             "next round anyway.")
+            raise TableError(STILL_OPEN)
         return RoundPlan(league, record, [[members[i] for i in t] for t in made.tables],
                          made.computers, [members[i] for i in made.sitting_out])
 

@@ -13,7 +13,7 @@ from datetime import UTC, date, datetime
 
 from bot.leagues.ratings import Rating, carried
 from bot.leagues.recording import Recorder
-from bot.leagues.reliability import percent, reliability
+from bot.leagues.reliability import member_events, percent, record_of
 from bot.leagues.report import (
     StandingLine,
     rating_moves,
@@ -21,7 +21,7 @@ from bot.leagues.report import (
     safe_name,
     standing_lines,
 )
-from bot.leagues.results import all_time, replay, season_scope
+from bot.leagues.results import all_time, placed_at, replay, season_scope
 from bot.leagues.tournament import PointsLine, byes_of, parse_points, points_lines
 from bot.store import (
     AlreadyExists,
@@ -145,7 +145,8 @@ class Leagues:
             if mine < league.min_reliability:
                 raise TableError(
                     f"This league asks for a reliability of {percent(league.min_reliability)}; "
-                    f"yours is {percent(mine)}. Finishing games raises it; old forfeits fade."
+                    f"yours is {percent(mine)} (`/profile`). Finishing games raises it; old "
+                    "forfeits fade."
                 )
         if not league.signups_open:
             raise TableError(f"Sign-ups for {safe_name(league.name)} are closed.")
@@ -170,6 +171,10 @@ class Leagues:
                                      league.checkin)
         return league
 
+    async def signed_up(self, league: LeagueRecord) -> int:
+        """How many members are signed up now."""
+        return len(await self.store.league_members(league.id))
+
     async def check_in(self, league_id: int, member: Member) -> tuple[LeagueRecord, bool]:
         """The member is present for the league's next round (the check-in button); the
         bool is False when they had checked in already."""
@@ -192,9 +197,10 @@ class Leagues:
         return league
 
     async def reliability_of(self, guild_id: int, member_id: int) -> float:
-        finishes = await self.store.member_finishes(guild_id, [member_id])
-        return reliability(((datetime.fromisoformat(w), f) for _, w, f in finishes),
-                           self.clock())
+        """The member's one reliability figure (as ``/profile`` shows it; every server)."""
+        events = member_events(await self.store.member_events(member_id),
+                               await self.store.member_league_games(member_id))
+        return record_of(events, int(self.clock().timestamp())).score
 
     # -- seasons ---------------------------------------------------------------------------
 
@@ -251,13 +257,16 @@ class Leagues:
             title = f"{league.name}, all of this server's {self.games[league.game_id].title}"
         else:
             ratings = await self.ratings_now(league, chosen, names)
-            title = league.name + (f", season {chosen.number}" if chosen else ", all-time")
-        finishes = await self.store.member_finishes(guild_id, list(names))
+            # Without a season chosen: every game of the league (of all its seasons, if any).
+            title = league.name + (f", season {chosen.number}" if chosen
+                                   else ", all seasons" if seasons else "")
+        # The one figure members see in /profile, not one of this league's games alone.
+        reliable = {m: await self.reliability_of(guild_id, m) for m in names}
         rounds = await self.store.rounds(league.id)
         marks = None
         if rounds and rounds[-1].season_id == (chosen.id if chosen else None):
             marks = await self.store.round_marks(rounds[-1].id)
-        lines = standing_lines(ratings, names, finishes, marks, self.clock())
+        lines = standing_lines(ratings, names, reliable, marks)
         points = await self._points(league, chosen, names,
                                     {x.member_id: x.rating for x in lines})
         return Standings(league, title, chosen, lines, points)
@@ -310,10 +319,19 @@ class Leagues:
         league = await self.named(guild_id, name)
         reason = self._reason(reason)
         result = await self._result(league, result_id)
+        if result.voided is not None:
+            raise TableError(f"Result {result_id} is void: it no longer counts, so there is "
+                             "no placing to correct.")
         if not any(p.member_id == who for p in result.places):
             raise TableError(f"That member has no seat in result {result_id}.")
         if not 1 <= place <= len(result.places):
             raise TableError(f"Places at that table go from 1 to {len(result.places)}.")
+        after = placed_at(result.places, who, place)
+        if any(f.forfeited and f.place < p.place for f in after for p in after
+               if not p.forfeited):
+            raise TableError("A seat that forfeited finishes behind every seat that played on; "
+                             "that correction would put one ahead. To lift a forfeit, correct "
+                             "the place of the member who forfeited.")
         return await self.recorder.correct(result, who, place, member.id, reason)
 
     def _reason(self, reason: str) -> str:

@@ -66,7 +66,7 @@ class MemberSettings:
             return 0
         return max(0, min(end, self.away_until) - max(start, self.away_from))
 
-    def describe(self) -> str:
+    def describe(self, now: int) -> str:
         quiet = (f"{self.quiet_start}–{self.quiet_end}" if self.quiet_start and self.quiet_end
                  else "none")
         every = f"every {self.interval_hours} h" if self.interval_hours else "off"
@@ -75,7 +75,9 @@ class MemberSettings:
                  f"Notices by DM: {'on' if self.dm_notices else 'off'}",
                  f"Preview before Confirm: {'on' if self.preview else 'off'}",
                  f"DM dashboard of your waiting tables: {'on' if self.dashboard else 'off'}"]
-        if self.away_from is not None and self.away_until is not None:
+        if self.away_from is not None and self.away_until is not None \
+                and self.away_until > now:
+            # An ended holiday stays stored (it moved deadlines) but is no longer the member's.
             lines.append(f"Holiday: <t:{self.away_from}:f> to <t:{self.away_until}:f>")
         if self.dms_refused:
             lines.append("Discord refused my last DM to you: reminders come as a mention in "
@@ -105,6 +107,22 @@ def check_zone(name: str) -> str:
         raise TableError(f"Unknown time zone {name[:40]!r}; use a name like Europe/Paris."
                          ) from None
     return name
+
+
+# Zone names that are one fixed offset all year, and the city zone most who type them mean.
+FIXED_ZONES = {"EST": "America/New_York", "MST": "America/Denver", "HST": "Pacific/Honolulu"}
+
+
+def zone_hint(name: str) -> str | None:
+    """A word on a valid zone that is a bare offset rather than a city's: accepted, with the
+    city zone suggested (a city's zone follows its daylight saving; ``EST`` never does)."""
+    key = name.strip()
+    city = FIXED_ZONES.get(key.upper())
+    if city is None and not (key.startswith("Etc/GMT") and key[7:].strip("+-0")):
+        return None
+    example = city or "Europe/Paris"
+    return (f"`{key[:40]}` is a fixed offset that never changes for daylight saving; if your "
+            f"clocks change in summer, use your city's zone, e.g. `{example}`.")
 
 
 def zone_names(typed: str, limit: int = 25) -> list[str]:

@@ -17,12 +17,23 @@ class MoveNotice:
 
 
 @dataclass(frozen=True)
+class SeatOffer:
+    """A seat the table looks for a substitute for: posted with a button to take it."""
+
+    table_id: int
+    seat: int
+    old: int  # the member it is taken from (the button works while they still hold it)
+    by: int  # who stands behind the offer (the table's creator, for a vote)
+
+
+@dataclass(frozen=True)
 class TableMessage:
     """A line for a table's channel (the table waits; the vote's result)."""
 
     channel_id: int
     text: str
     mentions: tuple[int, ...] = ()
+    seek: SeatOffer | None = None  # a "Take this seat" button goes with the line
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,16 @@ class VoteRequest:
     voters: tuple[int, ...]
     round: int  # the turn's round (each firing of its deadline): votes count per round
     ends_at: int  # the vote's own deadline
+
+
+@dataclass(frozen=True)
+class VoteEnded:
+    """A vote was decided: its message says how it ended and loses its buttons."""
+
+    channel_id: int
+    turn_id: int
+    round: int
+    text: str  # the vote message's new text, names escaped
 
 
 @dataclass(frozen=True)

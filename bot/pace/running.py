@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, replace
 
-from bot.leagues.reliability import percent
+from bot.leagues.reliability import Record, member_events, percent, record_of
 from bot.pace.deadlines import afresh
 from bot.pace.model import MAX_PERIOD, MIN_PERIOD, Mode, make_timing, parse_duration, span
 from bot.pace.notices import deadline_text
-from bot.pace.record import Record, record_of
 from bot.pace.votes import Votes
 from bot.store import Status
 from bot.store.timing_records import TurnRecord
@@ -19,8 +18,10 @@ from bot.values import Member, TableError
 
 class Running(Votes):
     async def record(self, member_id: int) -> Record:
-        """A member's reliability record (``/profile``)."""
-        return record_of(await self.store.member_events(member_id), self.now())
+        """A member's reliability record (``/profile``, a table's or a league's minimum)."""
+        return record_of(member_events(await self.store.member_events(member_id),
+                                       await self.store.member_league_games(member_id)),
+                         self.now())
 
     async def may_join(self, table_id: int, member_id: int) -> None:
         """Refused when the table asks for a reliability the member does not have."""

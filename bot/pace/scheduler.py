@@ -16,13 +16,14 @@ from dataclasses import asdict
 from bot.notices import Notice
 from bot.pace.base import timing_of
 from bot.pace.clock import Clock
-from bot.pace.member import MemberSettings
-from bot.pace.model import Policy, Timing
+from bot.pace.member import MemberSettings, plan_holiday
+from bot.pace.model import MINUTE, Policy, Timing
 from bot.pace.notices import (
     Dashboard,
     MoveNotice,
     Reminder,
     TableMessage,
+    VoteEnded,
     VoteRequest,
 )
 from bot.pace.plan import SeatInfo, after_quiet, reconcile
@@ -45,13 +46,16 @@ from bot.web.metrics import DEADLINES, REMINDERS
 
 log = logging.getLogger(__name__)
 
-Delivered = MoveNotice | TableMessage | VoteRequest | Reminder | Dashboard
+Delivered = MoveNotice | TableMessage | VoteRequest | VoteEnded | Reminder | Dashboard
 
 
 class Scheduler(Running):
     def __init__(self, tables: Tables, clock: Clock) -> None:
         super().__init__(tables, clock)
         tables.live.timing = self
+        # Votes seen 'closing', with when first seen: one still closing a minute later failed
+        # to be carried out (one a click just closed is being carried out now, not retried).
+        self._closing: dict[tuple[int, int], int] = {}
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -84,8 +88,9 @@ class Scheduler(Running):
     async def save_settings(self, settings: MemberSettings) -> None:
         """Save a member's settings; their open turns are planned again at once (a holiday or
         quiet hours set, changed or ended)."""
+        before = await self.settings(settings.member_id)
         await self.store.save_member_settings(asdict(settings), self.now())
-        await self.replan_member(settings.member_id)
+        await self.replan_member(settings.member_id, before)
 
     # -- after each commit (under the table's lock) ----------------------------------------
 
@@ -152,11 +157,29 @@ class Scheduler(Running):
                 out.extend(await self.conclude(turn))
             except Exception:
                 log.exception("vote on turn %s of table %s failed", turn.id, turn.table_id)
+        out.extend(await self._retry_votes())
         out.extend(await self._remind(now))
         for board in await self.store.take_dashboards():
             waiting = tuple(await self.store.waiting_turns(board.member_id))
             out.append(Dashboard(board.member_id, waiting, board.channel_id, board.message_id,
                                  now))
+        return out
+
+    async def _retry_votes(self) -> list[Delivered]:
+        """Carry out again a vote whose carrying out failed (every step is harmless twice)."""
+        out: list[Delivered] = []
+        closing = await self.store.closing_votes()
+        now = self.now()
+        self._closing = {(t.id, t.round): self._closing.get((t.id, t.round), now)
+                         for t in closing}
+        for turn in closing:
+            if now - self._closing[(turn.id, turn.round)] < MINUTE:
+                continue
+            try:
+                out.extend(await self.carry_out(turn))
+            except Exception:
+                log.exception("vote on turn %s of table %s failed again", turn.id,
+                              turn.table_id)
         return out
 
     async def dms_refused(self, member_id: int, refused: bool) -> None:
@@ -191,8 +214,11 @@ class Scheduler(Running):
                        ) -> list[Delivered]:
         if policy in (Policy.AUTOPILOT, Policy.SKIP):
             return await self._expire(turn) if turn.since_version == version else []
-        if policy is not Policy.VOTE or turn.vote_due is not None:
-            return []  # an open vote ends on a tick
+        if policy is not Policy.VOTE:
+            return []
+        if turn.vote_due is not None:
+            # An open vote ends on a tick, unless its votes decided it before a crash.
+            return list(await self.decided_early(turn))
         if turn.vote_state == "closing":
             return list(await self.carry_out(turn))
         if turn.vote_state is None:
@@ -292,6 +318,15 @@ class Scheduler(Running):
         await self.replan(table_id)  # moved on by the pause, then out of quiet hours again
         return (f"{escape(member.name)} restarted the game's clock; deadlines moved on by "
                 "the pause.")
+
+    async def come_back(self, table_id: int, member_id: int) -> tuple[bool, bool]:
+        """``/game back``: the member's holiday under way ends now (everywhere) and an absent
+        seat of theirs here is theirs again. Whether they were absent, and on holiday."""
+        mine = await self.settings(member_id)
+        on_holiday = mine.away(self.now())
+        if on_holiday:
+            await self.save_settings(plan_holiday(mine, self.clock.now(), 0, None))
+        return await self.present(table_id, member_id), on_holiday
 
     async def waiting(self, member_id: int) -> list[WaitingTurn]:
         """``/turns``: every table that waits on the member, across servers, oldest first."""

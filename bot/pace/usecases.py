@@ -39,7 +39,7 @@ async def move_for(live: Live, turn: TurnRecord, level: str, prefer_pass: bool
         how = "passes for them" if action is not None else "plays for them"
         if action is None:
             action = await decide(game, state, seat, level, table.seed, table.version,
-                                  live.thinker)
+                                  live.thinker, table_id=table.id)
         transition = await offload.run(f"{game.id}:apply", game.apply, state, seat, action)
         chain = Chain(table.version, loaded.views())
         try:

@@ -14,14 +14,25 @@ from dataclasses import replace
 
 from bot.pace.deadlines import Deadlines, afresh
 from bot.pace.model import DAY, MINUTE
-from bot.pace.notices import MoveNotice, TableMessage, VoteRequest, deadline_text
+from bot.pace.notices import (
+    MoveNotice,
+    SeatOffer,
+    TableMessage,
+    VoteEnded,
+    VoteRequest,
+    deadline_text,
+)
 from bot.pace.usecases import move_for
 from bot.store.timing_records import TurnRecord
 from bot.text import escape
 from bot.values import Member, TableError
 
 VOTE_CHOICES = ("remove", "wait", "substitute")
-Decided = list[MoveNotice | TableMessage | VoteRequest]
+Decided = list[MoveNotice | TableMessage | VoteRequest | VoteEnded]
+
+
+class VoteOver(TableError):
+    """A vote given on a vote that has ended."""
 
 
 def vote_span(period: int) -> int:
@@ -37,6 +48,13 @@ def outcome(votes: dict[int, str]) -> str | None:
     return ranked[0][0]
 
 
+def settled(votes: dict[int, str], voters: tuple[int, ...]) -> bool:
+    """Whether the votes end the vote before its deadline: all voted, or a majority agrees."""
+    counted = {m: c for m, c in votes.items() if m in voters}
+    top = Counter(counted.values()).most_common(1)
+    return len(counted) >= len(voters) or bool(top and top[0][1] * 2 > len(voters))
+
+
 class Votes(Deadlines):
     async def voters(self, table_id: int, seat: int) -> tuple[int, ...]:
         return tuple(s.member_id for s in await self.tables.seats(table_id)
@@ -50,6 +68,10 @@ class Votes(Deadlines):
         table = await self.tables.live.record(turn.table_id)
         timing = await self.timing(table.id)
         voters = await self.voters(table.id, turn.seat)
+        if fired.round > 1 and outcome({m: c for m, c in (await self.store.votes_cast(
+                fired.id, fired.round - 1)).items() if m in voters}) == "substitute":
+            # The table sought a substitute last round and nobody took the seat in time.
+            return await self.unclaimed(table.id, table.channel_id, fired)
         ends = self.now() + (vote_span(timing.period) if voters else 0)
         if not await self.store.open_vote(fired.id, fired.round, ends):
             return []  # opened already (a process starting while another fired it)
@@ -66,14 +88,20 @@ class Votes(Deadlines):
         turn = await self.store.get_turn(turn_id)
         if turn is None or turn.ended_at is not None or turn.vote_due is None \
                 or turn.round != round_:
-            raise TableError("That vote is over: the seat has moved or was decided.")
+            raise VoteOver("That vote is over: the seat has moved or was decided.")
         voters = await self.voters(turn.table_id, turn.seat)
         if member.id not in voters:
             raise TableError("Only the other players at this table vote.")
         votes = await self.store.cast_vote(turn.id, round_, member.id, choice, self.now())
-        counted = {m: c for m, c in votes.items() if m in voters}
-        top = Counter(counted.values()).most_common(1)
-        if len(counted) < len(voters) and not (top and top[0][1] * 2 > len(voters)):
+        if not settled(votes, voters):
+            return []
+        return await self.conclude(turn)
+
+    async def decided_early(self, turn: TurnRecord) -> Decided:
+        """An open vote its votes already decide (a crash came between the deciding vote and
+        its end): ended now rather than at its deadline."""
+        voters = await self.voters(turn.table_id, turn.seat)
+        if not settled(await self.store.votes_cast(turn.id, turn.round), voters):
             return []
         return await self.conclude(turn)
 
@@ -91,6 +119,19 @@ class Votes(Deadlines):
         await self.store.vote_carried_out(turn.id, turn.round)
         return out
 
+    async def unclaimed(self, table_id: int, channel_id: int, turn: TurnRecord) -> Decided:
+        """Nobody took a seat the table offered to a substitute: the computer plays it."""
+        name = escape((await self.tables.seats(table_id))[turn.seat].name)
+        await self.store.set_absent(table_id, turn.seat, True)
+        await self.gone(table_id, turn.member_id)
+        timing = await self.timing(table_id)
+        notice = await move_for(self.tables.live, turn, timing.level, False)
+        out: Decided = [TableMessage(channel_id, f"Nobody took {name}'s seat in time: the "
+                                     "computer plays it from now on.")]
+        if notice is not None:
+            out.append(MoveNotice(notice))
+        return out
+
     async def _decided(self, turn: TurnRecord) -> Decided:
         table = await self.tables.live.record(turn.table_id)
         voters = await self.voters(table.id, turn.seat)
@@ -99,15 +140,29 @@ class Votes(Deadlines):
         won = outcome(votes)
         name = escape((await self.tables.seats(table.id))[turn.seat].name)
         timing = await self.timing(table.id)
+        how = {"wait": "wait another period", "substitute": "look for a substitute",
+               "remove": "remove the seat; the computer plays it"}.get(
+            won or "", f"no majority ({'a tie' if votes else 'nobody voted'}); the computer "
+            "played that move for them")
+        ended = VoteEnded(table.channel_id, turn.id, turn.round,
+                          f"Time ran out for {name}. The vote is over: {how}.")
         if won == "wait":
             due = (await self.replan(table.id, [turn.seat], afresh)).get(turn.member_id or 0)
             until = f": deadline {deadline_text(due)}" if due is not None else ""
-            return [TableMessage(table.channel_id, f"The table gives {name} another "
-                                 f"period{until}.", (turn.member_id,) if turn.member_id else ())]
+            return [ended, TableMessage(table.channel_id, f"The table gives {name} another "
+                                        f"period{until}.",
+                                        (turn.member_id,) if turn.member_id else ())]
         if won == "substitute":
-            return [TableMessage(table.channel_id,
-                                 f"The table looks for a substitute for {name}: "
-                                 f"`/game seek seat:{turn.seat + 1}`.")]
+            # The seat is offered for one vote period; when its deadline fires again unclaimed
+            # (``open_vote`` sees this round's outcome), the computer takes it over.
+            offered = self.now() + vote_span(timing.period)
+            await self.store.set_deadline(turn.id, offered, None, turn.extra, True)
+            offer = SeatOffer(table.id, turn.seat, turn.member_id or 0, table.creator_id)
+            return [ended, TableMessage(
+                table.channel_id,
+                f"The table looks for a substitute for {name} (seat {turn.seat + 1}): press "
+                f"**Take this seat** to play it from here. If nobody takes it "
+                f"{deadline_text(offered)}, the computer plays it.", seek=offer)]
         if won == "remove":
             await self.store.set_absent(table.id, turn.seat, True)
             await self.gone(table.id, turn.member_id)
@@ -126,7 +181,7 @@ class Votes(Deadlines):
                 await self.gone(table.id, turn.member_id)
                 if self.on_absent is not None:
                     await self.on_absent(table.id, turn.seat)
-        out: Decided = [TableMessage(table.channel_id, said)]
+        out: Decided = [ended, TableMessage(table.channel_id, said)]
         if notice is not None:
             out.append(MoveNotice(notice))
         return out

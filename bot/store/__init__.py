@@ -1,7 +1,7 @@
 """Durable tables: the store interface the use cases depend on, and its two backends.
 
 ``Store`` (``interface.py``) is the method set both ``SqliteStore`` (the embedded default) and
-``PostgresStore`` (several processes, one database; the optional ``tabula[postgres]`` extra)
+``PostgresStore`` (several processes, one database; the optional ``postgres`` extra)
 implement; ``open_store`` picks one from ``TABULA_DB``. The interface is narrow on purpose
 (tables, seats, an append-only action log with a version check).
 """

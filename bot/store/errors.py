@@ -27,5 +27,9 @@ class IntegrityFailure(StoreError):
     """``PRAGMA integrity_check`` did not answer ``ok`` at start."""
 
 
+class NotTabula(StoreError):
+    """An existing SQLite file that holds no Tabula database (refused, never filled)."""
+
+
 class AlreadyExists(StoreError):
     """A name that must be unique (a league's, in its server) is taken."""

@@ -289,6 +289,9 @@ class Store(TimingStore, Protocol):
         self, guild_id: int, member_ids: list[int]
     ) -> list[tuple[int, str, bool]]: ...
 
+    async def member_league_games(self, member_id: int) -> list[tuple[int, str, bool]]:
+        """(table, finished at, forfeited) for the member's league games, on every server."""
+
     async def ratings(self, scope: str) -> dict[int, LeagueRating]: ...
 
     async def all_ratings(self) -> dict[tuple[str, int], LeagueRating]: ...

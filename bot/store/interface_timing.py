@@ -94,6 +94,10 @@ class TimingStore(Protocol):
     async def vote_carried_out(self, turn_id: int, round_: int) -> None:
         """What the round's vote decided was done (``vote_state`` 'done')."""
 
+    async def closing_votes(self, limit: int = 100) -> list[TurnRecord]:
+        """Open turns whose ended vote is not carried out yet (``vote_state`` 'closing'), at
+        tables that are not paused."""
+
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
 
@@ -114,8 +118,12 @@ class TimingStore(Protocol):
         """One event of a member's reliability record ("finished", "abandoned" once per
         table; "missed" once per turn)."""
 
-    async def member_events(self, member_id: int) -> list[tuple[str, int]]:
-        """A member's reliability events (kind, when), oldest first."""
+    async def member_events(self, member_id: int) -> list[tuple[int, str, int]]:
+        """A member's reliability events (table, kind, when), oldest first."""
+
+    async def forget_member_event(self, member_id: int, table_id: int, kind: str) -> None:
+        """Remove the member's events of that kind at that table (one who came back to a
+        game they play on has not abandoned it)."""
 
     async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
         """A server's defaults for asynchronous play (None: never set)."""

@@ -8,11 +8,13 @@ the process pool the front end gives (``Live.thinker``), never on the event loop
 from __future__ import annotations
 
 import asyncio
+import logging
 from concurrent.futures import Executor
 
 from bot.store import SeatRecord
 from bot.tables import offload
 from bot.values import TableError
+from bot.web.metrics import SEARCHES_CAPPED
 from rules import players
 from rules.core import Action, Game, RulesError, State, derive_seed
 
@@ -26,6 +28,8 @@ LEVELS = {
 }
 DEFAULT_LEVEL = players.DEFAULT_LEVEL
 SEARCHING = ("normal", "hard")
+
+log = logging.getLogger(__name__)
 
 
 def standing_move(game: Game, state: State, seat: SeatRecord) -> Action | None:
@@ -55,13 +59,22 @@ def level_for(game: Game, level: str | None) -> str:
 
 
 async def decide(game: Game, state: State, seat: int, level: str | None, table_seed: str,
-                 version: int, thinker: Executor | None = None) -> Action:
-    """The computer seat's move at its level."""
+                 version: int, thinker: Executor | None = None,
+                 table_id: int | None = None) -> Action:
+    """The computer seat's move at its level. A search the safety net cut short is counted and
+    logged: its move depended on the machine's load, so a replay may not repeat it."""
     seed = derive_seed(table_seed, version, seat)
     level = level_for(game, level)
     if level in SEARCHING and thinker is not None:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(thinker, players.choose_from_snapshot, game.id,
-                                          game.dump(state), seat, level, seed)
-    return await offload.run(f"{game.id}:{level}", players.choose, game, state, seat, level,
-                             seed)
+        decision = await loop.run_in_executor(thinker, players.decide_from_snapshot, game.id,
+                                              game.dump(state), seat, level, seed)
+    else:
+        decision = await offload.run(f"{game.id}:{level}", players.decide, game, state, seat,
+                                     level, seed)
+    if decision.capped:
+        SEARCHES_CAPPED.labels(game=game.id, level=level).inc()
+        log.warning("The safety net cut a %s search short: game %s, table %s, version %s, "
+                    "seat %s (the move depends on the machine)", level, game.id, table_id,
+                    version, seat)
+    return decision.action

@@ -32,6 +32,11 @@ Move = tuple[int, int | None, dict[str, Any], Transition, str | None]
 """seat, member id (None for a computer or the autopilot), action, its transition, key."""
 
 
+class Overtaken(OutOfDate):
+    """Another process changed the table between the read and the commit (``StaleVersion``):
+    nothing was written."""
+
+
 @dataclass
 class Chain:
     since: int  # the table version before the first move of the chain
@@ -88,7 +93,7 @@ async def commit(live: Live, loaded: Loaded, moves: list[Move], chain: Chain, *,
         version, turns = await live.store.record_steps_planned(
             table.id, table.version, steps, None if planning is None else planning.request)
     except StaleVersion:
-        raise OutOfDate("This board is out of date; use the latest one.") from None
+        raise Overtaken("This board is out of date; use the latest one.") from None
     MOVES.inc(len(steps))
     # The in-memory copy now holds what was just written; nothing is read back.
     loaded.table = replace(after, version=version)
@@ -130,7 +135,7 @@ async def computers(live: Live, loaded: Loaded, chain: Chain) -> None:
         if due:
             seat = due[0]
             action = await decide(game, state, seat, levels.get(seat), table.seed, version,
-                                  live.thinker)
+                                  live.thinker, table_id=table.id)
         else:
             # A member's standing answer, played for them whenever it is legal.
             standing = [(s, a) for s in loaded.seats if s.position in active

@@ -12,10 +12,10 @@ from dataclasses import replace
 from typing import Any
 
 from bot.notices import Notice
-from bot.store import DuplicateKey, NewAction, StaleVersion, Status
+from bot.store import DuplicateKey, NewAction, StaleVersion, Status, Step
 from bot.tables import gamelog, offload
 from bot.tables.live import Live, Loaded
-from bot.tables.moves import Chain, commit, computers, news_seats, timed, told
+from bot.tables.moves import Chain, Overtaken, commit, computers, news_seats, timed, told
 from bot.tables.narration import (
     describe,
     due_computers,
@@ -30,6 +30,14 @@ from rules.words import listed
 
 ALREADY = "That move was already made."
 MOVE_TEXT_LIMIT = 300  # no move in any game's notation comes near it
+# How many times a move whose commit another process beat is judged again on the table as it
+# is then (each time reading it afresh), before it is refused as out of date.
+TYPED_MOVE_TRIES = 3
+KEPT_CHANGING = "The game kept changing while your move was played; look again and retry."
+
+
+class _Again(Exception):
+    """The member's own commit found the table moved on: nothing was written, try anew."""
 
 
 def parse(loaded: Loaded, seat: int, text: str) -> dict[str, Any]:
@@ -75,7 +83,35 @@ class PlayCases:
         seat's own view and moves) or else ``expected_version``; otherwise ``OutOfDate``.
         With ``then_computers`` false, computer seats due next are left to ``run_computers``
         so the member hears of their own move first. With ``always`` the move becomes the
-        member's standing answer: it is played for them whenever it is legal again."""
+        member's standing answer: it is played for them whenever it is legal again.
+
+        Another bot process may commit to the table between this one's read and its commit.
+        The move is then judged again on the table as it is now: a typed move (or a preview,
+        by its fingerprint) is played when still legal, a board's version is checked again
+        (a click on a board that really is old is refused)."""
+        for _ in range(TYPED_MOVE_TRIES):
+            try:
+                return await self._act_once(
+                    table_id, member, action, idem_key=idem_key,
+                    expected_version=expected_version,
+                    expected_fingerprint=expected_fingerprint,
+                    then_computers=then_computers, always=always)
+            except _Again:
+                continue  # the lock is let go and the table forgotten: read afresh
+        raise OutOfDate(KEPT_CHANGING)
+
+    async def _act_once(
+        self,
+        table_id: int,
+        member: Member,
+        action: Mapping[str, Any] | str,
+        *,
+        idem_key: str | None,
+        expected_version: int | None,
+        expected_fingerprint: str | None,
+        then_computers: bool,
+        always: bool,
+    ) -> Notice:
         async with self.live.locked(table_id) as loaded:
             table = loaded.table
             if idem_key is not None and await self.live.store.find_action_by_key(
@@ -98,6 +134,9 @@ class PlayCases:
                                    chain)
             except DuplicateKey:
                 return _duplicate(loaded)
+            except Overtaken:
+                # Only the member's own commit: once it is written, nothing is played twice.
+                raise _Again from None
             to_mover = ""
             if always:
                 # Told to the member alone: the answer may name what they keep hidden (a Path
@@ -179,7 +218,11 @@ class PlayCases:
         except PermissionError:
             raise TableError("That preview belongs to another player.") from None
 
-    async def undo(self, table_id: int, member: Member, idem_key: str | None = None) -> Notice:
+    async def undo(self, table_id: int, member: Member, idem_key: str | None = None, *,
+                   with_replies: bool = False) -> Notice:
+        """Take back the member's last move. With ``with_replies`` the computers' moves that
+        followed it go too (the terminal table, where computers answer at once). Nothing that
+        drew or revealed something is ever taken back."""
         async with self.live.locked(table_id) as loaded:
             table = loaded.table
             seat = loaded.seat_of(member.id)
@@ -190,7 +233,13 @@ class PlayCases:
             played = gamelog.effective(await self.live.store.actions(table_id))
             if not played:
                 raise TableError("There is no move to take back.")
-            last = played[-1]
+            start = len(played) - 1
+            if with_replies:
+                while start >= 0 and _computer_move(loaded, played[start]):
+                    start -= 1
+                if start < 0:
+                    raise TableError("You have not moved yet: there is nothing to take back.")
+            last = played[start]
             if last.seat != seat or last.record.member_id != member.id:
                 raise TableError(
                     "You can only take back your own last move, before anyone else acts."
@@ -199,14 +248,26 @@ class PlayCases:
                 raise TableError(
                     "That move revealed something hidden or drew at random; it cannot be undone."
                 )
+            for reply in played[start + 1:]:
+                if reply.record.irreversible:
+                    raise TableError(
+                        f"{escape(loaded.seats[reply.seat].name)} drew or revealed something "
+                        "since your move, so it cannot be taken back."
+                    )
+            taken = played[start:]
             game = loaded.game
             state = await asyncio.to_thread(
-                gamelog.rebuild, game, table, len(loaded.seats), played[:-1]
+                gamelog.rebuild, game, table, len(loaded.seats), played[:start]
             )
-            entry = NewAction("undo", seat, member.id, undoes=last.record.id, idem_key=idem_key)
+            # One undo entry per move taken back, the latest first; one transaction for all.
+            steps = [
+                Step(game.dump(state) if entry is taken[0] else None,
+                     NewAction("undo", seat, member.id, undoes=entry.record.id,
+                               idem_key=idem_key if entry is taken[0] else None))
+                for entry in reversed(taken)
+            ]
             try:
-                version = await self.live.store.record(table_id, table.version,
-                                                       game.dump(state), entry)
+                version = await self.live.store.record_steps(table_id, table.version, steps)
             except (StaleVersion, DuplicateKey):
                 raise OutOfDate("The game changed meanwhile; nothing was undone.") from None
             loaded.table = replace(table, version=version)
@@ -215,7 +276,11 @@ class PlayCases:
             private = await asyncio.to_thread(
                 private_notices, loaded, loaded.views(), None, (), only_seats={seat}
             )
-            notice = play_notice(loaded, [f"{{p{seat}}} took back a move."], private,
+            replies = len(taken) - 1
+            said = (f"{{p{seat}}} took back a move" if not replies else
+                    f"{{p{seat}}} took back a move and the "
+                    f"{'reply' if replies == 1 else f'{replies} replies'} that followed")
+            notice = play_notice(loaded, [f"{said}."], private,
                                  since=table.version)
             if deadlines:
                 notice.data["deadlines"] = deadlines
@@ -260,6 +325,10 @@ class PlayCases:
             )
             board = named_view(loaded, loaded.state, None)
         return replace(notice, public_view=board, private=tuple(private), deferred=())
+
+
+def _computer_move(loaded: Loaded, played: gamelog.Played) -> bool:
+    return played.record.member_id is None and loaded.seats[played.seat].is_computer
 
 
 def _duplicate(loaded: Loaded) -> Notice:

@@ -18,6 +18,7 @@ from bot.tables.narration import (
 )
 from bot.text import fill
 from bot.values import Member, TableError
+from rules import ENTRIES
 
 
 class ReadingCases:
@@ -80,6 +81,11 @@ class ReadingCases:
     async def moves_hint(self, table_id: int) -> str:
         """What to type in ``/move`` to find one of many moves, in the table's game's words."""
         return (await self.live.load(table_id)).game.moves_hint()
+
+    async def finishing_words(self, table_id: int) -> tuple[str, ...]:
+        """First words of the table's game's moves that finish a turn ("pass", "done")."""
+        entry = ENTRIES.get((await self.live.record(table_id)).game_id)
+        return entry.finishing_words if entry is not None else ()
 
     async def idle_reason(self, table_id: int, member: Member) -> str:
         """What is true for a member with nothing to do at this table: no seat, the game's

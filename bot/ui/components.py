@@ -93,8 +93,9 @@ def vote_button(choice: str, turn_id: int, round_: int) -> discord.ui.Button[Any
                              style=discord.ButtonStyle.secondary)
 
 
-def seek_button(table_id: int, seat: int, old: int, by: int) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label="Join as substitute", style=discord.ButtonStyle.primary,
+def seek_button(table_id: int, seat: int, old: int, by: int, label: str = "Join as substitute"
+                ) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
                              custom_id=ids.seek(table_id, seat, old, by))
 
 
@@ -111,5 +112,6 @@ def vote_view(turn_id: int, round_: int) -> discord.ui.View:
     return _view(*(vote_button(choice, turn_id, round_) for choice in ids.VOTE_CHOICES))
 
 
-def seek_view(table_id: int, seat: int, old: int, by: int) -> discord.ui.View:
-    return _view(seek_button(table_id, seat, old, by))
+def seek_view(table_id: int, seat: int, old: int, by: int, label: str = "Join as substitute"
+              ) -> discord.ui.View:
+    return _view(seek_button(table_id, seat, old, by, label))

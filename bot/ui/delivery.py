@@ -24,12 +24,19 @@ from discord.utils import MISSING
 from bot.locks import KeyedLocks
 from bot.notices import Notice, SeatNotice
 from bot.pace.clock import SystemClock, epoch
-from bot.pace.notices import Dashboard, Reminder, TableMessage, VoteRequest, deadline_text
+from bot.pace.notices import (
+    Dashboard,
+    Reminder,
+    TableMessage,
+    VoteEnded,
+    VoteRequest,
+    deadline_text,
+)
 from bot.render_pool import Rendered
 from bot.store import Status
 from bot.store.announcing import Turn
 from bot.text import clip
-from bot.ui.components import board_view, lobby_view, vote_view, web_view
+from bot.ui.components import board_view, lobby_view, seek_view, vote_view, web_view
 from bot.ui.dm_boards import DmBoards, dm_buttons
 from bot.ui.ids import Mark
 from bot.ui.pacing import Pacer
@@ -89,6 +96,8 @@ class Delivery:
         self.pacer = Pacer()
         self.links: Links | None = None  # with TABULA_PUBLIC_URL: boards link to the web
         self.dm_boards = DmBoards(client, self.pacer)
+        # (turn, round) -> the vote's message, edited when the vote is decided.
+        self._votes: _Bounded = _Bounded()
 
     async def table_url(self, table_id: int) -> str | None:
         if self.links is None:
@@ -218,6 +227,11 @@ class Delivery:
         for seat in notice.private:
             if seat.member_id is None or seat.dm_closed:
                 continue
+            if seat.member_id in self._refused:
+                # Discord refused their DMs: not retried here until they act again.
+                closed.append(seat.member_id)
+                await self.services.tables.mark_dm_closed(notice.table_id, seat.member_id)
+                continue
             key = (notice.table_id, seat.member_id)
             async with self._order.hold(key):
                 if self._dm_sent.get(key, -1) >= seat.version:
@@ -274,6 +288,8 @@ class Delivery:
             DMS_REFUSED.inc()
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", seat.member_id, exc)
+            else:
+                await self.dms_closed(seat.member_id)
             return None
         except discord.HTTPException as exc:
             # The move is committed either way; a failed DM must not look like a failed move.
@@ -281,6 +297,18 @@ class Delivery:
             return True
         await self.dms_open(seat.member_id)
         return sent
+
+    async def dms_closed(self, member_id: int) -> None:
+        """Discord refused a DM (50007): Discord advises against retrying, so reminders and
+        notices go by mention until the member acts again (``acted``) or a DM gets through."""
+        if member_id not in self._refused:
+            self._refused.add(member_id)
+            await self.services.scheduler.dms_refused(member_id, True)
+
+    async def acted(self, member_id: int) -> None:
+        """The member used a command or a button: they may have opened their DMs since, so the
+        next notice tries one DM again."""
+        await self.dms_open(member_id)
 
     async def dms_open(self, member_id: int) -> None:
         """A DM got through: a member whose DMs were refused gets reminders by DM again."""
@@ -296,19 +324,40 @@ class Delivery:
     # -- what the scheduler fires ---------------------------------------------------------
 
     async def post_text(self, message: TableMessage) -> None:
+        offer = message.seek
+        # A seat the table offers to a substitute: any eligible member takes it by the button
+        # (restart-proof: ``SeekButton`` reads everything from its custom_id).
+        view = MISSING if offer is None else seek_view(offer.table_id, offer.seat, offer.old,
+                                                       offer.by, "Take this seat")
         await self.pacer.wait()
         await self.channel(message.channel_id).send(
-            clip(message.text), allowed_mentions=_users(message.mentions))
+            clip(message.text), view=view, allowed_mentions=_users(message.mentions))
 
     async def post_vote(self, request: VoteRequest) -> None:
         who = " ".join(f"<@{m}>" for m in request.voters)
         await self.pacer.wait()
-        await self.channel(request.channel_id).send(
+        sent = await self.channel(request.channel_id).send(
             clip(f"Time ran out for {request.name}. {who}: what should the table do? "
                  f"A majority decides; the vote ends {deadline_text(request.ends_at)}, and "
                  "on a tie or without votes the computer plays this move for them."),
             view=vote_view(request.turn_id, request.round),
             allowed_mentions=_users(request.voters))
+        self.vote_posted(request.turn_id, request.round, sent.id)
+
+    def vote_posted(self, turn_id: int, round_: int, message_id: int) -> None:
+        """Where a vote's message is (known from its post, or from a click on it after a
+        restart), so that it can say how the vote ended."""
+        self._votes.remember((turn_id, round_), message_id)
+
+    async def end_vote(self, ended: VoteEnded) -> None:
+        """The decided vote's message: how it ended, and no buttons to click any more. A vote
+        posted before a restart and decided without a click keeps its message as it was."""
+        message_id = self._votes.pop((ended.turn_id, ended.round), None)
+        if message_id is None:
+            return
+        await self.pacer.wait()
+        await self.channel(ended.channel_id).get_partial_message(message_id).edit(
+            content=clip(ended.text), view=None, allowed_mentions=discord.AllowedMentions.none())
 
     async def remind(self, reminder: Reminder) -> None:
         """By DM; when DMs are closed (or the member turned DM notices off), one mention in
@@ -328,8 +377,7 @@ class Delivery:
                 DMS_REFUSED.inc()
                 if exc.code != DM_CLOSED:
                     raise
-                self._refused.add(reminder.member_id)
-                await self.services.scheduler.dms_refused(reminder.member_id, True)
+                await self.dms_closed(reminder.member_id)
         await self.channel(reminder.waiting[0].channel_id).send(
             clip(f"<@{reminder.member_id}>: {reminder.text}"),
             allowed_mentions=_users((reminder.member_id,)))

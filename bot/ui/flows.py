@@ -5,6 +5,7 @@ within 3 s), then calls the table use cases; no rule of any game lives here.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import discord
@@ -22,7 +23,6 @@ from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
 SELECT_LIMIT = 25
 STALE = "This board is out of date; use the latest one in the channel (or `/board`)."
-FINISHING_WORDS = ("pass", "done", "end", "stop", "skip")
 
 
 async def show_preview(interaction: discord.Interaction[Any], table_id: int, text: str) -> None:
@@ -123,12 +123,14 @@ async def tell_channel(interaction: discord.Interaction[Any], notice: Notice) ->
     await delivery.post_move(notice)
 
 
-def shortlist(moves: list[str], last: str | None, limit: int = SELECT_LIMIT) -> list[str]:
+def shortlist(moves: list[str], last: str | None, finishing: Collection[str],
+              limit: int = SELECT_LIMIT) -> list[str]:
     """When there are too many moves for a menu: those in the area of the player's last move
-    (its first word, e.g. "wall"), then the ones that finish a turn ("pass", "done")."""
+    (its first word, e.g. "wall"), then the ones that finish a turn (first words in
+    ``finishing``, the game's own: "pass", "done")."""
     area = last.split()[0].lower() if last and last.split() else None
     near = [m for m in moves if area and m.split() and m.split()[0].lower() == area]
-    ending = [m for m in moves if m.split() and m.split()[0].lower() in FINISHING_WORDS]
+    ending = [m for m in moves if m.split() and m.split()[0].lower() in finishing]
     picked = list(dict.fromkeys(near + ending))
     return picked[:limit]
 
@@ -155,7 +157,8 @@ async def _offer_moves(interaction: discord.Interaction[Any], table_id: int) -> 
                     "turned it off).",
                     view=moves_view(table_id, mark, moves))
         return
-    short = shortlist(moves, await bot.tables.last_notation(table_id, member))
+    short = shortlist(moves, await bot.tables.last_notation(table_id, member),
+                      await bot.tables.finishing_words(table_id))
     hint = (f"You have {len(moves)} legal moves; `/move` searches them all as you type: "
             f"{await bot.tables.moves_hint(table_id)}.")
     if short:

@@ -11,9 +11,10 @@ from typing import Any
 
 import discord
 
-from bot.pace.notices import Dashboard, MoveNotice, TableMessage, VoteRequest
+from bot.pace.notices import Dashboard, MoveNotice, TableMessage, VoteEnded, VoteRequest
 from bot.pace.scheduler import Delivered
-from bot.text import escape
+from bot.pace.votes import VoteOver
+from bot.text import clip, escape
 from bot.ui.components import VOTE_LABELS, seek_view
 from bot.ui.delivery import Delivery, delivery_of
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply, roles_of, table_here
@@ -33,6 +34,8 @@ async def deliver(delivery: Delivery, items: Sequence[Delivered]) -> None:
                 await delivery.post_text(item)
             elif isinstance(item, VoteRequest):
                 await delivery.post_vote(item)
+            elif isinstance(item, VoteEnded):
+                await delivery.end_vote(item)
             elif isinstance(item, Dashboard):
                 await delivery.dashboard(item)
             else:
@@ -56,14 +59,22 @@ async def resume(interaction: discord.Interaction[Any]) -> None:
 
 
 async def back(interaction: discord.Interaction[Any]) -> None:
-    """``/game back``: the caller's absent seat here is theirs again, said in the channel."""
+    """``/game back``: the caller's holiday under way ends and their absent seat here is
+    theirs again, said in the channel."""
     table = await table_here(interaction)
     member = member_of(interaction)
-    if not await bot_of(interaction).scheduler.present(table.id, member.id):
-        await refuse(interaction, "You have no absent seat at this table; nothing to do.")
+    absent, away = await bot_of(interaction).scheduler.come_back(table.id, member.id)
+    if not absent and not away:
+        await refuse(interaction, "You have no absent seat at this table and no holiday under "
+                     "way; nothing to do.")
         return
-    await reply(interaction, f"Welcome back, {escape(member.name)}: your seat is yours again "
-                "and your turn has its full time from now.", ephemeral=False,
+    said = [f"Welcome back, {escape(member.name)}:"]
+    if away:
+        said.append("your holiday is over, and your deadlines count again from the time you "
+                    "had left." if not absent else "your holiday is over;")
+    if absent:
+        said.append("your seat is yours again and your turn has its full time from now.")
+    await reply(interaction, " ".join(said), ephemeral=False,
                 allowed_mentions=discord.AllowedMentions.none())
 
 
@@ -158,6 +169,18 @@ async def take_seat(interaction: discord.Interaction[Any], table_id: int, seat: 
 async def vote(interaction: discord.Interaction[Any], turn_id: int, round_: int, choice: str
                ) -> None:
     bot = bot_of(interaction)
-    decided = await bot.scheduler.vote(turn_id, round_, member_of(interaction), choice)
+    delivery = delivery_of(interaction)
+    clicked = interaction.message
+    if clicked is not None:
+        delivery.vote_posted(turn_id, round_, clicked.id)
+    try:
+        decided = await bot.scheduler.vote(turn_id, round_, member_of(interaction), choice)
+    except VoteOver as over:
+        await refuse(interaction, str(over))
+        if clicked is not None and clicked.components:
+            # A vote decided while this process did not know its message: no buttons now.
+            await clicked.edit(content=clip(f"{clicked.content}\nThis vote is over."),
+                               view=None, allowed_mentions=discord.AllowedMentions.none())
+        return
     await reply(interaction, f"Your vote: {VOTE_LABELS[choice]}.")
-    await deliver(delivery_of(interaction), decided)
+    await deliver(delivery, decided)

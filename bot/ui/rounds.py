@@ -10,6 +10,8 @@ import discord
 
 from bot.leagues.report import safe_name
 from bot.leagues.rounds import RoundPlan
+from bot.store import LeagueRecord
+from bot.ui.components import checkin_view
 from bot.ui.delivery import Delivery
 from bot.ui.respond import Services
 
@@ -54,3 +56,31 @@ async def open_round(bot: Services, delivery: Delivery, plan: RoundPlan,
     return (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
             + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else "")
             + until)
+
+
+async def ask_check_in(delivery: Delivery, plan: RoundPlan,
+                       parent: discord.abc.Messageable) -> None:
+    """A round that opens the next by itself, in a league with check-in: the next round's
+    check-in is posted now (only members who check in are paired when it opens)."""
+    if not (plan.round.auto_next and plan.league.checkin and plan.round.deadline):
+        return
+    when = int(datetime.fromisoformat(plan.round.deadline).timestamp())
+    await delivery.pacer.wait()
+    await parent.send(
+        f"Round {plan.round.number + 1} of **{safe_name(plan.league.name)}** opens by itself "
+        f"<t:{when}:R> (<t:{when}:f>). Playing? Check in: only members who do are paired.",
+        view=checkin_view(plan.league.id), allowed_mentions=discord.AllowedMentions.none())
+
+
+async def tell_not_opened(delivery: Delivery, league: LeagueRecord, why: str,
+                          parent: discord.abc.Messageable, role_id: int | None) -> None:
+    """The next automatic round could not open: said in the league's channel, to the
+    organisers (the league-admin role, when the server has one)."""
+    ping = f"<@&{role_id}> " if role_id is not None else ""
+    await delivery.pacer.wait()
+    await parent.send(
+        f"{ping}The next round of **{safe_name(league.name)}** could not open: {why} "
+        "Organisers: start it with `/league-admin round` when it can.",
+        allowed_mentions=discord.AllowedMentions(
+            roles=[discord.Object(role_id)] if role_id is not None else False,
+            users=False, everyone=False))

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from bot.config import Network, trusted_proxies
 from bot.leagues import Leagues
 from bot.pace.clock import Clock, SystemClock, epoch
 from bot.store import Store
@@ -21,10 +22,14 @@ from rules.core import Game
 
 @dataclass
 class Limits:
-    """Requests per client address: a bucket of ``burst`` refilled at ``rate`` a second."""
+    """Requests per client address: a bucket of ``burst`` refilled at ``rate`` a second.
+    ``trusted``: the reverse proxies whose ``X-Forwarded-For`` names the client (besides
+    loopback); ``TABULA_TRUSTED_PROXIES`` by default, read here so that every process that
+    serves pages honours it."""
 
     burst: float = 240.0
     rate: float = 20.0
+    trusted: tuple[Network, ...] = field(default_factory=trusted_proxies)
 
 
 @dataclass
@@ -79,3 +84,8 @@ def site_of(request: web.Request) -> Site:
 def gone(why: str) -> web.HTTPException:
     page = refusal(404, "Not found", why)
     return web.HTTPNotFound(text=page.text, content_type="text/html")
+
+
+def bad_request(why: str) -> web.HTTPException:
+    page = refusal(400, "Bad request", why)
+    return web.HTTPBadRequest(text=page.text, content_type="text/html")

@@ -4,6 +4,8 @@ linking to their tables' pages), its standings image and its results as CSV."""
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 
 from aiohttp import web
 
@@ -59,8 +61,10 @@ def _table(standings: Standings) -> str:
         f"<td>{esc(percent(x.reliability))}</td></tr>" for x in standings.lines)
     heads = "".join(f"<th scope=\"col\">{h}</th>" for h in (
         "Rank", "Player", "Rating", "Games", "Wins", "Forfeits", "Reliability"))
-    return (f"<table id=\"standings-table\"><caption>{name(standings.title)}</caption>"
-            f"<thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>")
+    # A wide table scrolls in its own box on a narrow screen, never the page.
+    return (f"<div class=\"scroll\"><table id=\"standings-table\">"
+            f"<caption>{name(standings.title)}</caption>"
+            f"<thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table></div>")
 
 
 def _places(result: LeagueResult) -> str:
@@ -79,12 +83,15 @@ async def _rounds(site: Site, league: LeagueRecord, results: list[LeagueResult],
     rounds = await site.store.rounds(league.id)
     if not rounds:
         return ""
+    # Each round says its season: the standings are one season's, the rounds span them all.
+    seasons = {s.id: s.number for s in await site.store.seasons(league.id)}
     items = []
     for r in reversed(rounds):
         done = [x for x in results if x.round_id == r.id]
         inner = "".join(_result_item(x, links) for x in done) or "<li>No result yet.</li>"
-        items.append(f"<li>Round {r.number}, opened {esc(r.created_at[:10])}<ul>{inner}</ul>"
-                     "</li>")
+        season = seasons.get(r.season_id) if r.season_id is not None else None
+        label = f"Season {season}, round {r.number}" if season else f"Round {r.number}"
+        items.append(f"<li>{label}, opened {esc(r.created_at[:10])}<ul>{inner}</ul></li>")
     return f"<section id=\"rounds\"><h2>Rounds</h2><ul>{''.join(items)}</ul></section>"
 
 
@@ -105,8 +112,25 @@ async def standings_image(request: web.Request) -> web.Response:
 async def results_csv(request: web.Request) -> web.Response:
     site, public_id, league = await _league(request)
     _, text = await site.leagues.export(league.guild_id, league.name)
-    return web.Response(text=text, content_type="text/csv", headers={
+    return web.Response(text=public_csv(text), content_type="text/csv", headers={
         "Content-Disposition": f"attachment; filename=league-{public_id}.csv"})
+
+
+def public_csv(text: str) -> str:
+    """The league's CSV without Discord ids: each member is ``p1``, ``p2``… in the order
+    they first appear (the results only grow, so a member keeps theirs)."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or "member_id" not in rows[0]:
+        return text
+    column = rows[0].index("member_id")
+    rows[0][column] = "player"
+    players: dict[str, str] = {}
+    for row in rows[1:]:
+        if row[column]:
+            row[column] = players.setdefault(row[column], f"p{len(players) + 1}")
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
 
 
 def add_routes(app: web.Application) -> None:

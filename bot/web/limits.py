@@ -5,6 +5,7 @@ own images, styles and scripts)."""
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import time
 from collections import OrderedDict
@@ -12,7 +13,11 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from bot.config import Network
 from bot.web.context import site_of
+from bot.web.templates import refusal
+
+log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 CLIENTS_KEPT = 10_000
@@ -27,18 +32,28 @@ HEADERS = {
 }
 
 
-def client_of(request: web.Request) -> str:
-    """The client's address. A request from this machine (a reverse proxy beside the bot) is
-    counted by the address the proxy names last in ``X-Forwarded-For``."""
-    peer = request.remote or "unknown"
+def _trusted(address: str, trusted: tuple[Network, ...]) -> bool:
     try:
-        local = ipaddress.ip_address(peer).is_loopback
+        ip = ipaddress.ip_address(address)
     except ValueError:
-        local = False
+        return False
+    return ip.is_loopback or any(ip in network for network in trusted)
+
+
+def client_of(request: web.Request, trusted: tuple[Network, ...] = ()) -> str:
+    """The client's address. A request from a trusted reverse proxy (one on this machine, or
+    in ``trusted``: a proxy on a Docker bridge) is counted by the address it names in
+    ``X-Forwarded-For``: the last one that is not itself a trusted proxy. Anyone else could
+    write any address there, so from them the header is ignored."""
+    peer = request.remote or "unknown"
     forwarded = request.headers.get("X-Forwarded-For", "")
-    if local and forwarded:
-        return forwarded.rsplit(",", 1)[-1].strip() or peer
-    return peer
+    if not forwarded or not _trusted(peer, trusted):
+        return peer
+    chain = [a.strip() for a in forwarded.split(",")[-32:] if a.strip()]
+    for address in reversed(chain):
+        if not _trusted(address, trusted):
+            return address[:64]
+    return chain[0][:64] if chain else peer
 
 
 class Buckets:
@@ -65,7 +80,8 @@ BUCKETS = web.AppKey("buckets", Buckets)
 @web.middleware
 async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     limits = site_of(request).limits
-    wait = request.app[BUCKETS].take(client_of(request), limits.burst, limits.rate)
+    wait = request.app[BUCKETS].take(client_of(request, limits.trusted), limits.burst,
+                                     limits.rate)
     if wait > 0:
         return web.Response(text="Too many requests; try again shortly.\n", status=429,
                             headers={"Retry-After": str(math.ceil(wait)), **HEADERS})
@@ -74,5 +90,10 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPException as exc:
         exc.headers.update(HEADERS)
         raise
+    except Exception:
+        # A fault of ours: logged here, and answered like any other page (with the headers),
+        # never with its traceback.
+        log.exception("error answering %s %s", request.method, request.path[:200])
+        response = refusal(500, "Server error", "Something went wrong on our side.")
     response.headers.update(HEADERS)
     return response

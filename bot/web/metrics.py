@@ -28,6 +28,10 @@ DMS_REFUSED = Counter("tabula_dms_refused", "Direct messages a member's settings
 GATEWAY_LATENCY = Gauge("tabula_gateway_latency_seconds",
                         "Discord gateway heartbeat latency (NaN when not connected)",
                         registry=REGISTRY)
+SEARCHES_CAPPED = Counter(
+    "tabula_searches_capped",
+    "Computer searches the CPU-time safety net cut short, so their move depended on the machine",
+    ["game", "level"], registry=REGISTRY)
 LIVE_TABLES = Gauge("tabula_live_tables", "Tables being played", registry=REGISTRY)
 
 P = ParamSpec("P")

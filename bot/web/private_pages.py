@@ -10,6 +10,7 @@ from aiohttp import web
 
 import rendering
 from bot.web.context import Site, site_of
+from bot.web.numbers import number
 from bot.web.signing import Grant, Refused
 from bot.web.templates import esc, html_response, name, page, refusal, when
 
@@ -30,7 +31,8 @@ async def _view(request: web.Request) -> tuple[Site, Grant, str, dict[str, Any]]
         raise Refused("This game has not started.")
     await site.pages_on(table.guild_id)
     seats = await site.store.seats(table_id)
-    if grant.seat >= len(seats) or seats[grant.seat].member_id != grant.member_id:
+    held = seats[grant.seat].member_id if grant.seat < len(seats) else None
+    if held is None or not site.signer.holds(grant, held):
         raise Refused("This link is for a seat that is no longer yours.")
     game = site.games[table.game_id]
     state = await asyncio.to_thread(game.load, table.snapshot)
@@ -51,11 +53,11 @@ async def private_page(request: web.Request) -> web.Response:
         return _refused(exc)
     title = site.games[game_id].title
     alt = rendering.alt_text(game_id, view) if rendering.has_renderer(game_id) else ""
-    count = len(await site.replays.render(game_id, view))
+    described = await site.replays.described(game_id, view)
     query = request.query_string
     images = "".join(
         f"<img src=\"/p/{esc(grant.public_id)}/{grant.seat}/{k}.png?{esc(query)}\""
-        f" alt=\"{esc(alt)}\">" for k in range(count))
+        f" alt=\"{esc(each)}\">" for k, (_, each) in enumerate(described))
     body = (f"<h1>{esc(title)}: your view</h1>"
             f"<p>Seat {grant.seat + 1}, {name(view['names'][grant.seat])}. Only this link shows"
             f" it; it works until {when(grant.expires)}.</p>"
@@ -72,12 +74,12 @@ async def private_image(request: web.Request) -> web.Response:
     except Refused as exc:
         return _refused(exc)
     pngs = await site.replays.render(game_id, view)
-    k = int(request.match_info["k"])
-    if k >= len(pngs):
+    k = number(request.match_info["k"])
+    if k is None or k >= len(pngs):
         return _refused(Refused("There is no such image."))
     return web.Response(body=pngs[k], content_type="image/png", headers=PRIVATE)
 
 
 def add_routes(app: web.Application) -> None:
-    app.router.add_get(r"/p/{public_id}/{seat:\d+}", private_page)
-    app.router.add_get(r"/p/{public_id}/{seat:\d+}/{k:\d+}.png", private_image)
+    app.router.add_get(r"/p/{public_id}/{seat:[0-9]+}", private_page)
+    app.router.add_get(r"/p/{public_id}/{seat:[0-9]+}/{k:[0-9]+}.png", private_image)

@@ -114,7 +114,7 @@ class Replays:
         self.games = games
         self.executor = executor
         self._kept: OrderedDict[int, _Kept] = OrderedDict()
-        self._images: OrderedDict[tuple[str, str], list[bytes]] = OrderedDict()
+        self._images: OrderedDict[tuple[str, str], list[tuple[bytes, str]]] = OrderedDict()
 
     async def table(self, table_id: int, public_id: str) -> PublicTable | None:
         record = await self.store.get_table(table_id)
@@ -162,19 +162,26 @@ class Replays:
             return more
         return replace(more, packed=[*start.packed, *more.packed])
 
-    async def images(self, game_id: str, view: Mapping[str, Any], key: str) -> list[bytes]:
-        """The PNGs of a view (``key`` names it for the cache: table, version, step)."""
+    async def images(self, game_id: str, view: Mapping[str, Any], key: str
+                     ) -> list[tuple[bytes, str]]:
+        """The PNGs of a view with their alt texts (``key`` names it for the cache: table,
+        version, step)."""
         found = self._images.get((game_id, key))
         if found is None:
-            found = await self.render(game_id, view)
+            found = await self.described(game_id, view)
             self._images[(game_id, key)] = found
             while len(self._images) > IMAGES_KEPT:
                 self._images.popitem(last=False)
         return found
 
     async def render(self, game_id: str, view: Mapping[str, Any]) -> list[bytes]:
-        """The PNGs of a view, drawn in the executor (counted here: a worker process's
-        counters would never reach ``/metrics``)."""
+        """The PNGs of a view."""
+        return [png for png, _ in await self.described(game_id, view)]
+
+    async def described(self, game_id: str, view: Mapping[str, Any]
+                        ) -> list[tuple[bytes, str]]:
+        """The PNGs of a view with their alt texts, drawn in the executor (counted here: a
+        worker process's counters would never reach ``/metrics``)."""
         loop = asyncio.get_running_loop()
         with RENDER_SECONDS.time():
             pngs = await loop.run_in_executor(self.executor, render_view, game_id, dict(view))
@@ -197,7 +204,7 @@ def _numbered(lines: list[str]) -> list[tuple[int | None, str]]:
     return out
 
 
-def render_view(game_id: str, view: Mapping[str, Any]) -> list[bytes]:
+def render_view(game_id: str, view: Mapping[str, Any]) -> list[tuple[bytes, str]]:
     if not rendering.has_renderer(game_id):
         return []
-    return rendering.render_pngs(game_id, view)
+    return rendering.render_described(game_id, view)

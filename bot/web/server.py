@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
@@ -96,11 +97,23 @@ async def serve_alone(settings: WebSettings, db: str) -> None:
         await store.close()
 
 
+WEB_SETTINGS = """\
+settings (environment variables):
+  TABULA_WEB         host:port to serve the pages on, e.g. 0.0.0.0:8080 (needed)
+  TABULA_DB          the SQLite file (default ./tabula.db), or a postgresql:// URL
+  TABULA_PUBLIC_URL  optional: the address players reach the pages by
+  TABULA_WEB_SECRET  optional: the key that signs private links (needed for them)
+  TABULA_LINK_HOURS  optional: how long a private link works (default 24)
+"""
+
+
 def web_main(argv: list[str]) -> int:
-    if argv:
-        print("usage: python -m bot web  (TABULA_WEB=host:port, TABULA_DB, TABULA_PUBLIC_URL,"
-              " TABULA_WEB_SECRET)", file=sys.stderr)
-        return 2
+    """``python -m bot web``: the pages alone, on the bot's database, until SIGTERM or SIGINT."""
+    argparse.ArgumentParser(
+        prog="python -m bot web",
+        description="Serve the web pages alone, on the bot's database, until stopped.",
+        epilog=WEB_SETTINGS, formatter_class=argparse.RawDescriptionHelpFormatter,
+    ).parse_args(argv)
     try:
         settings = WebSettings.from_env()
     except ConfigError as exc:
@@ -133,24 +146,40 @@ async def _set_pages(db: str, guild_id: int, on: bool) -> None:
         await store.close()
 
 
+def guild_id(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"a server id is digits only, not {text!r}")
+    return int(text)
+
+
 def pages_main(argv: list[str]) -> int:
     """``python -m bot web-pages GUILD_ID on|off``: a server's pages (and links) on or off."""
-    if len(argv) != 2 or not argv[0].isdigit() or argv[1] not in ("on", "off"):
-        print("usage: python -m bot web-pages GUILD_ID on|off", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(
+        prog="python -m bot web-pages",
+        description="Turn a server's web pages (and the links to them) on or off, in the "
+                    "database TABULA_DB names.",
+    )
+    parser.add_argument("guild", metavar="GUILD_ID", type=guild_id,
+                        help="the Discord server's id")
+    parser.add_argument("state", choices=("on", "off"))
+    args = parser.parse_args(argv)
     db = database_path()
     try:
-        asyncio.run(_set_pages(db, int(argv[0]), argv[1] == "on"))
+        asyncio.run(_set_pages(db, args.guild, args.state == "on"))
     except (StoreError, OSError, sqlite3.Error) as exc:
         print(f"error: {redacted(db)}: {exc}", file=sys.stderr)
         return 1
-    print(f"Web pages of server {argv[0]} are {argv[1]}.")
+    print(f"Web pages of server {args.guild} are {args.state}.")
     return 0
 
 
 def healthz_main(argv: list[str]) -> int:
-    """``python -m bot healthz``: the container's health check. 0 when ``/healthz`` answers
-    200, or when the web server is off (``TABULA_WEB`` unset: nothing to ask); 1 otherwise."""
+    """``python -m bot healthcheck`` with ``TABULA_WEB`` set: 0 when ``/healthz`` answers 200,
+    or when the web server is off (``TABULA_WEB`` unset: nothing to ask); 1 otherwise."""
+    argparse.ArgumentParser(
+        prog="python -m bot healthcheck",
+        description="Exit 0 when the web pages' /healthz (on TABULA_WEB) answers 200, else 1.",
+    ).parse_args(argv)
     try:
         settings = WebSettings.from_env()
     except ConfigError as exc:

@@ -8,12 +8,13 @@ import re
 
 from aiohttp import web
 
-import rendering
-from bot.web.context import Site, gone, site_of
+from bot.web.context import Site, bad_request, gone, site_of
+from bot.web.numbers import number
 from bot.web.replay import PublicTable
 from bot.web.templates import esc, html_response, name, page, when
 
 NUMBER = re.compile(r"^\d+\.\s*")  # a history line's own number, left out of the caption
+FIRST_ID = ' id="replay-image"'  # the replay's first image, as older links and tests know it
 STATUS = {"lobby": "waiting for players", "playing": "being played", "over": "finished",
           "abandoned": "abandoned"}
 
@@ -29,13 +30,32 @@ async def public_table(request: web.Request) -> tuple[Site, PublicTable]:
 
 
 def chosen_step(request: web.Request, last: int) -> int:
-    text = request.query.get("step", "")
-    return min(int(text), last) if text.isdigit() else last
+    text = request.query.get("step")
+    if text is None:
+        return last
+    step = number(text)
+    if step is None:
+        raise bad_request("The step to show is not a number.")
+    return min(step, last)
 
 
 def image_path(t: PublicTable, step: int, k: int = 0) -> str:
     # The version in the query: a step's image changes only when the table does (an undo).
     return f"/t/{t.public_id}/img/{step}-{k}.png?v={t.table.version}"
+
+
+async def step_images(site: Site, t: PublicTable, step: int) -> list[tuple[str, str]]:
+    """Each image of a step (a game may draw several: a board, sheets, cities) with its alt
+    text, as (address, alt)."""
+    described = await site.replays.images(t.table.game_id, t.view(step),
+                                          f"{t.table.id}:{t.table.version}:{step}")
+    return [(image_path(t, step, k), alt) for k, (_, alt) in enumerate(described)]
+
+
+def _images(images: list[tuple[str, str]], first_id: str = "") -> str:
+    return "".join(
+        f"<img{first_id if k == 0 else ''} src=\"{esc(src)}\" alt=\"{esc(alt)}\">"
+        for k, (src, alt) in enumerate(images))
 
 
 async def table_page(request: web.Request) -> web.Response:
@@ -45,20 +65,14 @@ async def table_page(request: web.Request) -> web.Response:
     parts = [f"<h1>{esc(game.title)}</h1>",
              f"<p class=\"status\">This game is {esc(STATUS.get(t.table.status, ''))}.</p>"]
     if t.started:
-        now = t.view(t.last)
-        count = len(await site.replays.images(t.table.game_id, now,
-                                              f"{t.table.id}:{t.table.version}:{t.last}"))
-        alt = rendering.alt_text(t.table.game_id, now) \
-            if rendering.has_renderer(t.table.game_id) else ""
-        parts.append("<section id=\"board\"><h2>The board now</h2>" + "".join(
-            f"<img src=\"{esc(image_path(t, t.last, k))}\" alt=\"{esc(alt)}\">"
-            for k in range(count)) + "</section>")
+        parts.append("<section id=\"board\"><h2>The board now</h2>"
+                     f"{_images(await step_images(site, t, t.last))}</section>")
     parts.append(_seats(t))
     parts.append(await _turn(site, t))
     if t.outcome is not None or t.replay_file is not None:
         parts.append(_final(t))
     if t.started:
-        parts.append(_replay(t, step))
+        parts.append(_replay(t, step, await step_images(site, t, step)))
     parts.append(_history(t))
     return html_response(page(f"{game.title} table", "\n".join(parts),
                               scripts=("replay.js",)))
@@ -92,9 +106,10 @@ def _final(t: PublicTable) -> str:
             f"<td>{esc(score)}</td></tr>"
             for seat, score in sorted(enumerate(t.outcome.scores),
                                       key=lambda x: place.get(x[0], 99)))
-        out.append("<table><thead><tr><th scope=\"col\">Place</th><th scope=\"col\">Player"
+        out.append("<div class=\"scroll\"><table><thead><tr><th scope=\"col\">Place</th>"
+                   "<th scope=\"col\">Player"
                    f"</th><th scope=\"col\">Score</th></tr></thead><tbody>{rows}</tbody>"
-                   "</table>")
+                   "</table></div>")
     else:
         out.append("<p>The game was abandoned before its end.</p>")
     out.append(f"<p><a id=\"replay-file\" href=\"/t/{esc(t.public_id)}/replay.json\" download>"
@@ -102,7 +117,7 @@ def _final(t: PublicTable) -> str:
     return "".join(out)
 
 
-def _replay(t: PublicTable, step: int) -> str:
+def _replay(t: PublicTable, step: int, images: list[tuple[str, str]]) -> str:
     base = f"/t/{t.public_id}"
 
     def link(label: str, to: int, ident: str) -> str:
@@ -113,10 +128,9 @@ def _replay(t: PublicTable, step: int) -> str:
                     link("Next", min(step + 1, t.last), "next"), link("Last", t.last, "last")))
     return (
         f"<section id=\"replay\" data-base=\"{esc(base)}\" data-version=\"{t.table.version}\""
-        f" data-last=\"{t.last}\"><h2>Replay</h2>"
-        f"<p id=\"replay-caption\" aria-live=\"polite\">{_caption(t, step)}</p>"
-        f"<img id=\"replay-image\" src=\"{esc(image_path(t, step))}\""
-        f" alt=\"The board after step {step}\">"
+        f" data-last=\"{t.last}\" data-step=\"{step}\"><h2>Replay</h2>"
+        f"<p id=\"replay-caption\" aria-live=\"polite\">{esc(caption(t, step))}</p>"
+        f"<div id=\"replay-images\">{_images(images, FIRST_ID)}</div>"
         f"<nav aria-label=\"Replay steps\">{nav}</nav>"
         f"<form method=\"get\" action=\"{esc(base)}\"><label for=\"replay-slider\">Step</label>"
         f"<input type=\"range\" id=\"replay-slider\" name=\"step\" min=\"0\" max=\"{t.last}\""
@@ -124,11 +138,13 @@ def _replay(t: PublicTable, step: int) -> str:
         "<p class=\"hint\">Arrow keys step too.</p></section>")
 
 
-def _caption(t: PublicTable, step: int) -> str:
+def caption(t: PublicTable, step: int) -> str:
+    """A step's caption, as text: the first history line of its move (a move told in several
+    lines goes on with what followed from it). The page and the script both show this."""
     if step == 0:
         return f"Step 0 of {t.last}: the setup."
     line = next((text for s, text in t.history if s == step), "")
-    return f"Step {step} of {t.last}: {esc(NUMBER.sub('', line))}"
+    return f"Step {step} of {t.last}: {NUMBER.sub('', line)}"
 
 
 def _history(t: PublicTable) -> str:
@@ -140,17 +156,33 @@ def _history(t: PublicTable) -> str:
     return f"<section id=\"history\"><h2>History</h2><ul>{items}</ul></section>"
 
 
+def _step_of(request: web.Request, t: PublicTable) -> int:
+    step = number(request.match_info["step"])
+    if step is None or step > t.last:
+        raise gone("The replay has no such step.")
+    return step
+
+
 async def step_image(request: web.Request) -> web.Response:
     site, t = await public_table(request)
-    step, k = int(request.match_info["step"]), int(request.match_info["k"])
-    if step > t.last:
-        raise gone("The replay has no such step.")
+    step, k = _step_of(request, t), number(request.match_info["k"])
     pngs = await site.replays.images(t.table.game_id, t.view(step),
                                      f"{t.table.id}:{t.table.version}:{step}")
-    if k >= len(pngs):
+    if k is None or k >= len(pngs):
         raise gone("The replay has no such image.")
-    return web.Response(body=pngs[k], content_type="image/png",
+    return web.Response(body=pngs[k][0], content_type="image/png",
                         headers={"Cache-Control": "public, max-age=300"})
+
+
+async def step_data(request: web.Request) -> web.Response:
+    """What the replay's script shows for a step: its caption and images, as the page
+    itself would."""
+    site, t = await public_table(request)
+    step = _step_of(request, t)
+    images = await step_images(site, t, step)
+    return web.json_response({
+        "step": step, "last": t.last, "caption": caption(t, step),
+        "images": [{"src": src, "alt": alt} for src, alt in images]})
 
 
 async def replay_file(request: web.Request) -> web.Response:
@@ -164,5 +196,7 @@ async def replay_file(request: web.Request) -> web.Response:
 
 def add_routes(app: web.Application) -> None:
     app.router.add_get("/t/{public_id}", table_page)
-    app.router.add_get(r"/t/{public_id}/img/{step:\d+}-{k:\d+}.png", step_image)
+    # [0-9], not \d: a route's \d takes the digits of any script.
+    app.router.add_get(r"/t/{public_id}/img/{step:[0-9]+}-{k:[0-9]+}.png", step_image)
+    app.router.add_get(r"/t/{public_id}/step/{step:[0-9]+}.json", step_data)
     app.router.add_get("/t/{public_id}/replay.json", replay_file)

@@ -362,8 +362,10 @@ def parse_action(st: State, seat: int, text: str) -> Action:
         return (_gladiator if w.has("train") else _FIRST["battle"])(st, seat, w)
     parser = _FIRST.get(first)
     if parser is None:
+        # Quoted as typed: the word list splits "Z9" into "z" and 9.
+        typed = next((t for t in text.split() if re.search("[A-Za-z]", t)), first)
         raise InvalidAction(
-            f"Unknown move {quote(first)}. Moves start with: build, mining, wall, wall guard, "
+            f"Unknown move {quote(typed)}. Moves start with: build, mining, wall, wall guard, "
             "fort, cippi, training, forum, landmark, citizen, market, theatre, train, battle, "
             "temple, baths, courthouse, diplomat, scout, road, choose, favour, resolve or pass."
         )

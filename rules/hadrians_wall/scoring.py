@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import Outcome, rank_by
+from rules.core import Outcome, rank_by, tie_notes
 from rules.hadrians_wall.components import (
     ATTRIBUTES,
     CITIZEN_BOXES,
@@ -95,5 +95,6 @@ def outcome(sheets: tuple[Sheet, ...], options: Mapping[str, Any]) -> Outcome:
     notes: list[str] = []
     if len(sheets) == 1:
         notes.append(f"Solo rank: {solo_rank(scores[0])} ({scores[0]} points).")
+    notes.extend(tie_notes(keys, ("less final Disdain", "more Path card points")))
     return Outcome(scores=scores, ranking=rank_by(keys), breakdown=tuple(parts),
                    notes=tuple(notes))

@@ -162,5 +162,6 @@ def _parse_choice(cat: Catalogue, state: MinervaState, rest: str) -> int:
     for j, option in enumerate(options):
         if option.endswith(" " + rest):  # "choose art" for "1 art"
             return j
-    shown = ", ".join(options) or "no choice is pending"
-    raise InvalidAction(f"Choose one of: {shown}.")
+    if not options:
+        raise InvalidAction("No choice is pending now.")
+    raise InvalidAction(f"Choose one of: {', '.join(options)}.")

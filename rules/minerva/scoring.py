@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.core import Outcome, rank_by
+from rules.core import Outcome, rank_by, tie_notes
 from rules.minerva.city import cross, ring8
 from rules.minerva.components import RESOURCES, Catalogue, Temple
 from rules.minerva.effects import category_of
@@ -75,6 +75,8 @@ def outcome(cat: Catalogue, s: MinervaState) -> Outcome:
     notes: list[str] = []
     if s.solo:
         notes.append(f"Title: {solo_title(cat, scores[0])} ({scores[0]} VP).")
+    notes.extend(tie_notes(keys, ("more culture and glory tiles", "more temples",
+                                  "an earlier place in the turn order"), "VP"))
     return Outcome(
         scores=scores,
         ranking=rank_by(keys),

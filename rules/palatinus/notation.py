@@ -17,7 +17,10 @@ from rules.core import Action, InvalidAction, quote
 from rules.palatinus import components as comp
 from rules.validation import read_number
 
-_FIELD = re.compile(r"^[a-g][1-6]$")
+_FIELD = re.compile(
+    rf"^[{comp.LETTERS[0]}-{comp.LETTERS[-1]}][1-{comp.FIELDS_PER_TILE}]$", re.IGNORECASE)
+_NEAR_FIELD = re.compile(r"^[a-z]\d+$")  # written like a field, but maybe off the board
+FIELDS = f"fields are A1–{comp.LETTERS[-1]}{comp.FIELDS_PER_TILE}"
 _NUMBER = re.compile(r"(rotation|rot|r|position|pos|p)?(\d+)")
 _WORDS = {
     "merchant": "M",
@@ -74,6 +77,9 @@ def parse_action(text: str, phase: str = "", lay_help: str = LAY_HELP) -> Action
     if _names_piece(tokens):
         if phase == LAYING:
             raise InvalidAction(f"Inhabitants are placed once every tile is laid. {lay_help}")
+        wrong = [t for t in tokens if _NEAR_FIELD.match(t) and t not in _WORDS]
+        if wrong:
+            raise InvalidAction(f"There is no field {wrong[0].upper()}: {FIELDS}. {PLACE_HELP}")
         raise InvalidAction(f"Name the field too. {PLACE_HELP}")
     if phase == PLACING:
         # A well-written lay still parses (``apply`` then says every tile is laid); a

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core import Event, Outcome, rank_by
+from rules.core import Event, Outcome, rank_by, tie_notes
 from rules.palatinus import components as comp
 from rules.palatinus.config import Config
 from rules.palatinus.geometry import Board
@@ -212,7 +212,8 @@ def outcome(record: Mapping[str, Any], tie_break: str) -> Outcome:
     else:
         keys = [(scores[s],) for s in range(len(tallies))]
         note = "Ties on VP are shared."
-    return Outcome(scores, rank_by(keys), breakdown, (note,))
+    broken = tie_notes(keys, ("the most laurels, discs and captured pieces held",), "VP")
+    return Outcome(scores, rank_by(keys), breakdown, (note, *broken))
 
 
 # --------------------------------------------------------------------------------------------

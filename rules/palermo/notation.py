@@ -20,6 +20,7 @@ from rules.core import Action, InvalidAction, quote
 from rules.palermo.actions import legal_for, needed_now
 from rules.palermo.collecting import ENDINGS
 from rules.palermo.components import CORNERS
+from rules.palermo.geometry import Geometry
 from rules.palermo.state import BUILD, POLICE, PalermoState
 from rules.validation import read_number
 
@@ -77,7 +78,7 @@ def _parse_build(state: PalermoState, words: list[str]) -> Action:
     if head in ("sf", "start"):
         space = _one([w for w in words[1:] if w not in _FILLER and w != "finish"], "a space")
         if geo.parse_space(space) is None:
-            raise InvalidAction(f"{quote(space)} is not a tile space (columns A-, rows 1-).")
+            raise InvalidAction(f"{quote(space)} is not a tile space: {_spaces(geo)}.")
         return {"type": "start", "space": space.upper()}
     kinds = _house_kinds(state)
     if head in kinds:
@@ -86,7 +87,7 @@ def _parse_build(state: PalermoState, words: list[str]) -> Action:
             raise InvalidAction("Write a house as kind, space and door corner: 'H2 C4 door SW'.")
         space, corner = rest
         if geo.parse_space(space) is None:
-            raise InvalidAction(f"{quote(space)} is not a tile space.")
+            raise InvalidAction(f"{quote(space)} is not a tile space: {_spaces(geo)}.")
         if corner.upper() not in CORNERS:
             raise InvalidAction("The door corner is one of NW, NE, SE, SW.")
         return {"type": "build", "kind": kinds[head], "space": space.upper(),
@@ -130,6 +131,11 @@ def _parse_move(state: PalermoState, words: list[str]) -> Action:
     raise InvalidAction(f"Several moves reach {cell} ({options}): say which.")
 
 
+def _spaces(geo: Geometry) -> str:
+    """The tile spaces there are, from the board's real size."""
+    return f"tile spaces are A1–{geo.space_name(geo.grid * geo.grid - 1)}"
+
+
 def _one(words: list[str], what: str) -> str:
     if len(words) != 1:
         raise InvalidAction(f"Name exactly {what}.")
@@ -139,7 +145,8 @@ def _one(words: list[str], what: str) -> str:
 def _cell(state: PalermoState, word: str) -> str:
     node = state.geo.parse_cell(word)
     if node is None:
-        raise InvalidAction(
-            f"{quote(word)} is not a cell: city cells are like e5, ring cells r1, r2, ..."
-        )
+        geo = state.geo
+        last = geo.cell_name(geo.city_count - 1)
+        raise InvalidAction(f"{quote(word)} is not a cell: city cells are a1–{last}, "
+                            f"ring cells r1–r{geo.ring_count}.")
     return state.geo.cell_name(node)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.core import Outcome, rank_by
+from rules.core import Outcome, rank_by, tie_notes
 from rules.palermo.state import OVER, PalermoState
 
 
@@ -31,5 +31,5 @@ def outcome(state: PalermoState) -> Outcome | None:
         scores=scores,
         ranking=rank_by(keys),
         breakdown=tuple(breakdown(state, s) for s in seats),
-        notes=(note,),
+        notes=(note, *tie_notes(keys, ("getting home first",))),
     )

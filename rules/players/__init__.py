@@ -1,7 +1,8 @@
 """Computer players at four levels, for every game with a heuristic.
 
     choose(game, state, seat, level, seed) -> Action
-    choose_from_snapshot(game_id, snapshot, seat, level, seed) -> Action   (for a process pool)
+    decide(game, state, seat, level, seed) -> Decision   (the action, and whether the net cut it)
+    choose_from_snapshot / decide_from_snapshot(game_id, snapshot, ...)   (for a process pool)
 
 * ``random``: uniform among the legal actions (``rules.random_player``);
 * ``easy``: greedy on the game's own scoring plus its rules of thumb
@@ -12,30 +13,37 @@
 
 Every level first replaces the state by ``game.determinize(state, seat, ...)``, so nothing the
 seat cannot see takes part in the decision, which depends only on what the seat sees, the seat,
-the level and the seed. Budgets are iterations, so the result does not depend on the machine;
-the wall-clock cap per move is a safety net that the default budgets never reach.
+the level and the seed. Budgets are iterations only, so the result does not depend on the
+machine or its load. ``NET_SECONDS`` of the searching thread's CPU time is a safety net far above
+any normal search; a search it cuts short comes back with ``Decision.capped`` set.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from rules import find_game
 from rules.core import Action, Game, RulesError, derive_seed
 from rules.players.registry import games_with_players, heuristic_for
-from rules.players.search import search
+from rules.players.search import run_search
 from rules.players.values import greedy
 from rules.random_player import UniformRandomPlayer
 
 __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
+    "NET_SECONDS",
     "Budget",
+    "Decision",
     "UniformRandomPlayer",
     "budget",
     "choose",
     "choose_from_snapshot",
+    "decide",
+    "decide_from_snapshot",
     "games_with_players",
     "parse_level",
 ]
@@ -48,12 +56,22 @@ DEFAULT_LEVEL = "normal"
 class Budget:
     iterations: int
     rollout_depth: int
-    cap_seconds: float
+    net_seconds: float  # safety net only: CPU seconds a search never takes at its budget
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: Action
+    capped: bool = False  # the safety net cut the search short: the move depends on the machine
 
 
 # Defaults; a game's heuristic may set its own (iterations, rollout depth) per level.
 _DEFAULTS = {"normal": (60, 8), "hard": (240, 8)}
-_CAPS = {"normal": 2.0, "hard": 2.0}
+# CPU seconds per decision at these budgets, p95: Palermo hard 1.4 at 5 players (0.9 at 3), every
+# other game and level 0.4 or less. Ten times the worst p95: only a runaway search reaches it.
+NET_SECONDS = 15.0
+# The safety net's clock: the searching thread's CPU time (a test may put another in its place).
+search_clock: Callable[[], float] = time.thread_time
 
 
 def parse_level(text: str) -> str:
@@ -70,28 +88,43 @@ def budget(game_id: str, level: str) -> Budget:
     if level not in _DEFAULTS:
         return Budget(0, 0, 0.0)
     iterations, depth = heuristic_for(game_id).budgets.get(level, _DEFAULTS[level])
-    return Budget(iterations, depth, _CAPS[level])
+    return Budget(iterations, depth, NET_SECONDS)
 
 
 def choose(game: Game, state: Any, seat: int, level: str, seed: str) -> Action:
     """The action a computer player at ``level`` takes for ``seat`` (an active seat)."""
+    return decide(game, state, seat, level, seed).action
+
+
+def decide(game: Game, state: Any, seat: int, level: str, seed: str) -> Decision:
+    """``choose``, saying whether the safety net cut a search short (for the caller to count:
+    rules/ has no metrics of its own, and in a process pool a counter here would stay in the
+    worker)."""
     level = parse_level(level)
     legal = game.legal_actions(state, seat)
     if not legal:
         raise RulesError(f"Seat {seat} has nothing to do now.")
     if level == "random" or len(legal) == 1:
-        return legal[0] if len(legal) == 1 else UniformRandomPlayer(seed).pick(legal, seat)
+        return Decision(legal[0] if len(legal) == 1
+                        else UniformRandomPlayer(seed).pick(legal, seat))
     heur = heuristic_for(game.id)
     world = heur.horizon(game.determinize(state, seat, derive_seed("easy", seed)), seat)
     if level == "easy" or not heur.searchable(world):
-        return greedy(game, heur, world, seat, legal, seed)
+        return Decision(greedy(game, heur, world, seat, legal, seed))
     b = budget(game.id, level)
-    return search(game, heur, state, seat, seed, b.iterations, b.rollout_depth, b.cap_seconds)
+    found = run_search(game, heur, state, seat, seed, b.iterations, b.rollout_depth,
+                       b.net_seconds, search_clock)
+    return Decision(found.action, found.capped)
 
 
 def choose_from_snapshot(game_id: str, snapshot: dict[str, Any], seat: int, level: str,
                          seed: str) -> Action:
     """``choose`` on a dumped state: plain arguments, for a process pool."""
+    return decide_from_snapshot(game_id, snapshot, seat, level, seed).action
 
+
+def decide_from_snapshot(game_id: str, snapshot: dict[str, Any], seat: int, level: str,
+                         seed: str) -> Decision:
+    """``decide`` on a dumped state: plain arguments, for a process pool."""
     game = find_game(game_id)
-    return choose(game, game.load(snapshot), seat, level, seed)
+    return decide(game, game.load(snapshot), seat, level, seed)

@@ -1,6 +1,7 @@
 """Per-game heuristics, found by game id.
 
-Each game package may hold a ``heuristic`` module with the same shape:
+A game's registry entry (``rules/<game>/entry.py``) names its heuristic module, which has this
+shape:
 
 * ``evaluate(state) -> tuple[float, ...]``: every seat's projected final score (the game's own
   scoring applied to the position, plus a little credit for progress not scored yet);
@@ -28,7 +29,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from rules import GAME_PACKAGES, GAMES
+from rules import ENTRIES
 from rules.core import Action, RulesError
 
 
@@ -77,15 +78,8 @@ def _from_module(module: ModuleType) -> Heuristic:
 
 @cache
 def _all() -> dict[str, Heuristic]:
-    found: dict[str, Heuristic] = {}
-    for package in GAME_PACKAGES:
-        try:
-            module = importlib.import_module(f"rules.{package}.heuristic")
-        except ModuleNotFoundError:
-            continue
-        game_id = importlib.import_module(f"rules.{package}").GAME.id
-        found[game_id] = _from_module(module)
-    return found
+    return {game_id: _from_module(importlib.import_module(entry.heuristic))
+            for game_id, entry in ENTRIES.items() if entry.heuristic is not None}
 
 
 def heuristic_for(game_id: str) -> Heuristic:
@@ -98,4 +92,4 @@ def heuristic_for(game_id: str) -> Heuristic:
 
 
 def games_with_players() -> tuple[str, ...]:
-    return tuple(g for g in sorted(GAMES) if g in _all())
+    return tuple(g for g in sorted(ENTRIES) if g in _all())

@@ -105,16 +105,31 @@ def _rollout(game: Game, heur: Heuristic, world: Any, seat: int, depth: int,
     return world
 
 
+@dataclass(frozen=True)
+class Searched:
+    action: Action
+    iterations: int  # iterations run
+    capped: bool  # the safety net stopped the search before its budget
+
+
 def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterations: int,
-           depth: int, cap_seconds: float,
-           clock: Callable[[], float] = time.monotonic) -> Action:
-    """The most visited root action after ``iterations`` iterations (or when the wall-clock cap
-    runs out first, a safety net that the default budgets leave unused)."""
+           depth: int, net_seconds: float,
+           clock: Callable[[], float] = time.thread_time) -> Action:
+    """The most visited root action after ``iterations`` iterations."""
+    return run_search(game, heur, state, seat, seed, iterations, depth, net_seconds,
+                      clock).action
+
+
+def run_search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterations: int,
+               depth: int, net_seconds: float,
+               clock: Callable[[], float] = time.thread_time) -> Searched:
+    """``search``, saying how many iterations ran and whether the safety net (``net_seconds``
+    of ``clock``, checked between iterations) cut the search short."""
     legal = game.legal_actions(state, seat)
     root_world = heur.horizon(game.determinize(state, seat, derive_seed("root", seed)), seat)
     root_cands = heur.candidates(root_world, seat, legal)[:MAX_CHILDREN] or legal[:1]
     if len(root_cands) == 1:
-        return root_cands[0]
+        return Searched(root_cands[0], 0, False)
     # The easy level's choice leads: the progressive bias favours it until the search disagrees.
     first = greedy(game, heur, root_world, seat, root_cands, seed)
     root_cands = [first] + [a for a in root_cands if a != first]
@@ -125,10 +140,12 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
     for k, a in zip(order, root_cands, strict=True):
         root.children[k] = Node(action=a, mover=seat)
     rng = Rng(derive_seed("rollouts", seed))
-    deadline = clock() + cap_seconds
+    deadline = clock() + net_seconds
+    done = 0
     for i in range(iterations):
         if i and clock() > deadline:
             break
+        done += 1
         world = heur.horizon(game.determinize(state, seat, derive_seed("world", seed, i)), seat)
         node, path = root, [root]
         while True:
@@ -162,4 +179,4 @@ def search(game: Game, heur: Heuristic, state: Any, seat: int, seed: str, iterat
                                      root.children[k].total, -order[k]))
     action = root.children[best].action
     assert action is not None
-    return action
+    return Searched(action, done, done < iterations)

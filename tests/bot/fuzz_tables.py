@@ -26,7 +26,7 @@ from rules.core import RulesError
 from tests.pebbles import GAME as PEBBLES
 
 CONTENT_LIMIT = 2000
-GAMES = ["pebbles", "palatinus", "palermo", "hadrians-wall", "minerva"]
+GAMES = [PEBBLES.id, *sorted(g for g in rules.GAMES if g != PEBBLES.id)]
 
 HOSTILE = ["{p0}", "{x.y}", "{p0:>99999999}", "@everyone", "**", "`", "9" * 5000, "\u202e",
            "\u200b" * 40, "{}", "%s%n", "<@123>", "1" * 120, "play 99999999999999999999"]

@@ -27,7 +27,7 @@ from hypothesis.stateful import (
 
 from bot.leagues import Leagues
 from bot.leagues.referee import Referee
-from bot.leagues.results import replay
+from bot.leagues.results import placed_at, replay
 from bot.leagues.rounds import Rounds
 from bot.pace.clock import FakeClock
 from bot.pace.scheduler import Scheduler
@@ -162,8 +162,17 @@ class LeagueMachine(StoreMachine):
         member = chosen.places[seat % len(chosen.places)].member_id
         if member is None:
             return
-        self.run(self.leagues.correct(GUILD, ORGANISER, "Cup", chosen.id, member,
-                                      min(place, len(chosen.places)), "misread the board"))
+        at = min(place, len(chosen.places))
+        try:
+            self.run(self.leagues.correct(GUILD, ORGANISER, "Cup", chosen.id, member, at,
+                                          "misread the board"))
+        except TableError:
+            # Refused: a void is not corrected, nor a forfeit put ahead of a seat that played.
+            after = placed_at(chosen.places, member, at)
+            assert chosen.voided is not None or any(
+                f.forfeited and f.place < p.place for f in after for p in after
+                if not p.forfeited)
+            return
         self.corrected.add(chosen.id)
 
     @rule()

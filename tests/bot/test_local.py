@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.local import legal_text, run_local
+from bot.local import LOCAL_CHANNEL, legal_text, run_local
+from bot.store import SqliteStore
 from rendering import has_renderer
 from rules import GAMES
 from rules.core import Rng
@@ -118,3 +119,93 @@ async def test_the_terminal_shows_no_markdown_and_writes_the_replay_file(tmp_pat
     replay = tmp_path / "replay.json"
     assert f"python -m rules replay {replay}" in text
     assert '"seed": "plain"' in replay.read_text()
+
+
+class Script:
+    """Types the given lines; ``FIRST`` stands for the first move `legal` lists (asking for
+    the first kind when `legal` groups many moves by kind)."""
+
+    FIRST = "<first legal move>"
+
+    def __init__(self, out: io.StringIO, *lines: str) -> None:
+        self.out = out
+        self.lines = list(lines)
+        self.mark = 0
+
+    def __call__(self, prompt: str) -> str:
+        if not self.lines:
+            return "quit"
+        listed = self.out.getvalue()[self.mark:].strip().splitlines()
+        self.mark = len(self.out.getvalue())
+        line = self.lines.pop(0)
+        if line != self.FIRST:
+            return line
+        if listed and "by kind; legal WORD lists" in listed[0]:
+            self.lines.insert(0, self.FIRST)
+            return f"legal {listed[1].split()[0]}"
+        return listed[0]
+
+
+async def test_undo_takes_back_your_move_with_the_computers_replies(tmp_path: Path) -> None:
+    out = io.StringIO()
+    script = Script(out, "undo", "legal", Script.FIRST, "legal", "undo", "legal")
+    # You build first in Minerva; Computer 1 builds in reply.
+    code = await run_local("minerva", 2, "undo", False, tmp_path, read=script, out=out,
+                           level="easy")
+    text = out.getvalue()
+    assert code == 0, text[-2000:]
+    # Before any move there is nothing to take back, and the answer says so.
+    assert "Not allowed: There is no move to take back." in text
+    assert "took back a move and the reply that followed." in text
+    undone = text.split("took back a move")[0].rsplit("\n", 1)[0]
+    assert "Not allowed" not in undone.split("There is no move to take back.")[1]
+    # The legal moves are those before your move again.
+    listed = [part.split("\n  sell")[0] for part in text.split("legal moves, by kind")[1:]]
+    assert len(listed) == 3 and listed[0] == listed[2] != listed[1]
+
+
+async def test_undo_says_why_a_move_cannot_be_taken_back(tmp_path: Path) -> None:
+    out = io.StringIO()
+    # In Palatinus every opening move lays out disc tiles drawn at random.
+    script = Script(out, "legal", Script.FIRST, "undo")
+    code = await run_local("palatinus", 2, "undo", False, tmp_path, read=script, out=out,
+                           level="easy")
+    text = out.getvalue()
+    assert code == 0, text[-2000:]
+    assert "Not allowed: " in text
+    refusal = text[text.rindex("Not allowed: "):].splitlines()[0]
+    assert "cannot be" in refusal and "drew" in refusal
+    assert "only take back your own last move" not in refusal
+
+
+async def test_a_resumed_game_numbers_its_images_after_those_already_there(tmp_path: Path
+                                                                          ) -> None:
+    first = io.StringIO()
+    await run_local("palatinus", 2, "images", False, tmp_path, read=lambda _: "quit",
+                    out=first, level="easy")
+    kept = {p.name: p.read_bytes() for p in tmp_path.glob("*.png")}
+    assert kept
+    again = io.StringIO()
+    await run_local("palatinus", 2, "images", False, tmp_path, read=lambda _: "quit",
+                    out=again, level="easy")
+    written = [Path(line.removeprefix("[image] ")).name
+               for line in again.getvalue().splitlines() if line.startswith("[image] ")]
+    assert written and not set(written) & set(kept)
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.png") if p.name in kept} == kept
+    assert min(int(n[:4]) for n in written) > max(int(n[:4]) for n in kept)
+
+
+async def test_auto_plays_at_a_real_level_unless_told_otherwise(tmp_path: Path) -> None:
+    for folder, level, said in ((tmp_path / "default", None, "easy"),
+                                (tmp_path / "random", "random", "random")):
+        out = io.StringIO()
+        code = await run_local("hadrians-wall", 2, "level", True, folder, out=out, level=level)
+        assert code == 0 and "Game over" in out.getvalue()
+        assert f"Computer players take every seat, at level {said}" in out.getvalue()
+        store = await SqliteStore.open(folder / "table.db")
+        try:
+            table = await store.latest_table(LOCAL_CHANNEL)
+            assert table is not None
+            assert {s.level for s in await store.seats(table.id)} == {said}
+        finally:
+            await store.close()

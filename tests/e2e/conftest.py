@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
 
 import pytest
 
+from tests.e2e.processes import BotProcess
 from tests.e2e.standin import StandIn
+from tests.e2e.standin.driver import STARTED
+
+
+@pytest.fixture(autouse=True)
+def spec_checked() -> Iterator[None]:
+    """Fails the test if any stand-in it started (through ``standin``, by hand, or serving a
+    ``python -m bot`` subprocess) got a request Discord's OpenAPI description refuses."""
+    first = len(STARTED)
+    yield
+    started = STARTED[first:]
+    del STARTED[first:]
+    refused = [str(v) for server in started for v in server.unexpected_spec_violations()]
+    assert refused == [], "requests Discord's API description refuses:\n" + "\n".join(refused)
 
 
 @pytest.fixture
@@ -27,3 +42,21 @@ def standin_env(standin: StandIn, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
     for key, value in standin.env.items():
         monkeypatch.setenv(key, value)
     return standin.env
+
+
+@pytest.fixture
+async def new_bot() -> AsyncIterator[Callable[..., BotProcess]]:
+    """Makes ``BotProcess``es; at teardown every process group they started is killed and
+    gone, also after a failed or timed-out test (request it after ``postgres_url``, so the
+    bots are gone before their schema is dropped)."""
+    made: list[BotProcess] = []
+
+    def make(*args: Any, **kwargs: Any) -> BotProcess:
+        made.append(BotProcess(*args, **kwargs))
+        return made[-1]
+
+    try:
+        yield make
+    finally:
+        for bot in made:
+            await bot.reap()

@@ -1,15 +1,21 @@
 """``python -m bot`` processes against the stand-in, for tests that kill them (kill -9) and
-start them again, and helpers to play through them as members do."""
+start them again, and helpers to play through them as members do.
+
+Each run of a bot is a process group of its own: a kill takes the bot with its worker pools,
+as a crashed container does, and ``reap`` (the ``new_bot`` fixture's teardown) leaves nothing
+of any run behind, also when the test failed or timed out."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
 from pathlib import Path
 
 from tests.e2e.standin import Channel, Member, Message, StandIn
+from tests.process_groups import kill_group, reap_async
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20.0
@@ -22,6 +28,7 @@ class BotProcess:
         self.shard, self.dev_guild = shard, dev_guild
         self.proc: asyncio.subprocess.Process | None = None
         self.runs = 0
+        self.started: list[asyncio.subprocess.Process] = []  # every run, for reap()
 
     def env(self) -> dict[str, str]:
         env = {
@@ -43,24 +50,30 @@ class BotProcess:
         log = open(self.folder / f"bot-{self.shard}-{self.runs}.log", "wb")
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", cwd=self.folder, env=self.env(),
-            stdout=log, stderr=asyncio.subprocess.STDOUT,
+            stdout=log, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
         )
+        self.started.append(self.proc)
         log.close()
 
     async def kill(self) -> None:
-        """kill -9, and wait until it is gone."""
+        """kill -9 of the bot and its workers, and wait until they are gone."""
         if self.proc is not None and self.proc.returncode is None:
-            self.proc.send_signal(signal.SIGKILL)
-            await self.proc.wait()
+            await reap_async(self.proc)
 
     async def stop(self) -> None:
         if self.proc is None or self.proc.returncode is not None:
             return
         self.proc.send_signal(signal.SIGINT)
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.proc.wait(), 15)
-        except TimeoutError:
-            await self.kill()
+        await reap_async(self.proc)  # still running, or a worker left behind
+
+    async def reap(self) -> None:
+        """Every run's group killed and gone, whatever the test did or did not stop."""
+        for proc in self.started:
+            kill_group(proc.pid)
+        for proc in self.started:
+            await reap_async(proc)
 
 
 def boards(standin: StandIn, channel: Channel) -> list[Message]:

@@ -5,6 +5,7 @@ given after the restart."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,12 +19,12 @@ pytestmark = [pytest.mark.skipif("minerva" not in GAMES, reason="needs Minerva")
 
 
 async def test_a_board_accepted_then_a_crash_leaves_one_message(
-    standin: StandIn, tmp_path: Path
+    standin: StandIn, tmp_path: Path, new_bot: Callable[..., BotProcess]
 ) -> None:
     guild = standin.add_guild("Games")
     channel = standin.add_channel(guild, "games")
     alice = standin.add_member(guild, "alice")
-    bot = BotProcess(standin, str(tmp_path / "t.db"), tmp_path, dev_guild=guild.id)
+    bot = new_bot(standin, str(tmp_path / "t.db"), tmp_path, dev_guild=guild.id)
 
     async def die_once_the_board_is_in(message: Message) -> None:
         if any(a.filename == "board.png" for a in message.attachments):
@@ -61,12 +62,12 @@ async def test_a_board_accepted_then_a_crash_leaves_one_message(
 
 
 async def test_a_crash_between_commit_and_answer_is_answered_after_the_restart(
-    standin: StandIn, tmp_path: Path
+    standin: StandIn, tmp_path: Path, new_bot: Callable[..., BotProcess]
 ) -> None:
     guild = standin.add_guild("Games")
     channel = standin.add_channel(guild, "games")
     alice = standin.add_member(guild, "alice")
-    bot = BotProcess(standin, str(tmp_path / "t.db"), tmp_path, dev_guild=guild.id)
+    bot = new_bot(standin, str(tmp_path / "t.db"), tmp_path, dev_guild=guild.id)
 
     async def die_before_answering(record: InteractionRecord) -> bool:
         standin.world.before_followup.clear()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rendering import has_renderer
-from rules import GAMES
+from rules import ENTRIES, GAMES
 from rules.core import Rng
 from tests.e2e.harness import WAIT, Table, custom_id, mentioned_ids, table
 from tests.e2e.standin import Member, Message, StandIn
@@ -133,7 +133,9 @@ async def test_a_whole_game_from_dm_boards_is_seldom_out_of_date(
                 await _typed(t, member, rng)
             board = await t.next_board(before)
         assert "Game over" in board.content
-        assert from_dm > 5 and clicks.made > 10
+        # A short game (its registry entry says how short) offers fewer moves to click.
+        midgame = ENTRIES[game].facts.midgame_moves
+        assert from_dm > min(5, midgame // 2) and clicks.made > min(10, midgame)
         assert clicks.stale * 10 <= clicks.made, (clicks.stale, clicks.made, clicks.truths)
         # A refusal says what is true: whose turn it is, or that the member's part is done.
         assert all("turn" in text or "part is done" in text for text in clicks.truths), (

@@ -5,12 +5,14 @@ online and answers a command; while connected it keeps a heartbeat that
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
 from pathlib import Path
 
 from tests.e2e.standin import StandIn
+from tests.process_groups import reap_async
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +31,7 @@ async def test_python_m_bot_comes_online_and_answers(standin: StandIn, tmp_path:
     }
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
     )
     try:
         await standin.wait_ready(30)
@@ -43,11 +45,9 @@ async def test_python_m_bot_comes_online_and_answers(standin: StandIn, tmp_path:
         assert await healthcheck(env, tmp_path) == 0
     finally:
         proc.send_signal(signal.SIGINT)
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), 15)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
+        await reap_async(proc)  # still running, or a worker left behind
     assert standin.violations == []
     assert await healthcheck(env, tmp_path) == 1  # closed: no heartbeat left behind
 

@@ -16,6 +16,7 @@ import pytest
 from tests.e2e.harness import mentioned_ids, table
 from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_game import open_and_start
+from tests.process_groups import kill_group, reap_async
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0
@@ -30,7 +31,7 @@ def bot_env(db: Path, extra: dict[str, str]) -> dict[str, str]:
 async def start_bot(env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=cwd, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True,
     )
 
 
@@ -39,10 +40,12 @@ async def finish(proc: asyncio.subprocess.Process, timeout: float = WAIT) -> tup
     try:
         out, err = await asyncio.wait_for(proc.communicate(), timeout)
     except TimeoutError:
-        proc.kill()
+        kill_group(proc.pid)
         out, err = await proc.communicate()
         raise AssertionError(f"still running after {timeout} s:\n{err.decode()[-3000:]}"
                              ) from None
+    finally:
+        await reap_async(proc)  # its workers too, whatever happened
     assert proc.returncode is not None
     return proc.returncode, out.decode() + err.decode()
 
@@ -65,9 +68,7 @@ async def test_a_stop_signal_closes_the_bot_and_its_database(
         proc.send_signal(sig)
         code, printed = await finish(proc)
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await reap_async(proc)
     assert code == 0, printed[-3000:]
     assert "Traceback" not in printed, printed[-3000:]
     assert "closed the store" in printed

@@ -373,26 +373,29 @@ async def test_26th_subcommand_is_refused_at_sync(live: Live) -> None:
     assert len(live.standin.commands()[0]["options"]) == 25
 
     payload["options"].append({**payload["options"][0], "name": "s25"})
+    live.standin.expect_spec_violations()  # Discord's description has the same limit
     with pytest.raises(discord.HTTPException) as caught:
         await live.bot.http.bulk_upsert_global_commands(app_id, [payload])
     assert (caught.value.status, caught.value.code) == (400, 50035)
     assert "25 or fewer" in caught.value.text
     [violation] = live.standin.violations
-    assert violation.kind == "command_tree" and violation.details == [
+    assert violation.kind == "openapi" and violation.details == [
         "0.options: Must be 25 or fewer in length."
     ]
+    assert live.standin.spec_violations == [violation]
     assert len(live.standin.commands()[0]["options"]) == 25
 
 
 async def test_message_over_2000_characters_is_refused(live: Live) -> None:
     standin = live.standin
+    standin.expect_spec_violations()  # Discord's description has the same limit
     r = await standin.slash(live.alice, live.channel, "shout")
     reply = await r.wait_reply(WAIT)
     assert reply.content == "That was too long."
     [error] = live.probe.reply_errors
     assert (error.status, error.code) == (400, 50035)
     [violation] = standin.violations
-    assert violation.kind == "message"
+    assert violation.kind == "openapi"
     assert violation.details == ["data.content: Must be 2000 or fewer in length."]
 
     with pytest.raises(discord.HTTPException) as caught:

@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -187,7 +188,7 @@ def out_of_order(standin: StandIn, channel: Channel) -> int:
 
 
 async def test_two_processes_one_database_tell_each_version_once_in_order(
-    standin: StandIn, postgres_url: str, tmp_path: Path
+    standin: StandIn, postgres_url: str, tmp_path: Path, new_bot: Callable[..., BotProcess]
 ) -> None:
     guilds = [standin.add_guild(f"Shard {n}", shard=(n, 2)) for n in range(2)]
     # Alice plays in both servers; Bob, by DM, at the table of shard 1's server only (so a
@@ -196,7 +197,7 @@ async def test_two_processes_one_database_tell_each_version_once_in_order(
     tables = [Played(standin.add_channel(g, "games"), standin.add_member(g, alice),
                      standin.add_member(g, name)) for g, name in zip(guilds, ("carol", "bob"),
                                                                       strict=True)]
-    bots = [BotProcess(standin, postgres_url, tmp_path, shard=(n, 2)) for n in range(2)]
+    bots = [new_bot(standin, postgres_url, tmp_path, shard=(n, 2)) for n in range(2)]
     reader = Tables(await open_store(postgres_url))
     db = await asyncpg.create_pool(postgres_url, min_size=1, max_size=2)
     rng = Rng("two processes")

@@ -6,27 +6,35 @@ hostile member name that stays text."""
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import rendering
+from bot.config import WebSettings
+from bot.leagues import Leagues
 from bot.pace.clock import FakeClock, SystemClock, epoch
 from bot.pace.model import make_timing
 from bot.store import Store
 from bot.tables import gamelog
 from bot.values import Member as Player
+from bot.web.links import Links
 from bot.web.signing import Signer
 from rules import GAMES
 from rules.core import Rng
+from tests.bot.web.conftest import ALICE, BOB, GUILD, Web, finish, play, web
+from tests.bot.web.conftest import HOSTILE as HOSTILE_MEMBER
+from tests.bot.web.conftest import SECRET as PAGES_SECRET
 from tests.e2e.browser import browser, screenshot_path
 from tests.e2e.harness import Table, play_to_the_end, table
 from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_game import MAX_MOVES, open_and_start, play_move
 from tests.e2e.web_harness import SECRET, links, web_settings
 
-__all__ = ["browser"]  # the fixture
+__all__ = ["browser", "web"]  # the fixtures
 
 ZONE = "Asia/Tokyo"
 HOSTILE = "<script>alert(1)</script>"
@@ -47,10 +55,9 @@ async def public_views(store: Store, table_id: int) -> list[dict[str, Any]]:
     return views
 
 
-async def loaded_image(page: Any) -> str:
-    await page.wait_for_function(
-        "() => { const i = document.getElementById('replay-image');"
-        " return i.complete && i.naturalWidth > 0; }")
+async def loaded_image(page: Any, step: int) -> str:
+    """The replay's first image once it shows ``step``."""
+    await shown_step(page, step)
     src: str = await page.evaluate("document.getElementById('replay-image').src")
     return src
 
@@ -85,12 +92,15 @@ async def test_a_discord_game_replays_step_by_step_in_the_browser(
         assert await page.get_attribute("#replay-file", "href") is not None
         assert await page.get_attribute("#replay", "data-ready") == "1"
 
-        # Home, then the right arrow through every step: the image is that step's render.
+        # Home on the slider, then the right arrow through every step: the image is that
+        # step's render.
+        await page.focus("#replay-slider")
         await page.keyboard.press("Home")
+        await page.evaluate("document.activeElement.blur()")
         for step, view in enumerate(views):
             if step:
                 await page.keyboard.press("ArrowRight")
-            src = await loaded_image(page)
+            src = await loaded_image(page, step)
             assert f"/img/{step}-0.png" in src
             assert page.url.endswith(f"?step={step}#replay")
             assert (await page.inner_text("#replay-caption")).startswith(
@@ -105,11 +115,11 @@ async def test_a_discord_game_replays_step_by_step_in_the_browser(
 
         # The slider and the buttons step too, and the address keeps the step.
         await page.fill("#replay-slider", "3")
-        assert "/img/3-0.png" in await loaded_image(page)
+        assert "/img/3-0.png" in await loaded_image(page, 3)
         await page.click("#prev")
-        assert "/img/2-0.png" in await loaded_image(page)
+        assert "/img/2-0.png" in await loaded_image(page, 2)
         await page.reload()
-        assert "/img/2-0.png" in await loaded_image(page)
+        assert "/img/2-0.png" in await loaded_image(page, 2)
         assert (await page.inner_text("#replay-caption")).startswith("Step 2 of")
 
         # The private link from /hand (taken at the start) shows the seat's view; forged and
@@ -223,3 +233,141 @@ async def test_deadline_league_and_a_hostile_name_in_the_browser(
         assert "Final scores" in await page.inner_text("#final")
         assert dialogs == []
         await context.close()
+
+
+# The pages on a store of their own (no Discord): games played through the table use cases.
+
+async def shown_step(page: Any, step: int) -> None:
+    """Until the replay shows ``step`` and every image of it has loaded."""
+    await page.wait_for_function(
+        "(n) => { const box = document.getElementById('replay');"
+        " return box.dataset.step === String(n) && [...box.querySelectorAll('img')]"
+        ".every(i => i.complete && i.naturalWidth > 0); }", arg=step)
+
+
+async def server_caption(web: Web, path: str, step: int) -> str:
+    text = await (await web.client.get(path, params={"step": str(step)})).text()
+    found = re.search(r'<p id="replay-caption"[^>]*>(.*?)</p>', text)
+    assert found is not None
+    return html.unescape(found.group(1))
+
+
+async def test_the_script_steps_every_image_and_the_servers_caption(
+    web: Web, browser: Any
+) -> None:
+    for game, members, moves in (("palatinus", (ALICE, BOB, HOSTILE_MEMBER), 8),
+                                 ("minerva", (ALICE, BOB), 4)):
+        table_id = await play(web.tables, game, 31 + len(members), members, moves=moves)
+        public_id = await web.store.public_id("table", table_id)
+        t = await web.site.replays.table(table_id, public_id)
+        assert t is not None
+        path = f"/t/{public_id}"
+        context = await browser.new_context(viewport={"width": 1000, "height": 900})
+        page = await context.new_page()
+        await page.goto(str(web.client.make_url(path)) + "?step=0")
+        await shown_step(page, 0)
+        for step in range(t.last + 1):
+            if step:
+                await page.keyboard.press("ArrowRight")
+                await shown_step(page, step)
+            # The caption is the server's for the same ?step=, and so are the images.
+            assert await page.inner_text("#replay-caption") == \
+                await server_caption(web, path, step), step
+            want = [f"{path}/img/{step}-{k}.png" for k in range(
+                len(await web.site.replays.images(game, t.view(step), f"check:{step}")))]
+            images = await page.eval_on_selector_all(
+                "#replay-images img", "l => l.map(i => [i.getAttribute('src'), i.alt])")
+            assert [src.split("?")[0] for src, _ in images] == want, step
+            assert all(alt for _, alt in images)
+            # The highlighted history lines are those of this step's move, and only those.
+            current = await page.eval_on_selector_all(
+                "#history li.current", "l => l.map(i => i.dataset.step)")
+            lines = [s for s, _ in t.history if s == step]
+            assert current == [str(step)] * len(lines), step
+        assert any([s for s, _ in t.history].count(s) > 1 for s in range(1, t.last + 1)) \
+            or game != "palatinus"  # the game had steps told in several lines
+        await context.close()
+
+
+async def test_only_plain_arrows_outside_form_fields_step_the_replay(
+    web: Web, browser: Any
+) -> None:
+    table_id = await play(web.tables, "palermo", 32, (ALICE, BOB, HOSTILE_MEMBER), moves=6)
+    public_id = await web.store.public_id("table", table_id)
+    context = await browser.new_context(viewport={"width": 800, "height": 300})
+    page = await context.new_page()
+    await page.goto(str(web.client.make_url(f"/t/{public_id}")) + "?step=3")
+    await shown_step(page, 3)
+    await page.evaluate(
+        "window.taken = []; window.addEventListener('keydown',"
+        " e => window.taken.push(e.key + ':' + e.defaultPrevented))")
+
+    async def press(key: str) -> str:
+        """The step asked for (the slider and the address follow at once)."""
+        await page.keyboard.press(key)
+        step: str = await page.evaluate("document.getElementById('replay-slider').value")
+        return step
+
+    for key in ("Alt+ArrowLeft", "Alt+ArrowRight", "Control+ArrowLeft", "Shift+ArrowRight",
+                "Meta+ArrowLeft", "Home", "End"):
+        assert await press(key) == "3", key
+        assert "step=3" in page.url
+    taken = await page.evaluate("window.taken")
+    assert all(t.endswith(":false") for t in taken), taken
+    # End and Home scroll the page as they always do.
+    await page.evaluate("window.scrollTo(0, 0)")
+    await page.keyboard.press("End")
+    await page.wait_for_function("() => window.scrollY > 0")
+    await page.focus("#replay button")  # a form's control keeps its keys
+    assert await press("ArrowRight") == "3"
+    await page.focus("#replay-slider")  # the slider: arrows, Home and End step it
+    assert await press("Home") == "0"
+    await shown_step(page, 0)
+    assert await press("End") == "6"
+    await shown_step(page, 6)
+    await page.evaluate("document.activeElement.blur()")
+    assert await press("ArrowLeft") == "5"
+    await shown_step(page, 5)
+    assert page.url.endswith("?step=5#replay")
+    await context.close()
+
+
+LONG = ("Wolfgang" * 4, "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM", "x" * 16 + "—" + "y" * 15)
+
+
+async def test_no_page_is_wider_than_a_phone(web: Web, browser: Any) -> None:
+    members = tuple(Player(400 + n, name) for n, name in enumerate(LONG))
+    assert all(len(m.name) == 32 for m in members)
+    leagues = Leagues(web.store)
+    web.tables.live.on_over = leagues.recorder.record
+    admin = Player(1, "Admin", is_admin=True)
+    league_name = "L" * 32
+    await leagues.create(GUILD, admin, league_name, "palermo")
+    for m in members:
+        await leagues.join(GUILD, m, league_name)
+    league = await leagues.named(GUILD, league_name)
+    opened = await web.tables.open("palermo", 33, members[0], guild_id=GUILD,
+                                   seat_order="join", seed="phone", league=league_name)
+    await web.store.sanction_table(league.id, opened.table_id, admin.id)
+    for m in members[1:]:
+        await web.tables.join(opened.table_id, m)
+    await web.tables.start(opened.table_id, members[0])
+    await finish(web.tables, opened.table_id, members)
+    live = await play(web.tables, "palatinus", 34, members, moves=5, scheduler=web.scheduler)
+    table_page = await web.store.public_id("table", opened.table_id)
+    private = await Links(web.store, WebSettings(public_url="https://g.example",
+                                                 secret=PAGES_SECRET), web.clock).private(
+        live, GUILD, 0, members[0].id)
+    assert private is not None
+    paths = ["/", f"/t/{table_page}", f"/t/{await web.store.public_id('table', live)}",
+             f"/l/{await web.store.public_id('league', league.id)}",
+             private.removeprefix("https://g.example"), "/t/nothing"]
+    context = await browser.new_context(viewport={"width": 390, "height": 844})
+    page = await context.new_page()
+    for path in paths:
+        await page.goto(str(web.client.make_url(path)))
+        await page.wait_for_function(
+            "() => [...document.images].every(i => i.complete)")
+        width = await page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, (path, width)
+    await context.close()

@@ -81,3 +81,13 @@ def test_describe_and_rules_summary_are_plain_text() -> None:
     text = GAME.describe(GAME.view(s, None))
     assert "round 1 of 6" in text and "{p0}" in text
     assert "build markets 1,0" in GAME.rules_summary()
+
+
+def test_choose_with_no_choice_pending_says_so_without_a_hole() -> None:
+    from rules.minerva import GAME as MINERVA
+
+    state = MINERVA.setup(2, "choose", None)
+    seat = min(MINERVA.active_seats(state))
+    with pytest.raises(InvalidAction) as refused:
+        MINERVA.parse_action(state, seat, "choose art")
+    assert str(refused.value) == "No choice is pending now."

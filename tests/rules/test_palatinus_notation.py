@@ -67,3 +67,10 @@ def test_forgiving_input(text: str, action: dict[str, object]) -> None:
 def test_unreadable_moves_say_how_to_write_one(text: str) -> None:
     with pytest.raises(InvalidAction):
         GAME.parse_action(board_state(), 0, text)
+
+
+def test_a_field_that_does_not_exist_is_named_with_the_fields_there_are() -> None:
+    state = board_state()
+    for typed, field in (("M Z9", "Z9"), ("wolf f c7", "C7"), ("s h1", "H1")):
+        with pytest.raises(InvalidAction, match=f"There is no field {field}: fields are A1–G6"):
+            GAME.parse_action(state, 0, typed)

@@ -133,3 +133,18 @@ def test_police_must_come_on_at_the_first_turn_when_so_set() -> None:
     )
     legal = GAME.legal_actions(state, 0)
     assert legal and {"type": "keep"} not in legal
+
+
+def test_a_space_or_cell_off_the_board_is_told_the_board_size() -> None:
+    building = GAME.setup(3, "x", None)
+    grid = building.geo.grid
+    spaces = f"tile spaces are A1–{chr(ord('A') + grid - 1)}{grid}"
+    for typed in ("SF Z9", f"SF A{grid + 1}", f"H2 {chr(ord('A') + grid)}1 door SW"):
+        with pytest.raises(InvalidAction) as refused:
+            GAME.parse_action(building, 0, typed)
+        assert spaces in str(refused.value) and "A-," not in str(refused.value), typed
+    state = collecting_state(houses=CORRIDOR, pawns={0: "d7"}, step=POLICE)
+    cells, ring = state.geo.cells, state.geo.ring_count
+    last = f"{chr(ord('a') + cells - 1)}{cells}"
+    with pytest.raises(InvalidAction, match=f"city cells are a1–{last}, ring cells r1–r{ring}"):
+        GAME.parse_action(state, 0, "police z99")

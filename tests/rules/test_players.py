@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rules import GAMES
+from rules import ENTRIES, GAMES
 from rules.core import Game, RulesError, derive_seed
 from rules.players import LEVELS, choose, choose_from_snapshot, parse_level
 from rules.players.registry import games_with_players
@@ -30,6 +30,8 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _position(game: Game, n: int, depth: int) -> tuple[Any, int]:
+    # A short game is walked no further than its middle (its registry entry says where).
+    depth = min(depth, ENTRIES[game.id].facts.midgame_moves)
     state = game.setup(n, f"pos-{depth}")
     chooser = UniformRandomPlayer(derive_seed("walk", game.id, depth))
     for _ in range(depth):

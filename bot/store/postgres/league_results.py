@@ -144,6 +144,13 @@ class PostgresLeagueResults(PostgresTables):
         )
         return [(r[0], r[1], r[2]) for r in found]
 
+    async def member_league_games(self, member_id: int) -> list[tuple[int, str, bool]]:
+        found = await self._pool.fetch(
+            "SELECT r.table_id, r.finished_at, p.forfeited FROM league_places p"
+            " JOIN league_results r ON r.id = p.result_id WHERE p.member_id = $1",
+            member_id)
+        return [(r[0], r[1], r[2]) for r in found]
+
     async def ratings(self, scope: str) -> dict[int, LeagueRating]:
         found = await self._pool.fetch("SELECT * FROM league_ratings WHERE scope = $1", scope)
         return {r["member_id"]: rows.rating(r) for r in found}

@@ -28,11 +28,16 @@ class PostgresSeats(PostgresTiming):
             " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
             member_id, table_id, kind, turn_id, at)
 
-    async def member_events(self, member_id: int) -> list[tuple[str, int]]:
+    async def member_events(self, member_id: int) -> list[tuple[int, str, int]]:
         found = await self._pool.fetch(
-            "SELECT kind, at FROM member_events WHERE member_id = $1 ORDER BY at, id",
-            member_id)
-        return [(r["kind"], r["at"]) for r in found]
+            "SELECT table_id, kind, at FROM member_events WHERE member_id = $1"
+            " ORDER BY at, id", member_id)
+        return [(r["table_id"], r["kind"], r["at"]) for r in found]
+
+    async def forget_member_event(self, member_id: int, table_id: int, kind: str) -> None:
+        await self._pool.execute(
+            "DELETE FROM member_events WHERE member_id = $1 AND table_id = $2 AND kind = $3",
+            member_id, table_id, kind)
 
     # -- server and member settings ----------------------------------------------------------
 

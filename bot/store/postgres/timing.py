@@ -218,6 +218,13 @@ class PostgresTiming(PostgresTables):
             "UPDATE turns SET vote_state = 'done' WHERE id = $1 AND round = $2"
             " AND vote_state = 'closing'", turn_id, round_)
 
+    async def closing_votes(self, limit: int = 100) -> list[TurnRecord]:
+        found = await self._pool.fetch(
+            "SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.vote_state = 'closing' AND t.ended_at IS NULL AND c.paused_at IS NULL"
+            " ORDER BY t.id LIMIT $1", limit)
+        return [_turn(r) for r in found]
+
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
         found = await self._pool.fetch(

@@ -139,6 +139,13 @@ class LeagueResultRows(Handoffs):
         )
         return [(int(r[0]), str(r[1]), bool(r[2])) for r in rows]
 
+    async def member_league_games(self, member_id: int) -> list[tuple[int, str, bool]]:
+        rows = await self._fetch(
+            "SELECT r.table_id, r.finished_at, p.forfeited FROM league_places p"
+            " JOIN league_results r ON r.id = p.result_id WHERE p.member_id = ?",
+            (member_id,))
+        return [(int(r[0]), str(r[1]), bool(r[2])) for r in rows]
+
     async def ratings(self, scope: str) -> dict[int, LeagueRating]:
         rows = await self._fetch("SELECT * FROM league_ratings WHERE scope = ?", (scope,))
         return {int(r["member_id"]): _rating(r) for r in rows}

@@ -28,11 +28,16 @@ class SeatRows(Handoffs):
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (member_id, table_id, kind, turn_id, at)))
 
-    async def member_events(self, member_id: int) -> list[tuple[str, int]]:
+    async def member_events(self, member_id: int) -> list[tuple[int, str, int]]:
         rows = await self._read(lambda db: db.execute(
-            "SELECT kind, at FROM member_events WHERE member_id = ? ORDER BY at, id",
-            (member_id,)).fetchall())
-        return [(str(r[0]), int(r[1])) for r in rows]
+            "SELECT table_id, kind, at FROM member_events WHERE member_id = ?"
+            " ORDER BY at, id", (member_id,)).fetchall())
+        return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+    async def forget_member_event(self, member_id: int, table_id: int, kind: str) -> None:
+        await self._transact(lambda db: db.execute(
+            "DELETE FROM member_events WHERE member_id = ? AND table_id = ? AND kind = ?",
+            (member_id, table_id, kind)))
 
     # -- server and member settings ----------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store.errors import IntegrityFailure
+from bot.store.errors import IntegrityFailure, NotTabula
 from bot.store.migrations import numbered
 
 log = logging.getLogger(__name__)
@@ -21,6 +21,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 5_000
+
+# Every Tabula schema has it, from the first migration on.
+CORE_TABLE = "game_tables"
+RESTORE = ("To restore, stop the bot and put a copy made by `python -m bot backup` in its place "
+           "(or the file with its -wal file beside it); to start anew, move this file away.")
 
 # aiosqlite's threads are not daemons: one connection left open would keep the process from
 # ever exiting. A watcher stops those still open once the main thread is done (each finishes
@@ -76,9 +81,14 @@ async def on_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any
     return result
 
 
-def prepare_writer(db: sqlite3.Connection) -> None:
-    """The pragmas of the writing connection, the integrity check, pending migrations."""
+def prepare_writer(db: sqlite3.Connection, *, existing: bool = False,
+                   empty_ok: bool = False) -> None:
+    """The pragmas of the writing connection, the integrity check, pending migrations. A file
+    that was there before (``existing``) must hold a Tabula schema this program knows, or be
+    empty (0 bytes) when ``empty_ok``: it is checked before anything writes to it."""
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    if existing:
+        check_tabula(db, empty_ok=empty_ok)
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = FULL")
     db.execute("PRAGMA foreign_keys = ON")
@@ -90,6 +100,47 @@ def prepare_reader(db: sqlite3.Connection) -> None:
     """A read-only connection beside the writer."""
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     db.execute("PRAGMA query_only = ON")
+
+
+def check_tabula(db: sqlite3.Connection, *, empty_ok: bool = False) -> None:
+    """Refuse a file the bot would otherwise take for a new, empty database (migrating it
+    would hide the games that are elsewhere), and a schema newer than this program's."""
+    version = user_version(db)
+    newest = migrations()[-1][0]
+    if version > newest:
+        raise newer_schema(version, newest)
+    tables = sorted(row[0] for row in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+    if version > 0 and CORE_TABLE in tables:
+        return
+    if tables:
+        shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+        raise NotTabula(f"The file is not a Tabula database (it holds other tables: {shown}). "
+                        f"Check TABULA_DB. {RESTORE}")
+    if int(db.execute("PRAGMA page_count").fetchone()[0]) == 0:
+        if empty_ok:
+            return
+        raise NotTabula("The file is empty (0 bytes), not a Tabula database: likely a copy that "
+                        f"failed, or a file made by hand. {RESTORE}")
+    # While games are played they sit in the -wal file; the main file may be a bare header.
+    raise NotTabula("The file holds no tables, not a Tabula database: likely a copy made "
+                    "without its -wal file while the bot ran (the games were in that file). "
+                    f"{RESTORE}")
+
+
+def newer_schema(version: int, newest: int) -> IntegrityFailure:
+    """As the PostgreSQL store words it."""
+    return IntegrityFailure(
+        f"The database schema is at migration {version}; this program knows only {newest}. "
+        "Run the newer program, or restore a matching backup."
+    )
+
+
+def checkpoint(db: sqlite3.Connection) -> tuple[int, int, int]:
+    """Copy the whole WAL into the main file and empty it: the main file is then complete
+    on its own. (busy, frames in the WAL, frames copied), as SQLite answers."""
+    busy, frames, copied = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    return int(busy), int(frames), int(copied)
 
 
 def check_integrity(db: sqlite3.Connection) -> None:
@@ -104,7 +155,10 @@ def user_version(db: sqlite3.Connection) -> int:
 
 def migrate(db: sqlite3.Connection) -> None:
     current = user_version(db)
-    for number, sql in migrations():
+    shipped = migrations()
+    if shipped and current > shipped[-1][0]:
+        raise newer_schema(current, shipped[-1][0])
+    for number, sql in shipped:
         if number <= current:
             continue
         # One transaction per migration, the version bump inside it: all or nothing.

@@ -15,6 +15,9 @@ transaction is durable.
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -33,6 +36,8 @@ from bot.store.sqlite.timing import TimingRows
 from bot.store.sqlite.web import WebRows
 
 __all__ = ["SqliteStore"]
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -53,10 +58,17 @@ class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows, WebRows, Annou
     # -- opening ---------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path) -> SqliteStore:
-        """Connect, set the pragmas, check integrity, and apply pending migrations."""
+    async def open(cls, path: str | Path, *, empty_ok: bool = False) -> SqliteStore:
+        """Connect, set the pragmas, check integrity, and apply pending migrations.
+
+        A database is created only where there is no file: a file already there must hold a
+        Tabula schema (``NotTabula`` otherwise; with ``empty_ok`` a 0-byte file is taken as
+        new, as ``python -m bot migrate`` does)."""
         name = str(path)
-        writer, db = await setup.open_connection(name, setup.prepare_writer)
+        # Looked at before connecting: connecting creates the file.
+        existing = name != ":memory:" and await asyncio.to_thread(os.path.exists, name)
+        prepare = functools.partial(setup.prepare_writer, existing=existing, empty_ok=empty_ok)
+        writer, db = await setup.open_connection(name, prepare)
         if name == ":memory:":
             return cls(name, writer, db, None)
         try:
@@ -70,6 +82,15 @@ class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows, WebRows, Annou
         await self._commits.flush()
         if self._reader is not None:
             await self._reader.close()
+            # A clean stop leaves the main file complete on its own, so that a copy of it
+            # alone holds every move. SQLite does so itself only when the last connection to
+            # the file closes, and the web pages or a backup may hold another one.
+            try:
+                busy, _, _ = await self._run(setup.checkpoint)
+                if busy:
+                    log.warning("%s: a reader kept part of the WAL from the main file", self.path)
+            except sqlite3.Error as exc:
+                log.warning("%s: could not checkpoint the WAL: %s", self.path, exc)
         await self._writer.close()
 
     async def check_integrity(self) -> None:

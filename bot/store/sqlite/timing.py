@@ -195,6 +195,13 @@ class TimingRows(Handoffs):
             "UPDATE turns SET vote_state = 'done' WHERE id = ? AND round = ?"
             " AND vote_state = 'closing'", (turn_id, round_)))
 
+    async def closing_votes(self, limit: int = 100) -> list[TurnRecord]:
+        rows = await self._read(lambda db: db.execute(
+            "SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
+            " WHERE t.vote_state = 'closing' AND t.ended_at IS NULL AND c.paused_at IS NULL"
+            " ORDER BY t.id LIMIT ?", (limit,)).fetchall())
+        return [_turn(r) for r in rows]
+
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
         rows = await self._read(lambda db: db.execute(

@@ -1,32 +1,49 @@
-// Stepping the replay without reloading: buttons, arrow keys and the slider change the image
-// and its caption; the address keeps the step (?step=N) so a link opens the same step.
+// Stepping the replay without reloading: buttons, arrow keys and the slider change the images
+// and the caption; the address keeps the step (?step=N) so a link opens the same step.
+// What a step shows (its caption, every image and their alt texts) comes from the server
+// (step/N.json), the same as a page opened at ?step=N: one definition of each.
 "use strict";
 (function () {
   var box = document.getElementById("replay");
   if (!box) { return; }
-  var base = box.dataset.base, version = box.dataset.version;
+  var base = box.dataset.base;
   var last = parseInt(box.dataset.last, 10);
-  var image = document.getElementById("replay-image");
+  var images = document.getElementById("replay-images");
   var caption = document.getElementById("replay-caption");
   var slider = document.getElementById("replay-slider");
   var step = parseInt(slider.value, 10);
-  var lines = {};
-  document.querySelectorAll("#history li[data-step]").forEach(function (li) {
-    lines[li.dataset.step] = li;
-  });
+  var asked = 0;  // the latest request: an older answer arriving late is dropped
 
-  function show(n, push) {
-    step = Math.max(0, Math.min(last, n));
-    image.src = base + "/img/" + step + "-0.png?v=" + version;
-    image.alt = "The board after step " + step;
-    var line = lines[String(step)];
-    caption.textContent = "Step " + step + " of " + last + ": " +
-      (step === 0 ? "the setup." : (line ? line.textContent.replace(/^\d+\.\s*/, "") : ""));
-    slider.value = String(step);
+  function mark(n) {
     document.querySelectorAll("#history li.current").forEach(function (li) {
       li.classList.remove("current");
     });
-    if (line) { line.classList.add("current"); }
+    // Every line of the step's move: a move may be told in several.
+    document.querySelectorAll('#history li[data-step="' + n + '"]').forEach(function (li) {
+      li.classList.add("current");
+    });
+  }
+
+  function draw(data) {
+    caption.textContent = data.caption;
+    var shown = images.querySelectorAll("img");
+    data.images.forEach(function (image, k) {
+      var img = shown[k];
+      if (!img) {
+        img = document.createElement("img");
+        images.appendChild(img);
+      }
+      img.src = image.src;
+      img.alt = image.alt;
+    });
+    for (var k = data.images.length; k < shown.length; k++) { images.removeChild(shown[k]); }
+    mark(data.step);
+    box.dataset.step = String(data.step);
+  }
+
+  function show(n, push) {
+    step = Math.max(0, Math.min(last, n));
+    slider.value = String(step);
     var links = { first: 0, prev: Math.max(step - 1, 0), next: Math.min(step + 1, last),
                   last: last };
     Object.keys(links).forEach(function (id) {
@@ -34,8 +51,23 @@
       a.dataset.step = String(links[id]);
       a.href = base + "?step=" + links[id] + "#replay";
     });
-    box.dataset.step = String(step);
     if (push) { history.replaceState(null, "", base + "?step=" + step + "#replay"); }
+    var mine = ++asked;
+    fetch(base + "/step/" + step + ".json").then(function (answer) {
+      if (!answer.ok) { throw new Error(String(answer.status)); }
+      return answer.json();
+    }).then(function (data) {
+      if (mine === asked) { draw(data); }
+    }).catch(function () {
+      // The page is still right at its own step: a reload (the address has it) shows this one.
+      if (mine === asked) { caption.textContent = "Step " + step + " could not be loaded."; }
+    });
+  }
+
+  function typing(target) {
+    if (!target || !target.tagName) { return false; }
+    return target.isContentEditable ||
+      ["INPUT", "TEXTAREA", "SELECT", "BUTTON"].indexOf(target.tagName) >= 0;
   }
 
   document.querySelectorAll("#replay a.step").forEach(function (a) {
@@ -44,14 +76,16 @@
       show(parseInt(a.dataset.step, 10), true);
     });
   });
+  // The slider steps itself (arrows, Home, End, dragging): only its value is followed here.
   slider.addEventListener("input", function () { show(parseInt(slider.value, 10), true); });
   document.addEventListener("keydown", function (event) {
-    if (event.target && event.target.tagName === "INPUT") { return; }  // the slider steps itself
+    // Alt+arrow is the browser's back and forward, Home and End scroll: only plain arrows,
+    // and not while a form's control has the keys.
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey ||
+        event.shiftKey || typing(event.target)) { return; }
     if (event.key === "ArrowRight") { event.preventDefault(); show(step + 1, true); }
     if (event.key === "ArrowLeft") { event.preventDefault(); show(step - 1, true); }
-    if (event.key === "Home") { event.preventDefault(); show(0, true); }
-    if (event.key === "End") { event.preventDefault(); show(last, true); }
   });
+  mark(step);
   box.dataset.ready = "1";
-  show(step, false);
 })();

@@ -12,6 +12,7 @@ from bot.pace.clock import epoch
 from bot.pace.member import MemberSettings
 from bot.pace.model import make_timing
 from bot.pace.notices import MoveNotice, Reminder
+from rules import GAMES
 from rules.random_player import UniformRandomPlayer
 from tests.bot.pace.conftest import Stack
 from tests.conftest import ALICE, BOB, CAROL
@@ -68,7 +69,9 @@ async def play_out(stack: Stack, table_id: int, restart_at: int | None = None,
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("game", ["palatinus", "palermo", "hadrians-wall", "minerva"])
+# Three seats (Alice, Bob, Carol): every game that seats three.
+@pytest.mark.parametrize("game", sorted(g for g, game in GAMES.items()
+                                        if game.min_players <= 3 <= game.max_players))
 async def test_a_game_with_silent_seats_ends_by_its_policy(stack: Stack, game: str) -> None:
     # Bob sleeps in Paris from 22:00 to 07:00: no reminder reaches him then.
     night = MemberSettings(BOB.id, tz="Europe/Paris", quiet_start="22:00", quiet_end="07:00")

@@ -115,7 +115,7 @@ async def test_a_tied_vote_ends_at_once_and_the_computer_plays_that_move(stack: 
     assert request.ends_at == epoch(stack.clock) + HOUR // 2
     assert await stack.scheduler.vote(request.turn_id, request.round, BOB, "remove") == []
     shown = await status_lines(stack.scheduler, table_id)
-    assert "votes until" in shown and "voted: Bob" in shown
+    assert "votes until" in shown and "1 of 2 voted (Bob)" in shown
     decided = await stack.scheduler.vote(request.turn_id, request.round, CAROL, "wait")
     said = [d.text for d in decided if isinstance(d, TableMessage)]
     assert said and "a tie" in said[0] and len(moves(decided)) == 1

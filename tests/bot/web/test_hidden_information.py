@@ -12,11 +12,11 @@ import pytest
 
 import rendering
 from bot.tables import gamelog
-from rules import GAMES
+from rules import ENTRIES, GAMES
 from rules.core import Game
 from tests.bot.web.conftest import ALICE, BOB, HOSTILE, Web, play
 
-SEATS = {"palatinus": 3, "palermo": 3, "hadrians-wall": 2, "minerva": 2}
+MOVES = 12  # moves played before the pages are read, while the game is still on
 
 
 class Watched:
@@ -34,12 +34,14 @@ class Watched:
         return getattr(self._game, name)
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("game_id", sorted(ENTRIES))
 async def test_pages_and_images_come_from_public_views_only(game_id: str, web: Web) -> None:
     if not rendering.has_renderer(game_id):
         pytest.skip(f"{game_id} has no renderer")
-    members = (ALICE, BOB, HOSTILE)[: SEATS.get(game_id, 2)]
-    table_id = await play(web.tables, game_id, 1, members, moves=12, seed=f"{game_id}-hidden")
+    facts = ENTRIES[game_id].facts
+    members = (ALICE, BOB, HOSTILE)[: facts.seats]
+    table_id = await play(web.tables, game_id, 1, members, moves=min(MOVES, facts.midgame_moves),
+                          seed=f"{game_id}-hidden")
     watched = Watched(GAMES[game_id])
     web.site.games = {**GAMES, game_id: watched}  # type: ignore[dict-item]
     web.site.use_store(web.store)

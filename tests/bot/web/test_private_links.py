@@ -55,10 +55,14 @@ async def test_a_forged_signature_or_member_is_refused(web: Web) -> None:
     forged = path.replace(query["sig"][0], "0" * 64)
     r = await web.client.get(forged)
     assert r.status == 403 and "Link refused" in await r.text()
-    r = await web.client.get(path.replace(f"m={BOB.id}", f"m={ALICE.id}"))
+    public_id = await web.store.public_id("table", table_id)
+    signer = Signer(SECRET)
+    alice = path.replace(f"m={signer.member(public_id, BOB.id)}",
+                         f"m={signer.member(public_id, ALICE.id)}")
+    assert alice != path
+    r = await web.client.get(alice)
     assert r.status == 403
     other_key = Signer("another-secret-entirely-0123")
-    public_id = await web.store.public_id("table", table_id)
     r = await web.client.get(other_key.path(other_key.grant(public_id, 1, BOB.id, 0)))
     assert r.status == 403
     r = await web.client.get(urlsplit(path).path)  # no signature at all

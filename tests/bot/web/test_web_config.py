@@ -18,6 +18,7 @@ from bot.__main__ import main
 from bot.config import ConfigError, Settings, WebSettings
 from bot.store import SqliteStore
 from tests.e2e.web_harness import free_port
+from tests.process_groups import reap
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -67,7 +68,7 @@ def test_python_m_bot_web_serves_the_pages_alone(tmp_path: Path) -> None:
            "TABULA_WEB": f"127.0.0.1:{port}", "PYTHONPATH": str(ROOT)}
     env.pop("DISCORD_TOKEN", None)
     process = subprocess.Popen([sys.executable, "-m", "bot", "web"], env=env, cwd=ROOT,
-                               stderr=subprocess.PIPE)
+                               stderr=subprocess.PIPE, start_new_session=True)
     try:
         answer = None
         for _ in range(100):
@@ -84,7 +85,10 @@ def test_python_m_bot_web_serves_the_pages_alone(tmp_path: Path) -> None:
         assert checked.returncode == 0
     finally:
         process.send_signal(signal.SIGTERM)
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        finally:
+            reap(process)  # still running, or a worker left behind
     assert process.returncode == 0
     down = subprocess.run([sys.executable, "-m", "bot", "healthcheck"], env=env, cwd=ROOT,
                           timeout=60, capture_output=True, text=True)

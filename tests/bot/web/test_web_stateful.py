@@ -58,13 +58,14 @@ class LinksAndLimits(RuleBasedStateMachine):
         now = int(self.now)
         for g in self.links:
             sig = self.signer.path(g).rsplit("sig=", 1)[1]
-            args = (str(g.seat), str(g.member_id), str(g.expires), sig)
+            args = (str(g.seat), g.member, str(g.expires), sig)
             if now < g.expires:
                 assert self.signer.check("page", *args, now=now) == g
             else:
                 with pytest.raises(Refused, match="expired"):
                     self.signer.check("page", *args, now=now)
-            for seat, member in ((g.seat + 1, g.member_id), (g.seat, g.member_id + 1)):
+            others = {self.signer.member("page", n) for n in range(1, 6)} - {g.member}
+            for seat, member in ((g.seat + 1, g.member), (g.seat, min(others))):
                 with pytest.raises(Refused, match="signature"):
                     self.signer.check("page", str(seat), str(member), str(g.expires), sig,
                                       now=now)

@@ -36,6 +36,9 @@ Driver API (every wait takes a timeout in seconds and raises :class:`StandInTime
     await standin.wait_for_message(predicate, timeout) -> Message
     standin.messages, standin.interactions, standin.commands(guild=None)
     standin.violations        # limits the bot broke (assert it is empty)
+    standin.spec_violations   # requests Discord's OpenAPI description refuses (400/50035,
+                              # 404, 405); the e2e fixtures fail a test on any, unless it
+                              # called standin.expect_spec_violations()
     standin.error_responses   # every error answer, refusals such as closed DMs included
     standin.unhandled         # routes / gateway ops the stand-in does not implement
     standin.advance_time(seconds)      # step past deadlines without sleeping
@@ -47,6 +50,10 @@ Driver API (every wait takes a timeout in seconds and raises :class:`StandInTime
     # Faults: awaited once a message is made (before the bot hears back), and before a
     # follow-up is handled (returning True drops it, as if its sender died).
     standin.world.after_create.append(fault); standin.world.before_followup.append(fault)
+
+Every request under ``/api/v10`` is checked against Discord's OpenAPI 3.1 description
+(``shared/discord-openapi.json`` beside the repository, see :mod:`.openapi`): route, method,
+path and query parameters and the JSON body (or a multipart body's ``payload_json``).
 
 Create Message honours ``nonce`` with ``enforce_nonce: true`` as Discord does: the same author
 and nonce within five minutes returns the first message; a malformed nonce is refused (50035).

@@ -21,11 +21,15 @@ from .interactions import (
 )
 from .messages import Message
 from .model import BOT_PERMISSIONS, DM, JSON, Channel, Guild, Member, Role, User
+from .openapi import load_spec
 from .server import API, RateLimiter, build_app
 from .state import GUILDS_INTENT, ErrorResponse, UnhandledRoute, Violation, World
 
 GUILD_MEMBERS_INTENT = 1 << 1
 Person = User | Member
+# Every stand-in started in this process, so the tests' teardown can check each one for
+# requests Discord's description refuses, however the test made it.
+STARTED: list[StandIn] = []
 
 
 def _user(who: Person) -> User:
@@ -48,12 +52,16 @@ class StandIn:
         self.world = World(token, self.clock, self.notifier)
         self.gateway = Gateway(self.world, heartbeat_interval_ms)
         self.limiter = RateLimiter(self.clock, rest_rate_limit, rest_rate_window)
+        # Loaded here so a missing description fails the test at once.
+        self.spec = load_spec()
+        self.spec_violations_expected = False
         self._runner: web.AppRunner | None = None
         self.port = 0
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> StandIn:
-        app = build_app(self.world, self.gateway, self.limiter)
+        app = build_app(self.world, self.gateway, self.limiter, self.spec)
+        STARTED.append(self)
         runner = web.AppRunner(app, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -405,6 +413,20 @@ class StandIn:
     @property
     def unhandled(self) -> list[UnhandledRoute]:
         return self.world.unhandled
+
+    @property
+    def spec_violations(self) -> list[Violation]:
+        """Requests Discord's OpenAPI description refuses (answered 400/50035, 404 or 405);
+        a test fails on any unless it called :meth:`expect_spec_violations`."""
+        return self.world.spec_violations
+
+    def expect_spec_violations(self) -> None:
+        """For tests that send refused requests on purpose: they check ``spec_violations``
+        themselves instead of failing at teardown."""
+        self.spec_violations_expected = True
+
+    def unexpected_spec_violations(self) -> list[Violation]:
+        return [] if self.spec_violations_expected else list(self.world.spec_violations)
 
     @property
     def internal_errors(self) -> list[str]:

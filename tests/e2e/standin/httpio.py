@@ -16,6 +16,9 @@ FILE_PART = re.compile(r"^files?\[(\d+)\]$|^file(\d*)$")
 MAX_PARTS = 64
 # The interaction a request concerns, so errors can be filed under it.
 INTERACTION = web.RequestKey("interaction", InteractionRecord)
+# The decoded body: read once (a multipart stream cannot be read twice), checked against
+# Discord's description before the route handler uses it.
+BODY = web.RequestKey("body", tuple)
 
 
 def json_response(
@@ -46,6 +49,15 @@ async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
 
     Multipart bodies carry ``payload_json`` plus ``files[n]`` parts, as discord.py sends them.
     """
+    cached = request.get(BODY)
+    if cached is None:
+        cached = await _read_body(request)
+        request[BODY] = cached
+    payload, uploads = cached
+    return payload, list(uploads)
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     if request.content_type.startswith("multipart/"):
         reader = await request.multipart()
         payload: Any = None

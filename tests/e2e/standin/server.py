@@ -10,12 +10,13 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from .clock import Clock
-from .errors import ApiError
+from .errors import INVALID_FORM_BODY, ApiError
 from .gateway import Gateway
-from .httpio import INTERACTION, json_response
+from .httpio import INTERACTION, json_response, read_body
+from .openapi import JSON_TYPE, MULTIPART, Match, Spec
 from .routes_interactions import InteractionRoutes
 from .routes_rest import RestRoutes
-from .state import UnhandledRoute, World
+from .state import UnhandledRoute, Violation, World
 
 API = "/api/v10"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -59,15 +60,85 @@ def _is_interaction_route(path: str) -> bool:
     return path.startswith((f"{API}/interactions/", f"{API}/webhooks/"))
 
 
-def build_app(world: World, gateway: Gateway, limiter: RateLimiter) -> web.Application:
+class SpecRefusal(ApiError):
+    """A request Discord's OpenAPI description refuses."""
+
+
+def route_refusal(found: Match, method: str) -> SpecRefusal | None:
+    """Discord's answer to a route or method its description lacks (None if it has it)."""
+    if found.route is None:
+        return SpecRefusal(404, 0, "404: Not Found", kind="openapi_route",
+                           details=["no such route in Discord's API"])
+    if found.operation is None:
+        return SpecRefusal(405, 0, "405: Method Not Allowed", kind="openapi_route",
+                           details=[f"{found.route.template} has no {method}"])
+    return None
+
+
+async def check_against_spec(
+    world: World, spec: Spec, request: web.Request, found: Match
+) -> None:
+    """Raises :class:`SpecRefusal` (answered as Discord answers) if a path or query value or
+    the body does not fit the operation's description."""
+    operation = found.operation
+    assert operation is not None
+    errors = spec.check_params(operation, found.params, request.query)
+    if operation.bodies:
+        if request.content_type.startswith("multipart/"):
+            content_type, present = MULTIPART, True
+        else:
+            content_type, present = request.content_type, request.can_read_body
+        payload, _ = await read_body(request)
+        if content_type == MULTIPART and payload is None:
+            payload = {}  # files without a payload_json part
+        if content_type == "application/octet-stream" and present:
+            content_type = JSON_TYPE  # a body sent without a Content-Type header
+        errors.extend(spec.check_body(operation, content_type, payload, present))
+        if __import__("os").environ.get("TMP_SPEC_DUMP"):
+            with open(__import__("os").environ["TMP_SPEC_DUMP"], "a") as dump:
+                dump.write(__import__("json").dumps([request.method, request.path[len(API):],
+                    dict(request.query), content_type, payload, present]) + "\n")
+    if errors:
+        # Filed under its interaction (if any), so a driver waiting on it sees the refusal.
+        token = found.params.get("interaction_token") or found.params.get("webhook_token")
+        record = world.by_token.get(token) if token else None
+        if record is not None:
+            request[INTERACTION] = record
+        raise SpecRefusal(400, INVALID_FORM_BODY, "Invalid Form Body", kind="openapi",
+                          errors=errors.to_dict(),
+                          details=errors.details())
+
+
+def build_app(
+    world: World, gateway: Gateway, limiter: RateLimiter, spec: Spec
+) -> web.Application:
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         route = f"{request.method} {request.path}"
+        found = spec.match(request.method, request.path[len(API):])
+        refusal = route_refusal(found, request.method) if request.path.startswith(API) else None
+        if refusal is not None:
+            # Not a route of Discord's API: refused before auth, whether served here or not.
+            _record_spec(world, refusal, route, request)
+            if request.match_info.http_exception is not None:
+                world.unhandled.append(
+                    UnhandledRoute(request.method, request.path, request.query_string)
+                )
+            return json_response(refusal.body(), status=refusal.status)
         if request.match_info.http_exception is not None:
             world.unhandled.append(
                 UnhandledRoute(request.method, request.path, request.query_string)
             )
             world.notifier.notify()
+            try:
+                # Not served here, but still checked: Discord would refuse a bad request.
+                if request.path.startswith(API):
+                    await check_against_spec(world, spec, request, found)
+            except SpecRefusal as error:
+                _record_spec(world, error, route, request)
+                return json_response(error.body(), status=error.status)
+            except ApiError:
+                pass  # a body that is not JSON; the route is not served anyway
             return json_response({"message": "404: Not Found", "code": 0}, status=404)
         try:
             if request.path.startswith(API) and not _is_interaction_route(request.path):
@@ -76,7 +147,17 @@ def build_app(world: World, gateway: Gateway, limiter: RateLimiter) -> web.Appli
                         401, 0, "401: Unauthorized", kind="unauthorized", violation=False
                     )
                 limiter.check()
+            if request.path.startswith(API) and not __import__("os").environ.get("TMP_SPEC_OFF"):
+                try:
+                    await check_against_spec(world, spec, request, found)
+                except SpecRefusal as error:
+                    if not __import__("os").environ.get("TMP_SPEC_REPORT_ONLY"):
+                        raise
+                    _record_spec(world, error, route, request)
             return await handler(request)
+        except SpecRefusal as error:
+            _record_spec(world, error, route, request)
+            return json_response(error.body(), status=error.status, headers=error.headers)
         except ApiError as error:
             world.record_error(error, route, request.get(INTERACTION))
             return json_response(error.body(), status=error.status, headers=error.headers)
@@ -94,3 +175,20 @@ def build_app(world: World, gateway: Gateway, limiter: RateLimiter) -> web.Appli
     app.router.add_get("/", gateway.handle)
     app.router.add_get("/resume", gateway.handle)
     return app
+
+
+def _record_spec(world: World, error: ApiError, route: str, request: web.Request) -> None:
+    interaction = request.get(INTERACTION)
+    world.record_error(error, route, interaction)
+    query = f"?{request.query_string}" if request.query_string else ""
+    world.spec_violations.append(
+        Violation(
+            kind=error.kind,
+            status=error.status,
+            code=error.code,
+            message=error.message,
+            route=f"{route}{query}",
+            details=list(error.details),
+            interaction_id=interaction.id if interaction else None,
+        )
+    )

@@ -127,6 +127,8 @@ class World:
         self.error_responses: list[ErrorResponse] = []
         self.unhandled: list[UnhandledRoute] = []
         self.internal_errors: list[str] = []
+        # Requests Discord's OpenAPI description refuses (also filed in ``violations``).
+        self.spec_violations: list[Violation] = []
         self.http_base = ""
         self.gateway_url = ""
         self.dispatcher: Dispatcher | None = None
