@@ -20,6 +20,8 @@ RUN python -m pip --python /venv/bin/python install --no-deps --require-hashes \
 COPY rules /app/rules
 COPY rendering /app/rendering
 COPY bot /app/bot
+# Read by `python -m bot --version` (the image installs no package metadata).
+COPY pyproject.toml /app/pyproject.toml
 RUN python -m compileall -q --invalidation-mode unchecked-hash /app
 
 # Run stage: the venv and the code copied in; no compilers, no pip in the venv, no wheels.

@@ -14,7 +14,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import rendering
-from bot.web.metrics import RENDER_SECONDS, RENDERS
+from bot.metrics import RENDER_SECONDS, RENDERS
 
 Rendered = list[tuple[bytes, str]]
 """PNG bytes with their alt text: the image readable at preview size first, then the rest."""

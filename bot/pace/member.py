@@ -81,8 +81,8 @@ class MemberSettings:
             lines.append(f"Holiday: <t:{self.away_from}:f> to <t:{self.away_until}:f>")
         if self.dms_refused:
             lines.append("Discord refused my last DM to you: reminders come as a mention in "
-                         "the table's channel until a DM gets through (`/settings "
-                         "dm_notices:true` tries again).")
+                         "the table's channel until you next use a command or a button "
+                         "(`/settings dm_notices:true` tries again).")
         return "\n".join(lines)
 
     def away_text(self, now: int) -> str | None:

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict
 
+from bot.metrics import DEADLINES, REMINDERS
 from bot.notices import Notice
 from bot.pace.base import timing_of
 from bot.pace.clock import Clock
@@ -42,7 +43,6 @@ from bot.tables import Tables
 from bot.tables.live import Loaded, Planning, Timed
 from bot.text import escape
 from bot.values import Member, TableError
-from bot.web.metrics import DEADLINES, REMINDERS
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ import asyncio
 import logging
 from concurrent.futures import Executor
 
+from bot.metrics import SEARCHES_CAPPED
 from bot.store import SeatRecord
 from bot.tables import offload
 from bot.values import TableError
-from bot.web.metrics import SEARCHES_CAPPED
 from rules import players
 from rules.core import Action, Game, RulesError, State, derive_seed
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.metrics import MOVES
 from bot.notices import Notice, SeatNotice
 from bot.store import ActionRecord, NewAction, StaleVersion, Status, Step
 from bot.tables import gamelog, offload
@@ -19,7 +20,6 @@ from bot.tables.computers import decide, standing_move
 from bot.tables.live import Live, Loaded, Timed, Views
 from bot.tables.narration import narrate, play_notice, private_notices
 from bot.values import OutOfDate
-from bot.web.metrics import MOVES
 from rules.core import Event, Transition
 from rules.words import counted
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.metrics import ACT_SECONDS, observed
 from bot.notices import Notice
 from bot.store import DuplicateKey, NewAction, StaleVersion, Status, Step
 from bot.tables import gamelog, offload
@@ -25,7 +26,6 @@ from bot.tables.narration import (
 )
 from bot.text import escape
 from bot.values import Member, OutOfDate, Proposal, TableError
-from bot.web.metrics import ACT_SECONDS, observed
 from rules.words import listed
 
 ALREADY = "That move was already made."

@@ -22,6 +22,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.locks import KeyedLocks
+from bot.metrics import DMS_REFUSED
 from bot.notices import Notice, SeatNotice
 from bot.pace.clock import SystemClock, epoch
 from bot.pace.notices import (
@@ -42,7 +43,6 @@ from bot.ui.ids import Mark
 from bot.ui.pacing import Pacer
 from bot.ui.respond import Services
 from bot.web.links import Links
-from bot.web.metrics import DMS_REFUSED
 
 log = logging.getLogger(__name__)
 

@@ -3,6 +3,7 @@ and, in the bot's process, probes of the Discord gateway."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -45,6 +46,8 @@ class Site:
     limits: Limits = field(default_factory=Limits)
     # Replays and renders run here (a process pool in the bot's process), else in threads.
     executor: Executor | None = None
+    # The address players reach the pages by: absolute links in link previews (none without).
+    public_url: str | None = field(default_factory=lambda: public_url())
     replays: Replays = field(init=False)
     leagues: Leagues = field(init=False)
 
@@ -72,6 +75,14 @@ class Site:
     async def pages_on(self, guild_id: int | None) -> None:
         if not await self.store.web_pages_on(guild_id):
             raise gone("This server has turned its web pages off.")
+
+
+def public_url(env: Mapping[str, str] | None = None) -> str | None:
+    """``TABULA_PUBLIC_URL`` without its trailing slash (None when unset or not http(s)):
+    link previews name their image by it, read here so that every process serving pages
+    has it."""
+    text = (os.environ if env is None else env).get("TABULA_PUBLIC_URL", "").strip()
+    return text.rstrip("/") if text.startswith(("http://", "https://")) else None
 
 
 SITE = web.AppKey("site", Site)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 
-DIGITS = 18  # below 2**63: any step, seat, image, epoch second or id fits
-_NUMBER = re.compile(f"[0-9]{{1,{DIGITS}}}")
+DIGITS = 18  # below 2**63: any step, seat, image or epoch second fits
+_DIGITS = re.compile("[0-9]+")
 
 
-def number(text: str) -> int | None:
-    """The number ``text`` spells, or None when it is anything else."""
-    return int(text) if _NUMBER.fullmatch(text) else None
+def number(text: str, digits: int = DIGITS) -> int | None:
+    """The number ``text`` spells (at most ``digits`` long), or None when it is anything
+    else."""
+    return int(text) if len(text) <= digits and _DIGITS.fullmatch(text) else None

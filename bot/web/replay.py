@@ -23,9 +23,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import rendering
+from bot.metrics import RENDER_SECONDS, RENDERS
 from bot.store import SeatRecord, Store, TableRecord
 from bot.tables import gamelog
-from bot.web.metrics import RENDER_SECONDS, RENDERS
 from rules import GAMES
 from rules.core import Game, Outcome
 

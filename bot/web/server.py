@@ -19,6 +19,7 @@ from bot.store import StoreError, is_postgres, open_store, redacted
 from bot.web import health, league_pages, private_pages, table_pages
 from bot.web.context import SITE, Site
 from bot.web.limits import BUCKETS, Buckets, guard
+from bot.web.numbers import number
 from bot.web.signing import Signer
 from bot.web.templates import html_response, page
 
@@ -34,11 +35,18 @@ async def home(request: web.Request) -> web.Response:
         " of its own; the bot gives its address with every board.</p>")))
 
 
+async def favicon(request: web.Request) -> web.FileResponse:
+    # Browsers ask for /favicon.ico whatever the page links: the same small SVG.
+    return web.FileResponse(STATIC / "favicon.svg", headers={
+        "Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=86400"})
+
+
 def make_app(site: Site) -> web.Application:
     app = web.Application(middlewares=[guard], client_max_size=4096)
     app[SITE] = site
     app[BUCKETS] = Buckets()
     app.router.add_get("/", home)
+    app.router.add_get("/favicon.ico", favicon)
     for module in (table_pages, league_pages, private_pages, health):
         module.add_routes(app)
     app.router.add_static("/static", STATIC, append_version=False)
@@ -104,6 +112,8 @@ settings (environment variables):
   TABULA_PUBLIC_URL  optional: the address players reach the pages by
   TABULA_WEB_SECRET  optional: the key that signs private links (needed for them)
   TABULA_LINK_HOURS  optional: how long a private link works (default 24)
+  TABULA_TRUSTED_PROXIES  optional: reverse proxies (addresses or CIDRs, comma-separated)
+                     whose X-Forwarded-For names the client (loopback always is)
 """
 
 
@@ -147,9 +157,10 @@ async def _set_pages(db: str, guild_id: int, on: bool) -> None:
 
 
 def guild_id(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"a server id is digits only, not {text!r}")
-    return int(text)
+    found = number(text, 20)  # a Discord id: up to 20 ASCII digits
+    if found is None:
+        raise argparse.ArgumentTypeError(f"a server id is digits only, not {text[:40]!r}")
+    return found
 
 
 def pages_main(argv: list[str]) -> int:

@@ -8,10 +8,11 @@ import re
 
 from aiohttp import web
 
+from bot.text import clean_name
 from bot.web.context import Site, bad_request, gone, site_of
 from bot.web.numbers import number
 from bot.web.replay import PublicTable
-from bot.web.templates import esc, html_response, name, page, when
+from bot.web.templates import NAME_LIMIT, esc, html_response, name, page, when
 
 NUMBER = re.compile(r"^\d+\.\s*")  # a history line's own number, left out of the caption
 FIRST_ID = ' id="replay-image"'  # the replay's first image, as older links and tests know it
@@ -44,12 +45,31 @@ def image_path(t: PublicTable, step: int, k: int = 0) -> str:
     return f"/t/{t.public_id}/img/{step}-{k}.png?v={t.table.version}"
 
 
+# Images a renderer draws without a description of their own, by game and position: what
+# each shows, said in its alt text in place of a copy of the first image's.
+UNDESCRIBED = {"hadrians-wall": {1: "each player's sheet in summary: tracks, buildings,"
+                                    " cohorts and score"}}
+ALT_LIMIT = 1200
+
+
+def image_alt(game_id: str, caption_text: str, k: int, count: int, alt: str,
+              first: str) -> str:
+    """An image's alt text: the step (its caption), then what this image shows."""
+    if k and alt.startswith(first) and alt.endswith(f"(image {k + 1} of {count})"):
+        alt = UNDESCRIBED.get(game_id, {}).get(k, f"image {k + 1} of {count} of the board")
+    return f"{caption_text} {alt}"[:ALT_LIMIT]
+
+
 async def step_images(site: Site, t: PublicTable, step: int) -> list[tuple[str, str]]:
     """Each image of a step (a game may draw several: a board, sheets, cities) with its alt
     text, as (address, alt)."""
     described = await site.replays.images(t.table.game_id, t.view(step),
                                           f"{t.table.id}:{t.table.version}:{step}")
-    return [(image_path(t, step, k), alt) for k, (_, alt) in enumerate(described)]
+    said = caption(t, step)
+    first = described[0][1] if described else ""
+    return [(image_path(t, step, k),
+             image_alt(t.table.game_id, said, k, len(described), alt, first))
+            for k, (_, alt) in enumerate(described)]
 
 
 def _images(images: list[tuple[str, str]], first_id: str = "") -> str:
@@ -64,18 +84,49 @@ async def table_page(request: web.Request) -> web.Response:
     step = chosen_step(request, t.last)
     parts = [f"<h1>{esc(game.title)}</h1>",
              f"<p class=\"status\">This game is {esc(STATUS.get(t.table.status, ''))}.</p>"]
-    if t.started:
-        parts.append("<section id=\"board\"><h2>The board now</h2>"
-                     f"{_images(await step_images(site, t, t.last))}</section>")
-    parts.append(_seats(t))
-    parts.append(await _turn(site, t))
+    # What a reader comes for first: who won, whose turn it is, then the board with its
+    # moves beside it; the seats and the replay file after.
     if t.outcome is not None or t.replay_file is not None:
         parts.append(_final(t))
+    parts.append(await _turn(site, t))
     if t.started:
-        parts.append(_replay(t, step, await step_images(site, t, step)))
-    parts.append(_history(t))
+        parts.append("<div class=\"play\">"
+                     f"{_replay(t, step, await step_images(site, t, step))}{_history(t)}"
+                     "</div>")
+    else:
+        parts.append(_history(t))
+    parts.append(_seats(t))
+    if t.replay_file is not None:
+        parts.append(f"<p><a id=\"replay-file\" href=\"/t/{esc(t.public_id)}/replay.json\""
+                     " download>The replay file</a> (for <code>python -m rules replay</code>)."
+                     "</p>")
     return html_response(page(f"{game.title} table", "\n".join(parts),
-                              scripts=("replay.js",)))
+                              scripts=("replay.js",), head=await _preview(site, t)))
+
+
+async def _preview(site: Site, t: PublicTable) -> str:
+    """Link preview tags (Open Graph, Twitter card): a link pasted in Discord unfurls with
+    the board now. Only the public view's image, and only as an absolute address: without
+    ``TABULA_PUBLIC_URL`` there is none."""
+    title = f"{site.games[t.table.game_id].title} table · Tabula"
+    if t.outcome is not None:
+        about = winners(t) + " " + scores(t)
+    elif t.table.status == "abandoned":
+        about = "This game was abandoned before its end."
+    elif t.started:
+        about = f"This game is being played. {caption(t, t.last)}"
+    else:
+        about = "This game is waiting for players."
+    tags = [("og:type", "website"), ("og:title", title), ("og:description", about[:300])]
+    if site.public_url is not None:
+        tags.append(("og:url", f"{site.public_url}/t/{t.public_id}"))
+        if t.started and await step_images(site, t, t.last):
+            tags.append(("og:image", site.public_url + image_path(t, t.last)))
+    card = "summary_large_image" if any(k == "og:image" for k, _ in tags) else "summary"
+    return "".join(
+        [f"<meta property=\"{k}\" content=\"{esc(v)}\">" for k, v in tags]
+        + [f"<meta name=\"twitter:card\" content=\"{card}\">",
+           f"<meta name=\"description\" content=\"{esc(about[:300])}\">"])
 
 
 def _seats(t: PublicTable) -> str:
@@ -96,11 +147,37 @@ async def _turn(site: Site, t: PublicTable) -> str:
     return f"<section id=\"turn\"><h2>Whose turn</h2><ul>{''.join(who)}</ul></section>"
 
 
+def _places(t: PublicTable) -> dict[int, int]:
+    assert t.outcome is not None
+    return {seat: n for n, group in enumerate(t.outcome.ranking, start=1) for seat in group}
+
+
+def winners(t: PublicTable) -> str:
+    """Who won, as plain text (names cleaned and capped; escape it to show it)."""
+    assert t.outcome is not None
+    first = t.outcome.ranking[0] if t.outcome.ranking else []
+    names = [clean_name(t.names[seat], NAME_LIMIT) for seat in first]
+    if not names:
+        return "The game is over."
+    if len(names) == 1:
+        return f"{names[0]} won."
+    return f"{', '.join(names[:-1])} and {names[-1]} shared the win."
+
+
+def scores(t: PublicTable) -> str:
+    """The final scores, best first, as plain text."""
+    assert t.outcome is not None
+    place = _places(t)
+    ordered = sorted(enumerate(t.outcome.scores), key=lambda x: place.get(x[0], 99))
+    return "Final scores: " + ", ".join(
+        f"{clean_name(t.names[seat], NAME_LIMIT)} {score}" for seat, score in ordered) + "."
+
+
 def _final(t: PublicTable) -> str:
     out = ["<section id=\"final\"><h2>Final scores</h2>"]
     if t.outcome is not None:
-        place = {seat: n for n, group in enumerate(t.outcome.ranking, start=1)
-                 for seat in group}
+        place = _places(t)
+        out.append(f"<p id=\"winner\">{esc(winners(t))}</p>")
         rows = "".join(
             f"<tr><td>{place.get(seat, '')}</td><th scope=\"row\">{name(t.names[seat])}</th>"
             f"<td>{esc(score)}</td></tr>"
@@ -112,8 +189,7 @@ def _final(t: PublicTable) -> str:
                    "</table></div>")
     else:
         out.append("<p>The game was abandoned before its end.</p>")
-    out.append(f"<p><a id=\"replay-file\" href=\"/t/{esc(t.public_id)}/replay.json\" download>"
-               "The replay file</a> (for <code>python -m rules replay</code>).</p></section>")
+    out.append("</section>")
     return "".join(out)
 
 
@@ -126,16 +202,20 @@ def _replay(t: PublicTable, step: int, images: list[tuple[str, str]]) -> str:
 
     nav = " ".join((link("First", 0, "first"), link("Previous", max(step - 1, 0), "prev"),
                     link("Next", min(step + 1, t.last), "next"), link("Last", t.last, "last")))
+    # The controls above the images: beside the board whatever its height. The form's
+    # action keeps #replay: without the script, "Show" lands on the replay, not the top.
     return (
         f"<section id=\"replay\" data-base=\"{esc(base)}\" data-version=\"{t.table.version}\""
         f" data-last=\"{t.last}\" data-step=\"{step}\"><h2>Replay</h2>"
         f"<p id=\"replay-caption\" aria-live=\"polite\">{esc(caption(t, step))}</p>"
-        f"<div id=\"replay-images\">{_images(images, FIRST_ID)}</div>"
         f"<nav aria-label=\"Replay steps\">{nav}</nav>"
-        f"<form method=\"get\" action=\"{esc(base)}\"><label for=\"replay-slider\">Step</label>"
+        f"<form method=\"get\" action=\"{esc(base)}#replay\">"
+        "<label for=\"replay-slider\">Step</label>"
         f"<input type=\"range\" id=\"replay-slider\" name=\"step\" min=\"0\" max=\"{t.last}\""
         f" value=\"{step}\"><button type=\"submit\">Show</button></form>"
-        "<p class=\"hint\">Arrow keys step too.</p></section>")
+        f"<div id=\"replay-images\">{_images(images, FIRST_ID)}</div>"
+        "<p class=\"hint\">Arrow keys step too; a line of the history opens its step.</p>"
+        "</section>")
 
 
 def caption(t: PublicTable, step: int) -> str:
@@ -150,8 +230,12 @@ def caption(t: PublicTable, step: int) -> str:
 def _history(t: PublicTable) -> str:
     if not t.history:
         return "<section id=\"history\"><h2>History</h2><p>No moves yet.</p></section>"
+    base = esc(f"/t/{t.public_id}")
+    # Each move's line opens its step: a link that works without the script, which opens
+    # it in place instead.
     items = "".join(
-        f"<li data-step=\"{s}\">{esc(text)}</li>" if s is not None
+        f"<li data-step=\"{s}\"><a class=\"to-step\" data-step=\"{s}\""
+        f" href=\"{base}?step={s}#replay\">{esc(text)}</a></li>" if s is not None
         else f"<li class=\"seat-change\">{esc(text)}</li>" for s, text in t.history)
     return f"<section id=\"history\"><h2>History</h2><ul>{items}</ul></section>"
 

@@ -30,15 +30,17 @@ def when(epoch: int) -> str:
             f'{moment.strftime("%Y-%m-%d %H:%M")} UTC</time>')
 
 
-def page(title: str, body: str, *, scripts: tuple[str, ...] = ()) -> str:
-    """A whole page; ``title`` is plain text, ``body`` trusted HTML."""
+def page(title: str, body: str, *, scripts: tuple[str, ...] = (), head: str = "") -> str:
+    """A whole page; ``title`` is plain text, ``body`` and ``head`` (more of the head: link
+    previews) trusted HTML."""
     tags = "".join(f'<script src="/static/{s}" defer></script>' for s in ("local-time.js",
                                                                         *scripts))
     return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{esc(title)} · Tabula</title>"
+            "<link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\">"
             "<link rel=\"stylesheet\" href=\"/static/style.css\">"
-            f"{tags}</head><body><main>{body}</main>"
+            f"{head}{tags}</head><body><main>{body}</main>"
             "<footer>Tabula: board games played in Discord.</footer></body></html>\n")
 
 

@@ -7,8 +7,8 @@ import logging
 import pytest
 
 import rules.players as players
+from bot.metrics import SEARCHES_CAPPED
 from bot.tables.computers import decide
-from bot.web.metrics import SEARCHES_CAPPED
 from rules import GAMES
 from rules.core import Game, State, derive_seed
 from rules.players.registry import heuristic_for

@@ -1,7 +1,8 @@
 // Stepping the replay without reloading: buttons, arrow keys and the slider change the images
 // and the caption; the address keeps the step (?step=N) so a link opens the same step.
 // What a step shows (its caption, every image and their alt texts) comes from the server
-// (step/N.json), the same as a page opened at ?step=N: one definition of each.
+// (step/N.json), the same as a page opened at ?step=N: one definition of each. A history
+// line opens its step in place; the next step's images are fetched ahead, so "Next" is quick.
 "use strict";
 (function () {
   var box = document.getElementById("replay");
@@ -39,6 +40,19 @@
     for (var k = data.images.length; k < shown.length; k++) { images.removeChild(shown[k]); }
     mark(data.step);
     box.dataset.step = String(data.step);
+    if (data.step < last) { preload(data.step + 1); }
+  }
+
+  var preloaded = {};
+  function preload(n) {
+    if (preloaded[n]) { return; }
+    preloaded[n] = true;
+    fetch(base + "/step/" + n + ".json").then(function (answer) {
+      return answer.ok ? answer.json() : null;
+    }).then(function (data) {
+      if (!data) { return; }
+      data.images.forEach(function (image) { new Image().src = image.src; });
+    }).catch(function () { preloaded[n] = false; });
   }
 
   function show(n, push) {
@@ -76,6 +90,14 @@
       show(parseInt(a.dataset.step, 10), true);
     });
   });
+  document.querySelectorAll("#history a.to-step").forEach(function (a) {
+    a.addEventListener("click", function (event) {
+      if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) { return; }
+      event.preventDefault();
+      show(parseInt(a.dataset.step, 10), true);
+      box.scrollIntoView({ block: "start" });
+    });
+  });
   // The slider steps itself (arrows, Home, End, dragging): only its value is followed here.
   slider.addEventListener("input", function () { show(parseInt(slider.value, 10), true); });
   document.addEventListener("keydown", function (event) {
@@ -87,5 +109,6 @@
     if (event.key === "ArrowLeft") { event.preventDefault(); show(step - 1, true); }
   });
   mark(step);
+  if (step < last) { preload(step + 1); }
   box.dataset.ready = "1";
 })();

@@ -30,6 +30,8 @@ async def test_a_vote_for_a_substitute_offers_the_seat_with_a_button(stack: Stac
     [offer] = [d for d in decided if isinstance(d, TableMessage)]
     assert offer.seek is not None and offer.seek.seat == 0 and offer.seek.old == ALICE.id
     assert "/game seek" not in offer.text and "Take this seat" in offer.text
+    shown = await status_lines(stack.scheduler, offer.seek.table_id)
+    assert "looks for a substitute until" in shown, shown
 
 
 async def test_a_seat_nobody_takes_is_played_by_the_computer_after_one_vote_period(

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from aiohttp import web as aioweb
-from aiohttp.test_utils import make_mocked_request
+from aiohttp.test_utils import TestClient, TestServer, make_mocked_request
 
 import rendering
 from bot.config import ConfigError, WebSettings
@@ -23,6 +23,7 @@ from bot.pace.clock import epoch
 from bot.web import table_pages
 from bot.web.limits import client_of
 from bot.web.links import Links
+from bot.web.server import make_app
 from bot.web.templates import esc
 from tests.bot.web.conftest import ALICE, BOB, HOSTILE, SECRET, Web, play
 from tests.bot.web.test_league_pages import league_with_a_game
@@ -52,7 +53,10 @@ async def test_the_replay_shows_every_image_of_a_step_with_alt_text(web: Web) ->
     step = await r.json()
     assert [i["src"].split("?")[0] for i in step["images"]] == [s.split("?")[0]
                                                                  for s, _ in found]
-    assert [i["alt"] for i in step["images"]] == [alt for _, alt in described]
+    # Each alt text says the step (its caption), then what that image shows.
+    assert [i["alt"] for i in step["images"]] == [f"{step['caption']} {alt}"
+                                                  for _, alt in described]
+    assert [esc(i["alt"]) for i in step["images"]] == [alt for _, alt in found]
     assert f"<p id=\"replay-caption\" aria-live=\"polite\">{esc(step['caption'])}</p>" in page
 
 
@@ -98,13 +102,11 @@ async def test_an_unexpected_error_is_a_500_with_the_security_headers(web: Web) 
     async def broken(request: aioweb.Request) -> aioweb.Response:
         raise RuntimeError("a bug")
 
-    app = web.client.server.app
-    assert app is not None
-    app.router._frozen = False  # a route of the test's own, on the running app
+    app = make_app(web.site)  # the site's own app, with a route that fails
     app.router.add_get("/broken", broken)
-    app.router._frozen = True
-    r = await web.client.get("/broken")
-    assert r.status == 500 and CSP in r.headers and "a bug" not in await r.text()
+    async with TestClient(TestServer(app)) as client:
+        r = await client.get("/broken")
+        assert r.status == 500 and CSP in r.headers and "a bug" not in await r.text()
     r = await web.client.get("/nowhere")
     assert r.status == 404 and CSP in r.headers
     r = await web.client.post("/")

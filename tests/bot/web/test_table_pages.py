@@ -44,7 +44,7 @@ async def test_a_finished_game_shows_board_seats_scores_history_and_replay(web: 
     assert r.status == 200 and r.content_type == "text/html"
     assert "default-src 'none'" in r.headers[CSP] and "script-src 'self'" in r.headers[CSP]
     page = await r.text()
-    for section in ("board", "seats", "final", "replay", "history"):
+    for section in ("seats", "final", "replay", "history"):
         assert f'id="{section}"' in page
     assert "This game is finished." in page
     assert f'href="/t/{public_id}/replay.json"' in page
@@ -52,6 +52,9 @@ async def test_a_finished_game_shows_board_seats_scores_history_and_replay(web: 
     assert table is not None
     last = len(await replayed_views(web, table)) - 1
     assert f'data-last="{last}"' in page and f'max="{last}"' in page
+    # The final board once: the replay opens on it (no second copy above it).
+    main = page.split("<main>", 1)[1]
+    assert main.count(f"/t/{public_id}/img/{last}-0.png") == 1
     # Every move is told in the history (a line an event), with the step it led to.
     steps = {int(n) for n in re.findall(r'<li data-step="(\d+)">', page)}
     assert steps == set(range(1, last + 1))

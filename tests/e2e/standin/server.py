@@ -94,10 +94,6 @@ async def check_against_spec(
         if content_type == "application/octet-stream" and present:
             content_type = JSON_TYPE  # a body sent without a Content-Type header
         errors.extend(spec.check_body(operation, content_type, payload, present))
-        if __import__("os").environ.get("TMP_SPEC_DUMP"):
-            with open(__import__("os").environ["TMP_SPEC_DUMP"], "a") as dump:
-                dump.write(__import__("json").dumps([request.method, request.path[len(API):],
-                    dict(request.query), content_type, payload, present]) + "\n")
     if errors:
         # Filed under its interaction (if any), so a driver waiting on it sees the refusal.
         token = found.params.get("interaction_token") or found.params.get("webhook_token")
@@ -147,13 +143,8 @@ def build_app(
                         401, 0, "401: Unauthorized", kind="unauthorized", violation=False
                     )
                 limiter.check()
-            if request.path.startswith(API) and not __import__("os").environ.get("TMP_SPEC_OFF"):
-                try:
-                    await check_against_spec(world, spec, request, found)
-                except SpecRefusal as error:
-                    if not __import__("os").environ.get("TMP_SPEC_REPORT_ONLY"):
-                        raise
-                    _record_spec(world, error, route, request)
+            if request.path.startswith(API):
+                await check_against_spec(world, spec, request, found)
             return await handler(request)
         except SpecRefusal as error:
             _record_spec(world, error, route, request)

@@ -1,6 +1,7 @@
 """The Prometheus metrics, on a registry of their own. The bot counts at the few places things
-happen (a commit, a render, a deadline, a reminder, a refused DM); ``/metrics`` reads the
-gauges (gateway latency, live tables) as it is scraped."""
+happen (a commit, a render, a deadline, a reminder, a refused DM); ``/metrics`` (bot.web.health)
+serves them and reads the gauges (gateway latency, live tables) as it is scraped. Here, below
+every layer that counts, so none of them imports the web layer to count."""
 
 from __future__ import annotations
 
