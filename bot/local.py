@@ -344,7 +344,8 @@ def local_main(argv: list[str]) -> int:
     problem = players_problem(GAMES[args.game], args.players, args.auto)
     if problem is not None:
         parser.error(f"argument --players: {problem}")
-    folder = args.out or Path("tabula-local") / f"{args.game}-{args.seed or 'random'}"
+    name = f"{args.game}-{args.seed}" if args.seed else args.game
+    folder = args.out or Path("tabula-local") / name
     if args.out is None and folder.exists():
         # A fresh folder per run, so images of two runs never mix.
         n = 2

@@ -1,5 +1,5 @@
 """Properties for fuzzing the engines (strategies in fuzz_strategies.py), shared by the bounded
-test suite (tests/rules/test_fuzz_rules.py) and the long run (bench/fuzz_rules.py).
+test suite (tests/rules/test_fuzz_rules.py) and the long run (fuzz/fuzz_rules.py).
 
 Each property takes one generated input and checks the contract for bad input: only
 ``RulesError`` subclasses (or the replay CLI's documented exit codes) come out, inputs are never

@@ -6,7 +6,8 @@ one message), ``announce_until`` and ``announce_by`` (the process holding it). C
 compare-and-set in one transaction, so one process tells each version, in version order,
 whichever process committed it. A claim whose holder died (it expired, or its holder asks
 again after a restart) is taken over with its range unchanged: the range is posted again
-under the same nonce, and Discord keeps the one message that may already have gone out.
+under the same nonce, and Discord keeps the one message that may already have gone out; past
+Discord's nonce window the poster finds that message among the channel's latest instead.
 """
 
 from __future__ import annotations

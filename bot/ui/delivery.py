@@ -4,8 +4,9 @@ ephemeral ``/hand`` fallback for members whose DMs are closed.
 Moves are announced once and in order, from any number of processes: the right to post
 versions is claimed in the database (``bot.store.announcing``), and each channel post carries a
 nonce made of its table and last version, so a post repeated after a crash returns the message
-Discord already has. A notice already covered is skipped; one that comes after a gap first
-tells each missed version from the log. Each seat's DMs go out in version order, and never one
+Discord already has. Discord forgets a nonce after a few minutes, so a range taken over from a
+holder that died is first looked for among the channel's latest messages. A notice already
+covered is skipped; one that comes after a gap first tells each missed version from the log. Each seat's DMs go out in version order, and never one
 older than a view already sent.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +39,7 @@ from bot.render_pool import Rendered
 from bot.store import Status
 from bot.store.announcing import Turn
 from bot.text import clip
+from bot.ui import ids
 from bot.ui.components import board_view, lobby_view, seek_view, vote_view, web_view
 from bot.ui.dm_boards import DmBoards, dm_buttons
 from bot.ui.ids import Mark
@@ -53,6 +56,9 @@ REMEMBERED = 4096  # seats whose last version sent by DM is kept in memory
 VIEWS_REMEMBERED = 512
 LEASE_SECONDS = 60  # a claim to announce not ended by then was left by a crash: taken over
 BUSY_PAUSE = 0.05  # seconds between asking again while another process tells a table
+# Latest channel messages searched, on a takeover, for a post the crashed holder made: Discord
+# forgets a nonce after a few minutes, and the look-back must stay one request.
+LOOK_BACK = 50
 
 
 def image_files(rendered: Rendered, stem: str = "board") -> list[discord.File]:
@@ -164,11 +170,16 @@ class Delivery:
             text = notice.public_text if own else "\n".join(
                 await tables.told_lines(notice.table_id, claim.after, claim.upto))
             board = claim.upto == notice.version  # the notice's board shows this version
+            nonce = nonce_of(notice.table_id, claim.upto)
             message_id = None
             try:
-                if text or board:
-                    message_id = await self._post(notice, text, board=board,
-                                                  nonce=nonce_of(notice.table_id, claim.upto))
+                # Only a takeover looks back: the normal path costs no extra request.
+                found = (await self._posted_before(notice, claim.upto, text, nonce)
+                         if claim.retold and (text or board) else None)
+                if found is not None:
+                    message_id = found
+                elif text or board:
+                    message_id = await self._post(notice, text, board=board, nonce=nonce)
             except discord.Forbidden as exc:
                 # The bot may not post there (any more): retrying cannot help, and a claim
                 # left held would make every process wait on this table. `/history` keeps it.
@@ -177,6 +188,37 @@ class Delivery:
             await tables.mark_announced(
                 notice.table_id, claim.upto,
                 message_id if board and notice.public_view is not None else None)
+
+    async def _posted_before(self, notice: Notice, upto: int, text: str,
+                             nonce: str) -> int | None:
+        """The message among the channel's latest that already tells versions up to ``upto``
+        (a crashed holder's post, older than Discord's nonce window): the bot's own, with a
+        board button of this table at ``upto``, or without board buttons and every line of
+        ``text``. None when not there, or when the channel's history cannot be read (then
+        the post goes out again: a repeat rather than a loss)."""
+        me = getattr(self.client, "user", None)
+        if me is None:
+            return None
+        lines = {line for line in text.splitlines() if line.strip()}
+        await self.pacer.wait()
+        try:
+            async for message in self.channel(notice.channel_id).history(limit=LOOK_BACK):
+                if message.author.id != me.id:
+                    continue
+                if message.nonce is not None and str(message.nonce) == nonce:
+                    return message.id  # Discord does not promise to echo it; use it if so
+                boards = _board_versions(message.components)
+                mine = [v for t, v in boards if t == notice.table_id]
+                if upto in mine:
+                    return message.id
+                if mine:
+                    return None  # an earlier board of this table: the range came after it
+                if lines and not boards and lines <= set(message.content.splitlines()):
+                    return message.id
+        except discord.HTTPException as exc:
+            log.warning("table %s: channel %s's latest messages not read: %s",
+                        notice.table_id, notice.channel_id, exc)
+        return None
 
     async def _post(self, notice: Notice, text: str, *, board: bool = True,
                     nonce: str | None = None) -> int | None:
@@ -405,9 +447,22 @@ class Delivery:
         await self.services.scheduler.dashboard_posted(board.member_id, channel.id, sent.id)
 
 
-def _users(ids: tuple[int, ...]) -> discord.AllowedMentions:
-    return discord.AllowedMentions(users=[discord.Object(m) for m in ids], everyone=False,
+def _users(members: tuple[int, ...]) -> discord.AllowedMentions:
+    return discord.AllowedMentions(users=[discord.Object(m) for m in members], everyone=False,
                                    roles=False)
+
+
+def _board_versions(components: list[Any]) -> list[tuple[int, int]]:
+    """(table, version) of each channel board button in a message's component tree."""
+    found: list[tuple[int, int]] = []
+    stack = list(components)
+    while stack:
+        item = stack.pop()
+        match = re.fullmatch(ids.BOARD, getattr(item, "custom_id", None) or "")
+        if match is not None and match["mark"].startswith("v"):
+            found.append((int(match["table"]), Mark.decode(match["mark"]).version or 0))
+        stack.extend(getattr(item, "children", None) or ())
+    return found
 
 
 def delivery_of(interaction: discord.Interaction[Any]) -> Delivery:

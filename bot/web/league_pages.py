@@ -1,5 +1,6 @@
 """``/l/<public id>``: a league's page (standings as an image and as a table, rounds, results
-linking to their tables' pages), its standings image and its results as CSV."""
+linking to their tables' pages), its standings image and its results as CSV. ``?season=N``
+shows one season: its standings, rounds and results only."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from aiohttp import web
 from bot.leagues import Standings
 from bot.leagues.reliability import percent
 from bot.leagues.report import standings_png
-from bot.store import LeagueRecord, LeagueResult
-from bot.web.context import Site, gone, site_of
+from bot.store import LeagueRecord, LeagueResult, SeasonRecord
+from bot.web.context import Site, bad_request, gone, site_of
+from bot.web.numbers import number
 from bot.web.templates import esc, html_response, name, page
 
 
@@ -27,28 +29,69 @@ async def _league(request: web.Request) -> tuple[Site, str, LeagueRecord]:
     return site, public_id, league
 
 
-async def _standings(site: Site, league: LeagueRecord) -> Standings:
-    return await site.leagues.standings(league.guild_id, league.name)
+async def _season(request: web.Request, site: Site, league: LeagueRecord
+                  ) -> tuple[list[SeasonRecord], SeasonRecord | None]:
+    """The league's seasons and the one ``?season=`` names (None without it)."""
+    seasons = await site.store.seasons(league.id)
+    text = request.query.get("season")
+    if text is None:
+        return seasons, None
+    wanted = number(text)
+    if wanted is None:
+        raise bad_request("The season to show is not a number.")
+    chosen = next((x for x in seasons if x.number == wanted), None)
+    if chosen is None:
+        raise gone("This league has no such season.")
+    return seasons, chosen
+
+
+async def _standings(site: Site, league: LeagueRecord, season: SeasonRecord | None
+                     ) -> Standings:
+    return await site.leagues.standings(league.guild_id, league.name,
+                                        season.number if season else None)
 
 
 async def league_page(request: web.Request) -> web.Response:
     site, public_id, league = await _league(request)
-    standings = await _standings(site, league)
+    seasons, season = await _season(request, site, league)
+    standings = await _standings(site, league, season)
     game = site.games[league.game_id].title if league.game_id in site.games else league.game_id
     _, alt = await asyncio.to_thread(standings_png, standings.title, standings.lines)
     base = f"/l/{public_id}"
+    image = f"{base}/standings.png" + (f"?season={season.number}" if season else "")
     parts = [f"<h1>{name(league.name)}</h1>",
              f"<p>A league of {esc(game)}{' (closed)' if league.closed else ''}.</p>",
+             _picker(base, seasons, season),
              f"<section id=\"standings\"><h2>Standings: {name(standings.title)}</h2>"
-             f"<img src=\"{esc(base)}/standings.png\" alt=\"{esc(alt)}\">",
+             f"<img src=\"{esc(image)}\" alt=\"{esc(alt)}\">",
              _table(standings), "</section>"]
     results = list(reversed(await site.store.league_results(league.id)))
+    if season is not None:
+        results = [r for r in results if r.season_id == season.id]
     links = {r.table_id: await site.store.public_id("table", r.table_id) for r in results}
-    parts.append(await _rounds(site, league, results, links))
+    parts.append(await _rounds(site, league, results, links, season))
     parts.append(_results(results, links))
     parts.append(f"<p><a id=\"csv\" href=\"{esc(base)}/results.csv\" download>All results as"
                  " CSV</a></p>")
-    return html_response(page(f"{league.name} league", "\n".join(parts)))
+    title = f"{league.name} league" + (f", season {season.number}" if season else "")
+    return html_response(page(title, "\n".join(parts)))
+
+
+def _picker(base: str, seasons: list[SeasonRecord], chosen: SeasonRecord | None) -> str:
+    """Links to each season's page (and to the whole league's): plain links, so the choice
+    works without a script and each season has an address of its own."""
+    if not seasons:
+        return ""
+
+    def item(label: str, href: str, here: bool) -> str:
+        current = " aria-current=\"page\"" if here else ""
+        return f"<li><a class=\"season\" href=\"{esc(href)}\"{current}>{label}</a></li>"
+
+    items = [item("All seasons", base, chosen is None)] + [
+        item(f"Season {x.number}{' (running)' if x.running else ''}",
+             f"{base}?season={x.number}", chosen is not None and x.id == chosen.id)
+        for x in reversed(seasons)]
+    return f"<nav id=\"seasons\" aria-label=\"Seasons\"><ul>{''.join(items)}</ul></nav>"
 
 
 def _table(standings: Standings) -> str:
@@ -79,18 +122,20 @@ def _result_item(result: LeagueResult, links: dict[int, str]) -> str:
 
 
 async def _rounds(site: Site, league: LeagueRecord, results: list[LeagueResult],
-                  links: dict[int, str]) -> str:
+                  links: dict[int, str], season: SeasonRecord | None) -> str:
     rounds = await site.store.rounds(league.id)
+    if season is not None:
+        rounds = [r for r in rounds if r.season_id == season.id]
     if not rounds:
         return ""
-    # Each round says its season: the standings are one season's, the rounds span them all.
+    # Each round says its season: without one picked, the rounds span them all.
     seasons = {s.id: s.number for s in await site.store.seasons(league.id)}
     items = []
     for r in reversed(rounds):
         done = [x for x in results if x.round_id == r.id]
         inner = "".join(_result_item(x, links) for x in done) or "<li>No result yet.</li>"
-        season = seasons.get(r.season_id) if r.season_id is not None else None
-        label = f"Season {season}, round {r.number}" if season else f"Round {r.number}"
+        its = seasons.get(r.season_id) if r.season_id is not None else None
+        label = f"Season {its}, round {r.number}" if its else f"Round {r.number}"
         items.append(f"<li>{label}, opened {esc(r.created_at[:10])}<ul>{inner}</ul></li>")
     return f"<section id=\"rounds\"><h2>Rounds</h2><ul>{''.join(items)}</ul></section>"
 
@@ -104,7 +149,8 @@ def _results(results: list[LeagueResult], links: dict[int, str]) -> str:
 
 async def standings_image(request: web.Request) -> web.Response:
     site, _, league = await _league(request)
-    standings = await _standings(site, league)
+    _, season = await _season(request, site, league)
+    standings = await _standings(site, league, season)
     png, _ = await asyncio.to_thread(standings_png, standings.title, standings.lines)
     return web.Response(body=png, content_type="image/png")
 

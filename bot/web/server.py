@@ -109,7 +109,8 @@ WEB_SETTINGS = """\
 settings (environment variables):
   TABULA_WEB         host:port to serve the pages on, e.g. 0.0.0.0:8080 (needed)
   TABULA_DB          the SQLite file (default ./tabula.db), or a postgresql:// URL
-  TABULA_PUBLIC_URL  optional: the address players reach the pages by
+  TABULA_PUBLIC_URL  optional: the address players reach the pages by (links, and the
+                     board's image in a link's preview)
   TABULA_WEB_SECRET  optional: the key that signs private links (needed for them)
   TABULA_LINK_HOURS  optional: how long a private link works (default 24)
   TABULA_TRUSTED_PROXIES  optional: reverse proxies (addresses or CIDRs, comma-separated)

@@ -1,5 +1,6 @@
-"""``/t/<public id>``: a table's page (board, seats, whose turn and until when, history, a
-replay to step through, final scores and the replay file), its images and its replay file."""
+"""``/t/<public id>``: a table's page (the winner and final scores first, whose turn and until
+when, the replay of the board with its history beside it, seats, the replay file, and link
+preview tags), its images, each step's data for the script and its replay file."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 
 from aiohttp import web
 
+import rendering
 from bot.text import clean_name
 from bot.web.context import Site, bad_request, gone, site_of
 from bot.web.numbers import number
@@ -120,7 +122,7 @@ async def _preview(site: Site, t: PublicTable) -> str:
     tags = [("og:type", "website"), ("og:title", title), ("og:description", about[:300])]
     if site.public_url is not None:
         tags.append(("og:url", f"{site.public_url}/t/{t.public_id}"))
-        if t.started and await step_images(site, t, t.last):
+        if t.started and rendering.has_renderer(t.table.game_id):
             tags.append(("og:image", site.public_url + image_path(t, t.last)))
     card = "summary_large_image" if any(k == "og:image" for k, _ in tags) else "summary"
     return "".join(
@@ -208,11 +210,11 @@ def _replay(t: PublicTable, step: int, images: list[tuple[str, str]]) -> str:
         f"<section id=\"replay\" data-base=\"{esc(base)}\" data-version=\"{t.table.version}\""
         f" data-last=\"{t.last}\" data-step=\"{step}\"><h2>Replay</h2>"
         f"<p id=\"replay-caption\" aria-live=\"polite\">{esc(caption(t, step))}</p>"
-        f"<nav aria-label=\"Replay steps\">{nav}</nav>"
+        f"<div class=\"controls\"><nav aria-label=\"Replay steps\">{nav}</nav>"
         f"<form method=\"get\" action=\"{esc(base)}#replay\">"
         "<label for=\"replay-slider\">Step</label>"
         f"<input type=\"range\" id=\"replay-slider\" name=\"step\" min=\"0\" max=\"{t.last}\""
-        f" value=\"{step}\"><button type=\"submit\">Show</button></form>"
+        f" value=\"{step}\"><button type=\"submit\">Show</button></form></div>"
         f"<div id=\"replay-images\">{_images(images, FIRST_ID)}</div>"
         "<p class=\"hint\">Arrow keys step too; a line of the history opens its step.</p>"
         "</section>")

@@ -12,19 +12,27 @@ from PIL import Image, ImageDraw
 from rendering.common import INK, PAPER, WHITE, centred_text, font
 from rendering.palatinus import layout as L
 from rendering.palatinus.panels import draw_header, draw_side_panel, headline, seat_name
-from rendering.palatinus.pieces import draw_cross, draw_piece, mark_last
+from rendering.palatinus.pieces import (
+    MARK_R,
+    draw_piece,
+    mark_last,
+    marker_centre,
+    seat_marker,
+)
 from rendering.palatinus.scoresheet import draw_sheet
 from rendering.palatinus.tiles import board_layer, tile_key
 from rules.palatinus.geometry import DIRS
 
 __all__ = ["alt_text", "render"]
 
-PIECE_R = L.SIZE * 0.42
+PIECE_R = 17.0
 
 
 def _piece_centre(q: int, r: int) -> L.Point:
+    # Low and a little left in the hex: the field label keeps the top, the owner's marker the
+    # right.
     x, y = L.hex_centre(q, r)
-    return (x, y + L.SIZE * 0.14)
+    return (x - 8, y + 10)
 
 
 def _ring_markers(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
@@ -79,13 +87,16 @@ def _final_pieces(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
             wolf="w" in kind,
             neutral=kind.startswith("x"),
             faded=gone,
+            mark=field not in left,
+            letter=field not in left,
+            crossed=field in captured,
         )
-        if field in captured:
-            draw_cross(draw, centre, PIECE_R * 0.8)
-        elif field in left:
-            x, y = centre[0], centre[1] + PIECE_R + 6
-            draw.rectangle((x - 19, y - 10, x + 19, y + 10), fill=WHITE, outline=L.CAPTURE)
-            centred_text(draw, (x, y), "left", font(L.TEXT, True), L.CAPTURE)
+        if field in left:
+            # On the faded shield itself, so the tag never reaches the next field's label.
+            x, y = centre
+            draw.rectangle((x - 19, y - 11, x + 19, y + 9), fill=WHITE, outline=INK, width=2)
+            centred_text(draw, (x, y - 1), "left", font(L.TEXT, True), INK)
+            seat_marker(draw, marker_centre(centre, PIECE_R), MARK_R, owner)
 
 
 def _free_fields(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
@@ -95,7 +106,8 @@ def _free_fields(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
         for f in tile["fields"]:
             if f["name"] not in taken:
                 xy = L.hex_centre(*f["hex"])
-                draw.polygon(L.hex_points(xy, L.SIZE - 4), outline=L.FREE, width=5)
+                # Kept to the rim (inner edge 40 px from the centre), clear of the field label.
+                draw.polygon(L.hex_points(xy, L.SIZE - 2), outline=L.FREE, width=4)
                 # An empty slot where a piece would stand: free at a glance, in any colour.
                 cx, cy = _piece_centre(*f["hex"])
                 k = PIECE_R * 0.55
@@ -118,7 +130,7 @@ def render(view: Mapping[str, Any]) -> Image.Image:
         _ring_markers(draw, view)
     if over:
         _final_pieces(draw, view)
-        note = "Crossed out: captured.  Faded, 'left': soldier that left on a tie."
+        note = "Faded with a dark X: captured.   Faded, 'left': soldier that left on a tie."
         draw.text((12, L.HEIGHT - 14), note, font=font(L.TEXT), fill=INK, anchor="lm")
         height = draw_sheet(draw, view, 20, L.PANEL_Y + 16)
     else:

@@ -32,7 +32,6 @@ TILE_EDGE = (70, 52, 36)
 GRID = (150, 170, 130)
 LAUREL = (52, 120, 60)
 GHOST = (232, 226, 210)
-CAPTURE = (200, 30, 30)
 
 
 def hex_centre(q: float, r: float, origin: Point = CENTRE, size: float = SIZE) -> Point:

@@ -12,7 +12,7 @@ from PIL import ImageDraw
 
 from rendering.common import INK, MUTED, font, player_name
 from rendering.palatinus import layout as L
-from rendering.palatinus.pieces import draw_piece
+from rendering.palatinus.pieces import draw_piece, seat_marker
 from rendering.palatinus.tiles import draw_tile, preview_key
 from rendering.scoretable import fit
 
@@ -60,12 +60,14 @@ def _title(draw: ImageDraw.ImageDraw, x: int, y: int, text: str) -> int:
 
 def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
     viewer = view.get("viewer")
-    y = _title(draw, x, y, "Players" if viewer is None else f"Private view of {seat_name(viewer)}")
+    title = "Players" if viewer is None else f"Private view of {seat_name(viewer)}"
+    # A long name gives way before the title reaches the right column.
+    y = _title(draw, x, y, fit(title, font(TEXT + 2, bold=True), LEFT_W - 6))
     for seat in range(view["players"]):
         turn = view["phase"] != "over" and view["turn"] == seat
         if turn:
             draw.rectangle((x - 6, y - 2, x + LEFT_W - 10, y + ROW - 4), fill=(236, 226, 200))
-        draw_piece(draw, (x + 16, y + 15), 16, seat, "M")
+        seat_marker(draw, (x + 16, y + 15), 13, seat)
         bits = []
         if seat == view["start_seat"]:
             bits.append("(start)")
@@ -130,7 +132,7 @@ def _screen(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
         return y + 32
     for kind, label in shown:
         draw_piece(draw, (x + 18, y + 15), 16, seat, kind.strip("xw"), wolf="w" in kind,
-                   neutral=kind.startswith("x"))
+                   neutral=kind.startswith("x"), mark=False)
         draw.text((x + 46, y + 15), f"{screen[kind]} × {label}", font=font(TEXT), fill=INK,
                   anchor="lm")
         y += ROW + 4
@@ -155,11 +157,11 @@ def _legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
         k.startswith("x") for k in view.get("screen", {})
     )
     for kind, wolf, label in rows:
-        draw_piece(draw, (x + 18, y + 15), 16, 0, kind, wolf=wolf)
+        draw_piece(draw, (x + 18, y + 15), 16, 0, kind, wolf=wolf, mark=False)
         draw.text((x + 46, y + 15), label, font=font(TEXT), fill=INK, anchor="lm")
         y += ROW + 4
     if neutral:
-        draw_piece(draw, (x + 18, y + 15), 16, 0, "M", neutral=True)
+        draw_piece(draw, (x + 18, y + 15), 16, 0, "M", neutral=True, mark=False)
         draw.text((x + 46, y + 15), "neutral (scores for nobody)", font=font(TEXT), fill=INK,
                   anchor="lm")
         y += ROW + 4

@@ -6,10 +6,23 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
-from rendering.common import BLACK, INK, WHITE, centred_text, draw_marker, font, player_colour
+from rendering.common import (
+    BLACK,
+    INK,
+    PLAYER_MARKS,
+    WHITE,
+    centred_text,
+    draw_marker,
+    font,
+    player_colour,
+)
 from rendering.palatinus import layout as L
+from rendering.palette import player_shape
 
 NEUTRAL = (200, 200, 200)
+MARK_TEXT = 16  # 11.6 px at preview width (550 of 760)
+MARK_R = 13  # the smallest marker whose triangle still holds a MARK_TEXT digit
+BADGE_R = 10
 
 WOLF_HEAD = (
     (-0.78, -0.95), (-0.38, -0.5), (0.38, -0.5), (0.78, -0.95), (0.9, -0.05),
@@ -45,6 +58,25 @@ def badge(
     centred_text(draw, (x, y), text, font(max(int(r * 1.45), 16), bold=True), ink)
 
 
+def marker_centre(centre: L.Point, r: float) -> L.Point:
+    """Where a piece's owner marker goes: right of it, level with its top half, which keeps it
+    clear of the field label above."""
+    return (centre[0] + r + 10, centre[1] - r * 0.55)
+
+
+def seat_marker(draw: ImageDraw.ImageDraw, centre: L.Point, r: float, seat: int) -> None:
+    """The seat's marker (shape and colour) on a white halo, with its number in full-size type
+    (outlined, so it reads where it spills over the halo) rather than the marker's fine print."""
+    x, y = centre
+    draw.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), fill=WHITE)
+    draw_marker(draw, centre, r, seat, label="", width=2, outline=INK)
+    colour = player_colour(seat)
+    ink = L.ink_on(colour)
+    ty = y + (r * 0.22 if player_shape(seat) == "triangle" else 0)
+    centred_text(draw, (x, ty), PLAYER_MARKS[seat % len(PLAYER_MARKS)], font(MARK_TEXT, bold=True),
+                 ink, stroke=WHITE if ink == (0, 0, 0) else BLACK)
+
+
 def draw_piece(
     draw: ImageDraw.ImageDraw,
     centre: L.Point,
@@ -54,12 +86,19 @@ def draw_piece(
     wolf: bool = False,
     neutral: bool = False,
     faded: bool = False,
+    *,
+    mark: bool = True,
+    letter: bool = True,
+    crossed: bool = False,
 ) -> None:
-    """``kind`` is ``"M"``, ``"F"``, ``"S"`` or ``None`` (a wolf piece whose type is hidden)."""
+    """``kind`` is ``"M"``, ``"F"``, ``"S"`` or ``None`` (a wolf piece whose type is hidden).
+    ``mark``: the owner's marker at the right (left out where a row already names the seat).
+    ``crossed``: captured, crossed out under the marker and badges, which stay readable."""
     colour = NEUTRAL if neutral else player_colour(owner)
     outline = player_colour(owner) if neutral else BLACK
     if faded:
-        colour = L.blend(colour, WHITE, 0.5)
+        colour = L.blend(colour, WHITE, 0.6)
+        outline = L.blend(outline, WHITE, 0.4)
     width = 4 if neutral else 2
     x, y = centre
     if kind == "M":
@@ -74,25 +113,23 @@ def draw_piece(
                 (x + ex * r - 3, y - 0.1 * r - 3, x + ex * r + 3, y - 0.1 * r + 3), fill=ink
             )
         draw.ellipse((x - 4, y + 0.45 * r - 3, x + 4, y + 0.45 * r + 3), fill=ink)
-    else:
+    elif letter:
         centred_text(
             draw,
             (x, y - (r * 0.12 if kind == "S" else 0)),
             kind,
-            font(int(r * 1.05), bold=True),
+            font(max(int(r * 1.05), MARK_TEXT), bold=True),
             ink,
         )
-    # The owner's marker (shape, colour and number) at the upper right, large enough that its
-    # shape and number tell the owner without colour (in greyscale, at preview size).
-    mr = max(r * 0.62, 7)
-    mx, my = x + r * 0.9, y - r * 0.78
-    draw.ellipse((mx - mr - 3, my - mr - 3, mx + mr + 3, my + mr + 3), fill=WHITE)
-    draw_marker(draw, (mx, my), mr, owner, width=2, outline=INK)
+    if crossed:
+        draw_cross(draw, centre, r * 0.95)
+    if mark:
+        seat_marker(draw, marker_centre(centre, r), MARK_R, owner)
     if wolf and kind is not None:
         # The owner's own wolf piece (or a revealed one): a dark "w" badge at the lower left.
-        badge(draw, (x - r * 0.9, y + r * 0.75), "w", max(r * 0.55, 11), fill=INK, ink=WHITE)
+        badge(draw, (x - r * 0.95, y + r * 0.6), "w", BADGE_R, fill=INK, ink=WHITE)
     if neutral:
-        badge(draw, (x - r * 0.95, y - r * 0.8), "n", max(r * 0.38, 11), fill=NEUTRAL)
+        badge(draw, (x - r * 0.95, y - r * 0.8), "n", BADGE_R, fill=NEUTRAL)
 
 
 def mark_last(draw: ImageDraw.ImageDraw, centre: L.Point, r: float) -> None:
@@ -104,8 +141,12 @@ def mark_last(draw: ImageDraw.ImageDraw, centre: L.Point, r: float) -> None:
 
 
 def draw_cross(draw: ImageDraw.ImageDraw, centre: L.Point, r: float) -> None:
-    """A captured piece: a thick X over it."""
+    """A captured piece: a bold dark X on a white halo, over a piece drawn faded, so it reads in
+    greyscale and in any colour vision (colour alone would not)."""
     x, y = centre
     for sx in (-1, 1):
-        draw.line([(x - r, y - sx * r), (x + r, y + sx * r)], fill=WHITE, width=5)
-        draw.line([(x - r, y - sx * r), (x + r, y + sx * r)], fill=L.CAPTURE, width=3)
+        line = [(x - r, y - sx * r), (x + r, y + sx * r)]
+        draw.line(line, fill=WHITE, width=11)
+    for sx in (-1, 1):
+        line = [(x - r, y - sx * r), (x + r, y + sx * r)]
+        draw.line(line, fill=INK, width=6)

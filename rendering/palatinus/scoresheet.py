@@ -12,7 +12,8 @@ from PIL import ImageDraw, ImageFont
 from rendering.common import INK, MUTED, font
 from rendering.palatinus import layout as L
 from rendering.palatinus.panels import seat_name
-from rendering.palatinus.pieces import draw_piece
+from rendering.palatinus.pieces import seat_marker
+from rendering.scoretable import fit
 
 LINE = 21
 TEXT = 16
@@ -21,19 +22,26 @@ Line = tuple[str, bool, int]
 """Text, bold, indent."""
 
 
+def _seat(seat: int) -> str:
+    # The record names seats by number (the table pairs each number with its name): long
+    # names would double its height.
+    return f"P{seat + 1}"
+
+
 def _award(hill: Mapping[str, Any]) -> str:
+    # Short, so a hill's heading mostly fits one line of its column.
     award = hill["award"]
-    seats = ", ".join(seat_name(s) for s in award["seats"])
+    seats = ", ".join(_seat(s) for s in award["seats"])
     if award["result"] == "laurel":
-        return f"{seats} takes the laurel ({award['value']})"
+        return f"laurel {award['value']} to {seats}"
     if award["result"] == "tie":
-        return f"tie: {seats} get a {award['value']}-pt disc each"
-    return "nobody: laurel discarded"
+        return f"tie, {seats} get a {award['value']}-pt disc each"
+    return f"nobody, laurel {hill['laurel']} discarded"
 
 
 def _soldier(soldier: Mapping[str, Any]) -> str:
     head = (
-        f"{seat_name(soldier['owner'])} soldier {soldier['field']}: "
+        f"{_seat(soldier['owner'])} soldier {soldier['field']}: "
         f"{soldier['merchants']}M / {soldier['farmers']}F"
     )
     if soldier["result"] == "left":
@@ -44,21 +52,21 @@ def _soldier(soldier: Mapping[str, Any]) -> str:
 def hill_lines(record: Mapping[str, Any]) -> list[Line]:
     lines: list[Line] = []
     for hill in record["hills"]:
-        lines.append((f"Hill {hill['letter']} (laurel {hill['laurel']}): {_award(hill)}", True, 0))
+        lines.append((f"Hill {hill['letter']}: {_award(hill)}", True, 0))
         for soldier in hill["soldiers"]:
             lines.append((_soldier(soldier), False, 14))
         for capture in hill["captures"]:
             if capture["discs_to"]:
-                others = ", ".join(seat_name(s) for s in capture["discs_to"])
+                others = ", ".join(_seat(s) for s in capture["discs_to"])
                 lines.append(
                     (
-                        f"{capture['field']} held by {seat_name(capture['holder'])}; "
+                        f"{capture['field']} held by {_seat(capture['holder'])}; "
                         f"1-pt disc to {others}",
                         False,
                         14,
                     )
                 )
-        totals = [f"{seat_name(s)} {t}" for s, t in enumerate(hill["totals"]) if t]
+        totals = [f"{_seat(s)} {t}" for s, t in enumerate(hill["totals"]) if t]
         pieces = " ".join(
             f"{row['field']}={row['points']}" for row in hill["influence"] if not row.get("neutral")
         )
@@ -109,8 +117,8 @@ def _columns(view: Mapping[str, Any]) -> tuple[list[Line], list[Line]]:
 def draw_sheet(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
     """Draws the record from ``y`` down; returns the y where it ends."""
     draw.line([(0, y - 10), (L.WIDTH, y - 10)], fill=MUTED, width=1)
-    draw.text((x, y), "Final scores", font=font(TEXT + 4, bold=True), fill=INK)
-    y = _table(draw, view, x, y + 34) + 12
+    # No title over the table: the header above already says the game is over and who won.
+    y = _table(draw, view, x, y) + 12
     draw.text((x, y), "Scoring, hill by hill (A to G)", font=font(TEXT + 2, bold=True), fill=INK)
     y += 30
     end = y
@@ -141,9 +149,13 @@ def _table(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -
         cy = y + 15
         draw.text((x + COLS[0][1], cy), f"#{place[seat]}", font=font(TEXT + 1, bold=True),
                   fill=INK, anchor="lm")
-        draw_piece(draw, (x + COLS[1][1] + 14, cy), 16, seat, "M")
-        draw.text((x + COLS[1][1] + 36, cy), seat_name(seat), font=font(TEXT + 1, bold=True),
-                  fill=INK, anchor="lm")
+        seat_marker(draw, (x + COLS[1][1] + 14, cy), 13, seat)
+        name_font = font(TEXT + 1, bold=True)
+        name_x = x + COLS[1][1] + 36
+        label = seat_name(seat)
+        label = label if label == _seat(seat) else f"{_seat(seat)} {label}"
+        name = fit(label, name_font, x + COLS[2][1] - 10 - name_x)
+        draw.text((name_x, cy), name, font=name_font, fill=INK, anchor="lm")
         values = (parts["laurels"], parts["discs"], parts["captures"], outcome["scores"][seat])
         for (_, dx), value in zip(COLS[2:], values, strict=True):
             draw.text((x + dx, cy), str(value), font=font(TEXT + 1, bold=dx == COLS[-1][1]),

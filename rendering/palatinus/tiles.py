@@ -90,8 +90,7 @@ def draw_tile(
     for _, h, _, arrow in fields:
         if arrow:
             arrow_mark(draw, L.hex_centre(*h, origin=origin, size=size), hill_xy, size)
-    # In the small rotation previews the letter repeats the panel's title: fine print there.
-    letter_font = font(int(size * 0.62), bold=True, fine=size < L.SIZE)
+    letter_font = font(max(int(size * 0.62), L.TEXT), bold=True)
     if laurel is None:
         centred_text(draw, hill_xy, letter, letter_font, WHITE, stroke=L.HILL_DARK)
         return

@@ -1,20 +1,33 @@
 """The Palermo board: the city of tiles, the bypass ring, pieces, labels and move marks.
 
 Positions in a view are in city-cell units (the city spans ``0..cells``, the ring one unit
-outside it); ``Frame`` maps them to pixels. The ring and the labels depend only on the geometry
-and the phase, so they are drawn once and cached.
+outside it); ``layout`` maps them to pixels and places the pieces. The ring and the labels
+depend only on the geometry and the phase, so they are drawn once and cached.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, PAPER, WHITE, centred_text, font
+from rendering.palermo.layout import (
+    BAND,
+    CELL,
+    LABEL_BAND,
+    MARGIN,
+    Box,
+    Frame,
+    Rect,
+    badge_box,
+    chip_centre,
+    crowded_start,
+    place_tokens,
+    start_rect,
+)
 from rendering.palermo.pieces import (
     CORNER,
     DOOR,
@@ -33,31 +46,12 @@ from rendering.palermo.pieces import (
 )
 from rules.palermo.views import cheapest_moves
 
-CELL = 44
-MARGIN = 26
-# The board is the image's width (the panel goes under it): 668 px, so text of TEXT px reads at
-# TEXT * 550 / 668 >= 11.5 px in Discord's preview.
+# The board is the image's width (the panel goes under it): 676 px, so text of TEXT px reads at
+# TEXT * 550 / 676 >= 11.3 px in Discord's preview.
 TEXT = 14
+CHIP_R = 12
 
 RingKey = tuple[tuple[str, tuple[float, ...], bool], ...]
-
-
-@dataclass(frozen=True)
-class Frame:
-    cells: int
-
-    @property
-    def size(self) -> int:
-        return 2 * MARGIN + (self.cells + 2) * CELL
-
-    def px(self, u: float) -> float:
-        return MARGIN + (u + 1) * CELL
-
-    def rect(self, r: Sequence[float]) -> tuple[float, float, float, float]:
-        return (self.px(r[0]), self.px(r[1]), self.px(r[2]), self.px(r[3]))
-
-    def cell(self, x: int, y: int) -> tuple[float, float, float, float]:
-        return self.rect((x, y, x + 1, y + 1))
 
 
 def _centre(box: tuple[float, float, float, float]) -> tuple[float, float]:
@@ -65,8 +59,9 @@ def _centre(box: tuple[float, float, float, float]) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=16)
-def _base(cells: int, grid: int, ring: RingKey, phase_labels: str) -> Image.Image:
-    """Paper, the ring with its corners, the empty city and the row/column labels."""
+def _base(cells: int, grid: int, ring: RingKey, labels: str) -> Image.Image:
+    """Paper, the ring with its corners, the empty city and the coordinates players type: tile
+    spaces (A1) while building, cells (a1) and ring cells (r1) after."""
     f = Frame(cells)
     image = Image.new("RGB", (f.size, f.size), PAPER)
     draw = ImageDraw.Draw(image)
@@ -76,28 +71,25 @@ def _base(cells: int, grid: int, ring: RingKey, phase_labels: str) -> Image.Imag
         box = f.rect(rect)
         draw.rectangle(box, fill=CORNER if corner else RING, outline=GRID, width=1)
         cx, cy = _centre(box)
-        if corner:  # a small diamond above the name marks a corner
-            d = CELL * 0.12
-            draw.polygon([(cx, cy - 16 - d), (cx + d, cy - 16), (cx, cy - 16 + d),
-                          (cx - d, cy - 16)], fill=WHITE)
-        centred_text(draw, (cx, cy + (5 if corner else 0)), name, number_font, INK)
-    label_font = font(TEXT + 2, bold=True)
-    lo, hi = MARGIN / 2, f.size - MARGIN / 2
-    if phase_labels == "tiles":
+        if corner:  # a small diamond (under the name, when there is one) marks a corner
+            d, dy = CELL * 0.12, box[1] + 31 if labels == "cells" else cy
+            draw.polygon([(cx, dy - d), (cx + d, dy), (cx, dy + d), (cx - d, dy)], fill=WHITE)
+        if labels == "cells":  # the name keeps the top band; pieces and hints go under it
+            centred_text(draw, (cx, box[1] + LABEL_BAND / 2 + 1), name, number_font, INK)
+    # Column letters above and row numbers on the left only: one set is enough to read a cell.
+    mid_edge = MARGIN / 2
+    if labels == "tiles":
+        label_font = font(TEXT + 2, bold=True)
         for i in range(grid):
             mid = f.px(2 * i + 1)
-            for pos in ((mid, lo), (mid, hi)):
-                centred_text(draw, pos, chr(ord("A") + i), label_font)
-            for pos in ((lo, mid), (hi, mid)):
-                centred_text(draw, pos, str(i + 1), label_font)
+            centred_text(draw, (mid, mid_edge), chr(ord("A") + i), label_font)
+            centred_text(draw, (mid_edge, mid), str(i + 1), label_font)
     else:
         small = font(TEXT, bold=True)
         for i in range(cells):
             mid = f.px(i + 0.5)
-            for pos in ((mid, lo), (mid, hi)):
-                centred_text(draw, pos, chr(ord("a") + i), small)
-            for pos in ((lo, mid), (hi, mid)):
-                centred_text(draw, pos, str(i + 1), small)
+            centred_text(draw, (mid, mid_edge), chr(ord("a") + i), small)
+            centred_text(draw, (mid_edge, mid), str(i + 1), small)
     return image
 
 
@@ -108,16 +100,29 @@ def draw_board(view: Mapping[str, Any]) -> Image.Image:
     image = _base(cells, grid, ring, labels).copy()
     draw = ImageDraw.Draw(image)
     f = Frame(cells)
+    start = start_rect(view)
+    reachable = view.get("reachable") or ()
+    texts = {tuple(e["rect"]): _mark_text(e["moves"]) for e in reachable}
+    small = font(TEXT, bold=True)
+    badges = {rect: badge_box(f, rect, draw.textlength(text, font=small), start)
+              for rect, text in texts.items()}
     for tile in view["tiles"]:
         _draw_tile(draw, f, tile)
     _draw_grid(draw, f, cells, grid)
-    for tile in view["tiles"]:
+    for rect, text in texts.items():
+        _draw_mark(draw, f, rect, text, badges[rect])
+    if start is not None:  # over the hint frames, which cross the tile's middle
+        _start_words(draw, f.rect(start), badges, crowded_start(view))
+    for tile in view["tiles"]:  # over the hint frames: a chip may reach into a marked cell
         _draw_door(draw, f, tile)
-    if view.get("reachable"):
-        _draw_marks(draw, f, view["reachable"])
     for space in view.get("may_build") or ():
         _draw_buildable(draw, f, space)
-    _draw_pieces(draw, f, view)
+    for token in place_tokens(view, f, badges, labels == "cells"):
+        if token.kind == "stone":
+            draw_police(draw, token.box, token.seat, token.frozen)
+        else:
+            cx, cy = token.centre
+            draw_pawn(draw, cx, cy, token.radius, token.seat, token.home)
     return image
 
 
@@ -147,19 +152,32 @@ def _draw_start(draw: ImageDraw.ImageDraw, f: Frame, i: int, j: int) -> None:
     x0, y0, x1, y1 = f.rect((2 * i, 2 * j, 2 * i + 2, 2 * j + 2))
     draw.rectangle((x0, y0, x1, y1), fill=START_LIGHT)
     step = 8
-    n = int((x1 - x0) // step)
+    n = int((x1 - x0) // step) + 1
     for k in range(n):
         dark = START_DARK if k % 2 == 0 else START_LIGHT
         light = START_LIGHT if k % 2 == 0 else START_DARK
-        a = x0 + k * step
-        draw.rectangle((a, y0, a + step, y0 + 5), fill=dark)
-        draw.rectangle((a, y1 - 5, a + step, y1), fill=light)
-        b = y0 + k * step
-        draw.rectangle((x0, b, x0 + 5, b + step), fill=dark)
-        draw.rectangle((x1 - 5, b, x1, b + step), fill=light)
-    mx = (x0 + x1) / 2
-    centred_text(draw, (mx, y0 + 18), "START", font(TEXT, bold=True), INK)
-    centred_text(draw, (mx, y1 - 17), "FINISH", font(TEXT, bold=True), INK)
+        a, b = x0 + k * step, y0 + k * step
+        draw.rectangle((a, y0, min(a + step, x1), y0 + 5), fill=dark)
+        draw.rectangle((a, y1 - 5, min(a + step, x1), y1), fill=light)
+        draw.rectangle((x0, b, x0 + 5, min(b + step, y1)), fill=dark)
+        draw.rectangle((x1 - 5, b, x1, min(b + step, y1)), fill=light)
+
+
+def _start_words(draw: ImageDraw.ImageDraw, tile: Box, badges: Mapping[Rect, Box],
+                 crowded: bool) -> None:
+    """START in the tile's top band and FINISH in its bottom band; a word a hint badge or a
+    second row of pawns would cover is left out (the chequer still tells the tile)."""
+    x0, y0, x1, y1 = tile
+    mx, bold = (x0 + x1) / 2, font(TEXT, bold=True)
+    words = [("START", y0 + 5 + BAND / 2)] + ([] if crowded else [("FINISH", y1 - 5 - BAND / 2)])
+    for word, y in words:
+        box = draw.textbbox((mx, y), word, font=bold, anchor="mm")
+        if not any(_overlaps(box, badge) for badge in badges.values()):
+            centred_text(draw, (mx, y), word, bold, INK)
+
+
+def _overlaps(a: Sequence[float], b: Sequence[float]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def _draw_grid(draw: ImageDraw.ImageDraw, f: Frame, cells: int, grid: int) -> None:
@@ -184,10 +202,8 @@ def _draw_door(draw: ImageDraw.ImageDraw, f: Frame, tile: Mapping[str, Any]) -> 
     else:
         draw.rectangle((ex - half, ey - depth if dy > 0 else ey, ex + half,
                         ey if dy > 0 else ey + depth), fill=DOOR)
-    # The chip sits on the door's white circle, mostly on the roof so that a pawn or a police
-    # stone in the door cell leaves it in sight.
-    chip_x, chip_y = ex - dx * 4, ey - dy * 4
-    draw_chip(draw, chip_x, chip_y, 10, tile.get("owner"), bool(tile.get("chip")))
+    chip_x, chip_y = chip_centre(f, door, wall)
+    draw_chip(draw, chip_x, chip_y, CHIP_R, tile.get("owner"), bool(tile.get("chip")))
 
 
 BUILDABLE = (0, 130, 70)  # green: unlike the yellow frame of the house built last
@@ -218,73 +234,9 @@ def _mark_text(moves: Sequence[Mapping[str, Any]]) -> str:
     return " ".join(p + "/".join(costs) for p, costs in groups.items())
 
 
-def _draw_marks(
-    draw: ImageDraw.ImageDraw, f: Frame, reachable: Sequence[Mapping[str, Any]]
-) -> None:
-    small = font(TEXT, bold=True)
-    for entry in reachable:
-        x0, y0, x1, y1 = f.rect(entry["rect"])
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=MARK, width=3)
-        text = _mark_text(entry["moves"])
-        w = draw.textlength(text, font=small)
-        tx = (x0 + x1) / 2 - w / 2
-        draw.rectangle((tx - 2, y1 - 18, tx + w + 2, y1 - 1), fill=MARK)
-        draw.text((tx, y1 - 17), text, font=small, fill=INK)
-
-
-def _draw_pieces(draw: ImageDraw.ImageDraw, f: Frame, view: Mapping[str, Any]) -> None:
-    police_at: dict[tuple[float, ...], Mapping[str, Any]] = {}
-    for stone in view["police"]:
-        if stone["rect"] is not None:
-            police_at[tuple(stone["rect"])] = stone
-    pawns_at: dict[tuple[float, ...], list[Mapping[str, Any]]] = {}
-    start = _start_box(view, f)
-    inside = _start_cells(view)
-    # Pawns waiting on Start/Finish or home there share one tidy row layout.
-    waiting = [p for p in view["pawns"]
-               if p["on_start"] or (p["rect"] is not None and tuple(p["rect"]) in inside)]
-    if start is not None:
-        # Pawns on Start/Finish stand in one row between its two labels (standing pawns are
-        # about 3.7 radii tall: a second row would cover the labels).
-        x0, y0, x1, y1 = start
-        many = len(waiting) > 3
-        for k, pawn in enumerate(waiting):
-            cx = (x0 + x1) / 2 + (k - (len(waiting) - 1) / 2) * (17 if many else 25)
-            draw_pawn(draw, cx, (y0 + y1) / 2, 5 if many else 7, pawn["seat"], pawn["home"])
-    for pawn in view["pawns"]:
-        if pawn["rect"] is not None and pawn not in waiting:
-            pawns_at.setdefault(tuple(pawn["rect"]), []).append(pawn)
-    for rect, stone in police_at.items():
-        x0, y0, x1, y1 = f.rect(rect)
-        covered = rect in pawns_at
-        draw_police(draw, (x0 + 5, y0 + 5, x1 - 5, y1 - 5), stone["seat"], stone["frozen"],
-                    with_number=not covered)
-    for rect, pawns in pawns_at.items():
-        x0, y0, x1, y1 = f.rect(rect)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        if len(pawns) == 1:
-            offset = 4 if rect in police_at else 0
-            draw_pawn(draw, cx + offset, cy + offset, 11, pawns[0]["seat"], pawns[0]["home"])
-            continue
-        # Up to four pawns side by side in the cell's quarters, never overlapping.
-        spots = ((-1, -1), (1, 1), (1, -1), (-1, 1), (0, 0))
-        for pawn, (sx, sy) in zip(pawns, spots, strict=False):
-            draw_pawn(draw, cx + sx * 11, cy + sy * 11, 7, pawn["seat"], pawn["home"])
-
-
-def _start_box(view: Mapping[str, Any], f: Frame) -> tuple[float, float, float, float] | None:
-    for tile in view["tiles"]:
-        if tile["kind"] == "SF":
-            i, j = tile["i"], tile["j"]
-            return f.rect((2 * i, 2 * j, 2 * i + 2, 2 * j + 2))
-    return None
-
-
-
-def _start_cells(view: Mapping[str, Any]) -> set[tuple[float, ...]]:
-    for tile in view["tiles"]:
-        if tile["kind"] == "SF":
-            i, j = tile["i"], tile["j"]
-            return {(float(2 * i + dx), float(2 * j + dy), float(2 * i + dx + 1),
-                     float(2 * j + dy + 1)) for dy in (0, 1) for dx in (0, 1)}
-    return set()
+def _draw_mark(draw: ImageDraw.ImageDraw, f: Frame, rect: Rect, text: str, badge: Box) -> None:
+    """A cell the pawn can end on: a yellow frame and a badge with the costs."""
+    x0, y0, x1, y1 = f.rect(rect)
+    draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=MARK, width=3)
+    draw.rectangle(badge, fill=MARK, outline=INK, width=1)  # stays in sight in greyscale
+    centred_text(draw, _centre(badge), text, font(TEXT, bold=True), INK)

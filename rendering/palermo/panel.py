@@ -173,7 +173,7 @@ def _draw_outcome(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int, wi
             cy = y + 16
             draw.text((PAD, cy), f"#{place}", font=font(TEXT + 1, bold=True), fill=INK,
                       anchor="lm")
-            draw_pawn(draw, PAD + 68, cy, 11, seat)
+            draw_pawn(draw, PAD + 68, cy, 7.5, seat)  # 33 px tall: rows never touch
             draw.text((PAD + 86, cy), seat_name(seat), font=font(TEXT + 1, bold=True), fill=INK,
                       anchor="lm")
             values = (parts["income"], parts["home_leftover"], parts["waiting_bonus"],
@@ -181,7 +181,7 @@ def _draw_outcome(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int, wi
             for (_, dx), value in zip(OUTCOME_COLS[2:], values, strict=True):
                 draw.text((PAD + dx, cy), str(value), font=font(TEXT + 1, bold=dx == 560),
                           fill=INK, anchor="lm")
-            y += 32
+            y += 34
     for note in outcome.get("notes") or []:
         draw.text((PAD, y + 4), note, font=font(TEXT), fill=MUTED)
         y += 22
@@ -215,8 +215,22 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> 
         draw.text((PAD + 26, y + 10), "plain = exact stop, B = business stop, H = home, "
                   "! = blocked stop", font=small, fill=INK, anchor="lm")
         y += 28
-    if view["phase"] != "build":
-        draw.text((PAD, y), "Card: movement points per turn, one more per chip collected",
-                  font=small, fill=MUTED)
-        y += 22
+    if view["phase"] == "collect":
+        y = _card_key(draw, y)
     return y
+
+
+def _card_key(draw: ImageDraw.ImageDraw, y: int) -> int:
+    """What the card row's cells mean: a coloured cell per chip collected, a bold frame round
+    this turn's movement points."""
+    small = font(TEXT)
+    draw.text((PAD, y + 12), "card:", font=small, fill=INK, anchor="lm")
+    x = PAD + 44
+    for fill, width, value, text in ((player_colour(0), 1, "4", "one per chip collected"),
+                                     (WHITE, 3, "5", "points this turn")):
+        draw.rectangle((x, y, x + 26, y + 24), fill=fill, outline=INK, width=width)
+        draw.text((x + 13, y + 12), value, font=font(TEXT, bold=width > 1), fill=ink_on(fill),
+                  anchor="mm")
+        draw.text((x + 34, y + 12), text, font=small, fill=INK, anchor="lm")
+        x += 34 + int(small.getlength(text)) + 24
+    return y + 30

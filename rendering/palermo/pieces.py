@@ -79,7 +79,7 @@ def draw_pawn(
     draw.ellipse(head, fill=colour, outline=INK, width=1)
     if r >= 5:
         draw.text((cx, cy + 0.8 * r), seat_label(seat),
-                  font=font(max(8, int(r * 1.1)), bold=True, fine=True), fill=text_on(colour),
+                  font=font(max(8, round(r * 1.3)), bold=True, fine=True), fill=text_on(colour),
                   anchor="mm")
 
 
@@ -90,19 +90,18 @@ def draw_police(
     frozen: bool = False,
     with_number: bool = True,
 ) -> None:
-    """A square badge; ``with_number`` off when a pawn stands on it (the number then goes in
-    the corner)."""
+    """A square badge with "P" and the seat number: in the board's text size when the badge is
+    large enough, else in fine print (the colour tells the seat too)."""
     x0, y0, x1, y1 = box
     colour = player_colour(seat)
     draw.rounded_rectangle(box, radius=4, fill=colour, outline=INK, width=2)
     size = x1 - x0
-    if with_number:
-        fnt = font(max(8, int(size * 0.42)), bold=True)
-        centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "P" + seat_label(seat), fnt,
-                     fill=text_on(colour))
+    if with_number and size >= 28:
+        fnt = font(14, bold=True)
     else:
-        small = font(max(7, int(size * 0.26)), bold=True, fine=True)  # the colour tells too
-        draw.text((x0 + 3, y0 + 1), "P" + seat_label(seat), font=small, fill=text_on(colour))
+        fnt = font(max(7, int(size * 0.42)), bold=True, fine=True)
+    centred_text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "P" + seat_label(seat), fnt,
+                 fill=text_on(colour))
     if frozen:  # a black bar across: the stone may not move on its owner's next turn
         draw.line((x0 + 2, y1 - 2, x1 - 2, y0 + 2), fill=INK, width=3)
 

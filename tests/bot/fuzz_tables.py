@@ -1,6 +1,6 @@
 """Fuzzing the table use cases with arbitrary member text: names, league names, typed moves.
 
-Shared by the CI test (small budget) and ``bench/fuzz_tables.py`` (large budget). Only
+Shared by the CI test (small budget) and ``fuzz/fuzz_tables.py`` (large budget). Only
 ``RulesError`` may come out, a refused call changes nothing in the store, and no text the
 bot would send exceeds Discord's 2,000 characters.
 """

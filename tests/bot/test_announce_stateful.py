@@ -21,7 +21,7 @@ from bot.tables.narration import text_names
 from bot.text import fill
 from bot.ui import delivery as delivery_module
 from bot.ui.delivery import Delivery
-from bot.values import Member, OutOfDate
+from bot.values import Member, TableError
 from tests.bot.stateful_stores import StoreMachine, give_stores
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben")]
@@ -137,14 +137,16 @@ class AnnounceMachine(StoreMachine):
     @rule(p=st.integers(0, PROCESSES - 1))
     def commit(self, p: int) -> None:
         process = self.processes[p]
-        for _ in range(2):  # a cache another process made stale is refused, then read again
+        # A cache another process made stale is refused (out of date, or, judged again on the
+        # table as it is now, no longer the mover's turn), then read again.
+        for _ in range(2):
             notice = self.run(process.tables.status(self.table_id))
             mover = next(m for m in MEMBERS if m.id in notice.next_members)
             try:
                 process.outbox.append(self.run(process.tables.act(self.table_id, mover,
                                                                   "hold")))
                 return
-            except OutOfDate:
+            except TableError:  # OutOfDate among them
                 continue
 
     @rule(p=st.integers(0, PROCESSES - 1), pick=st.integers(0, 3), dies=st.booleans())

@@ -147,3 +147,85 @@ async def test_a_channel_the_bot_may_not_post_in_does_not_hold_the_table_up() ->
     await delivery.post_move(notice(2, 1))
     assert services.tables.announced == [2]  # marked: no claim is left held
     assert [text for c, text in client.sent if c == 10_042] == ["view v2"]  # DMs still go
+
+
+class Said:
+    """A message read back from the channel's history (newest first)."""
+
+    def __init__(self, message_id: int, content: str, author: int = 99,
+                 custom_ids: tuple[str, ...] = ()) -> None:
+        self.id, self.content, self.nonce = message_id, content, None
+        self.author = discord.Object(author)
+        buttons = [type("Button", (), {"custom_id": c})() for c in custom_ids]
+        self.components = [type("Row", (), {"children": buttons})()] if buttons else []
+
+
+class ReadingChannel(FakeChannel):
+    def __init__(self, log: list[tuple[int, str]], channel_id: int, nonces: list[str],
+                 latest: list[Said], reads: list[int]) -> None:
+        super().__init__(log, channel_id, nonces)
+        self.latest, self.reads = latest, reads
+
+    async def history(self, *, limit: int) -> Any:
+        self.reads.append(limit)
+        for message in self.latest[:limit]:
+            yield message
+
+
+class ReadingClient(FakeClient):
+    def __init__(self, latest: list[Said]) -> None:
+        super().__init__()
+        self.user = discord.Object(99)
+        self.latest = latest
+        self.reads: list[int] = []  # the limit of each history read
+
+    def get_partial_messageable(self, channel_id: int) -> FakeChannel:
+        return ReadingChannel(self.sent, channel_id, self.nonces, self.latest, self.reads)
+
+
+def taken_over(services: FakeServices) -> None:
+    """Versions 2-3 claimed by a holder that died, long ago (Discord forgot its nonce)."""
+    services.tables.mark = (1, 3, 0, "dead")
+
+
+async def test_a_takeover_finds_the_crashed_holders_post_among_the_latest_messages() -> None:
+    client = ReadingClient([Said(8, "hello", author=5),
+                            Said(7, "(missed v2)\n(missed v3)\nNext: <@42>")])
+    services = FakeServices()
+    taken_over(services)
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    await delivery.post_move(notice(3, 2))
+    assert [text for channel, text in client.sent if channel == 7] == []
+    assert client.reads == [50] and services.tables.announced == [3]
+
+
+async def test_a_takeover_posts_what_came_after_the_tables_last_board() -> None:
+    # The same lines before the table's board of version 1 were not this range's post.
+    client = ReadingClient([Said(8, "v1", custom_ids=("tabula:board:moves:1:v1",)),
+                            Said(7, "(missed v2)\n(missed v3)")])
+    services = FakeServices()
+    taken_over(services)
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    await delivery.post_move(notice(3, 2))
+    assert [text for channel, text in client.sent if channel == 7] == [
+        "(missed v2)\n(missed v3)"]
+    assert client.nonces[0] == nonce_of(1, 3)
+
+
+async def test_a_takeover_finds_the_board_by_its_buttons() -> None:
+    client = ReadingClient([Said(8, "other words", custom_ids=("tabula:board:moves:1:v3",
+                                                               "tabula:board:hand:1:v3"))])
+    services = FakeServices()
+    taken_over(services)
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    await delivery.post_move(notice(3, 2))
+    assert [text for channel, text in client.sent if channel == 7] == []
+
+
+async def test_the_normal_path_reads_no_history() -> None:
+    client = ReadingClient([])
+    services = FakeServices()
+    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    await delivery.post_move(notice(2, 1))
+    await delivery.post_move(notice(3, 2))
+    assert client.reads == [] and services.tables.announced == [2, 3]

@@ -1,5 +1,5 @@
 """The table use cases under arbitrary member text, with a small budget every CI run (the
-long run: ``python bench/fuzz_tables.py``)."""
+long run: ``python fuzz/fuzz_tables.py``)."""
 
 from __future__ import annotations
 

@@ -95,3 +95,58 @@ async def test_a_crash_between_commit_and_answer_is_answered_after_the_restart(
         await bot.stop()  # a clean stop lets the posts under way finish
     assert len(boards(standin, channel)) == 2
     assert standin.violations == []
+
+
+@pytest.mark.parametrize("reached", [True, False], ids=["board-in", "board-lost"])
+async def test_a_crash_longer_than_the_nonce_window_still_tells_each_move_once(
+    standin: StandIn, tmp_path: Path, new_bot: Callable[..., BotProcess], reached: bool
+) -> None:
+    """Discord forgets a nonce after a few minutes: a board that got in before the crash is
+    found among the channel's latest messages instead (one board, no line twice); one that
+    never got in is still posted after the restart."""
+    guild = standin.add_guild("Games")
+    channel = standin.add_channel(guild, "games")
+    alice = standin.add_member(guild, "alice")
+    bot = new_bot(standin, str(tmp_path / "t.db"), tmp_path, dev_guild=guild.id)
+    standin.world.nonce_seconds = 5.0  # shorter than the outage below
+
+    async def die_once_the_board_is_in(message: Message) -> None:
+        if any(a.filename == "board.png" for a in message.attachments):
+            standin.world.after_create.clear()
+            if not reached:  # as if the request had never reached Discord
+                message.channel.messages.remove(message)
+                del standin.world.messages[message.id]
+                standin.world.nonces.clear()
+            await bot.kill()
+
+    await bot.start()
+    try:
+        await standin.wait_ready(WAIT)
+        await standin.wait_synced(WAIT, names=("game", "move"))
+        await open_solo(standin, alice, channel, "minerva")
+        standin.world.after_create.append(die_once_the_board_is_in)
+        move = await a_move(standin, alice, channel)
+        await standin.slash(alice, channel, "move", {"action": move, "confirm": True})
+        await standin.wait_until(lambda: bot.proc is not None and bot.proc.returncode
+                                 is not None, WAIT, "the bot to die")
+        assert len(boards(standin, channel)) == (2 if reached else 1)
+        standin.advance_time(6.0)  # the outage outlasts Discord's memory of the nonce
+        await bot.start()
+        await standin.wait_ready(WAIT)
+        await standin.wait_synced(WAIT, names=("game", "move"))
+        await standin.wait_until(lambda: len(boards(standin, channel)) >= 2, WAIT,
+                                 "the crashed move's board")
+        move = await a_move(standin, alice, channel)
+        record = await standin.slash(alice, channel, "move", {"action": move, "confirm": True})
+        assert "Done" in (await record.wait_reply(WAIT)).content
+        await standin.wait_until(lambda: len(boards(standin, channel)) >= 3, WAIT,
+                                 "the next move's board")
+    finally:
+        await bot.stop()  # a clean stop lets the posts under way finish
+    shown = boards(standin, channel)
+    assert len(shown) == 3, [m.content for m in shown]
+    lines = [line for m in standin.channel_messages(channel) if not m.ephemeral
+             for line in m.content.splitlines()
+             if not line.startswith("Next:")]
+    assert len(lines) == len(set(lines)), lines
+    assert standin.violations == []

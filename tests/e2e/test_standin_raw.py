@@ -548,6 +548,26 @@ async def test_a_repeated_nonce_with_enforce_nonce_returns_the_first_message(
         "board v5", "x", "board v5"]
 
 
+async def test_channel_messages_are_read_newest_first_without_their_nonce(
+    world: World,
+) -> None:
+    path = f"/channels/{world.channel.id}/messages"
+    made = []
+    for n in range(4):
+        body = {"content": f"m{n}", "nonce": f"t1v{n}", "enforce_nonce": True}
+        status, message, _ = await world.call("POST", path, json=body)
+        assert status == 200 and message["nonce"] == f"t1v{n}"  # echoed when made
+        made.append(message["id"])
+    status, latest, _ = await world.call("GET", f"{path}?limit=3")
+    assert status == 200 and [m["id"] for m in latest] == made[:0:-1]
+    # Discord does not keep a nonce with the message: it is not read back.
+    assert all("nonce" not in m for m in latest)
+    status, older, _ = await world.call("GET", f"{path}?before={made[2]}&limit=50")
+    assert [m["content"] for m in older] == ["m1", "m0"]
+    status, one, _ = await world.call("GET", f"{path}/{made[0]}")
+    assert status == 200 and "nonce" not in one
+
+
 @pytest.mark.parametrize("nonce", ["n" * 26, "", 2**64, [1], True])
 async def test_a_malformed_nonce_is_refused(world: World, nonce: Any) -> None:
     world.standin.expect_spec_violations()  # Discord's description bounds the nonce too

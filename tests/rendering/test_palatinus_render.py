@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import itertools
+import re
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
 
 from rendering import alt_text, render, render_png
+from rendering.palatinus.tiles import board_layer, tile_key
 from rules.palatinus import GAME
 from rules.palatinus.components import is_wolf
 from rules.palatinus.state import PalatinusState
 from tests.rendering.golden import assert_matches_golden
+from tests.rendering.legibility import PREVIEW_WIDTH, SMALLEST
+from tests.rendering.textboxes import DrawnText, record_texts
 from tests.rules.test_palatinus_helpers import board_state, pinned, play_randomly
 
 MAX_PNG = 1_000_000
@@ -165,3 +173,57 @@ def test_the_last_piece_placed_is_ringed() -> None:
     near = image.crop((int(x - 40), int(y - 40), int(x + 40), int(y + 40)))
     colours = {colour for _, colour in near.getcolors(1 << 16) or []}
     assert LAST in colours
+
+
+# Hostile names: as long as a name may be, markup-like, and wide letters.
+HOSTILE = ("W" * 32, "<@everyone> **bold** " + "M" * 12, "Ada", "x" * 32, "Maximiliana Ottoline")
+FIELD_LABEL = re.compile(r"^[A-G][1-6]$")
+
+
+def _label_states(players: int) -> list[PalatinusState]:
+    """A seeded game at the start (laying), half way through placing, and over."""
+    seed = f"labels-{players}"
+    start = GAME.setup(players, seed)
+    placing = play_randomly(start, seed, stop=2 * players + 4)
+    return [start, placing, play_randomly(start, seed)]
+
+
+def _label_problems(view: dict[str, Any], image: Image.Image, texts: list[DrawnText]) -> list[str]:
+    found: list[str] = []
+    drawn = [t for t in texts if t.text.strip()]
+    for t in drawn:
+        if t.size * PREVIEW_WIDTH / image.width < SMALLEST:
+            found.append(f"{t.text!r} reads at {t.size * PREVIEW_WIDTH / image.width:.1f} px")
+        if not t.inside:
+            found.append(f"{t.text!r} at {t.box} leaves {t.bounds}")
+    for a, b in itertools.combinations(drawn, 2):
+        # A pixel of anti-aliasing on each side is no overlap.
+        if (min(a.box[2], b.box[2]) - max(a.box[0], b.box[0]) > 2
+                and min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) > 2):
+            found.append(f"{a.text!r} {a.box} overlaps {b.text!r} {b.box}")
+    # Nothing drawn after the board (pieces, markers, badges) covers a field label.
+    board = board_layer(tuple(tile_key(t) for t in view["tiles"]))
+    for t in drawn:
+        if FIELD_LABEL.match(t.text):
+            # The box less its outer pixel: the label's own outline, where a rim may blend in.
+            x0, y0, x1, y1 = (int(v) for v in t.box)
+            box = (x0 + 1, y0 + 1, x1 - 1, y1 - 1)
+            if ImageChops.difference(board.crop(box), image.convert("RGB").crop(box)).getbbox():
+                found.append(f"field label {t.text} is covered")
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_every_label_reads_at_preview_width_and_none_overlap(players: int) -> None:
+    found: dict[str, str] = {}
+    for n, state in enumerate(_label_states(players)):
+        for seat in (None, 0):
+            view = {**GAME.view(state, seat), "names": list(HOSTILE[:players])}
+            board_layer.cache_clear()  # the board's labels are drawn (and measured) again
+            with record_texts() as texts:
+                image = render("palatinus", view)
+            if view["phase"] == "over":
+                assert image.height <= 2 * image.width, image.size
+            for problem in _label_problems(view, image, texts):
+                found.setdefault(problem, f"{players} players, state {n}, seat {seat}")
+    assert not found, "\n".join(f"{where}: {problem}" for problem, where in found.items())

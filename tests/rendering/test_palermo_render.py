@@ -117,6 +117,7 @@ def test_the_builders_own_image_shows_where_they_may_build() -> None:
 def test_a_pawn_is_unlike_a_chip_at_preview_size() -> None:
     from PIL import Image, ImageDraw
 
+    from rendering.palermo.board import CHIP_R
     from rendering.palermo.pieces import draw_chip, draw_pawn
 
     def footprint(draw_piece: Callable[[ImageDraw.ImageDraw], None]) -> tuple[int, int]:
@@ -129,7 +130,7 @@ def test_a_pawn_is_unlike_a_chip_at_preview_size() -> None:
 
     for seat in range(5):
         pawn = footprint(lambda d, s=seat: draw_pawn(d, 40, 40, 11, s))  # type: ignore[misc]
-        chip = footprint(lambda d, s=seat: draw_chip(d, 40, 40, 10, s, True))  # type: ignore[misc]
+        chip = footprint(lambda d, s=seat: draw_chip(d, 40, 40, CHIP_R, s, True))  # type: ignore[misc]
         # A pawn stands: much taller than wide, and much taller than a chip.
         assert pawn[1] >= 1.5 * chip[1] and pawn[1] > pawn[0]
 
@@ -141,3 +142,97 @@ def test_the_board_fills_most_of_the_image(players: int) -> None:
         image = render("palermo", GAME.view(state, state.turn))
         board = image.width  # the board is square and as wide as the image
         assert board / image.height >= 0.55, (players, image.size)
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...], slack: float = 0.5) -> bool:
+    return (min(a[2], b[2]) - max(a[0], b[0]) > slack
+            and min(a[3], b[3]) - max(a[1], b[1]) > slack)
+
+
+def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] >= b[0] - 1 and a[1] >= b[1] - 1 and a[2] <= b[2] + 1 and a[3] <= b[3] + 1
+
+
+# A piece's number repeats its colour (and a chip's shape): fine print, held to a lower floor.
+PIECE_NUMBER = 6.5
+
+
+def board_labels(view: dict[str, Any]) -> list[str]:
+    """Every label drawn on the board, measured: its size at preview width (11 px or more; a
+    piece's own number PIECE_NUMBER px or more), no two label boxes overlap, no piece covers a
+    label or another piece, no chip lies wholly under a piece. Returns the faults found."""
+    from rendering.common import font
+    from rendering.palermo import board
+    from rendering.palermo.layout import Frame, badge_box, chip_centre, place_tokens, start_rect
+    from tests.rendering.legibility import PREVIEW_WIDTH, SMALLEST
+    from tests.rendering.textboxes import record_texts
+
+    board._base.cache_clear()  # the cached ring and coordinates are measured too
+    with record_texts() as texts:
+        image = board.draw_board(view)
+    scale = PREVIEW_WIDTH / image.width
+    f = Frame(view["grid"]["cells"])
+    # The hint badges as the board places them: the pieces make room for them.
+    small = font(board.TEXT, bold=True)
+    start = start_rect(view)
+    badges = {tuple(e["rect"]): badge_box(f, e["rect"], small.getlength(
+        board._mark_text(e["moves"])), start) for e in view.get("reachable") or ()}
+    tokens = [t.box for t in place_tokens(view, f, badges, view["phase"] != "build")]
+    chips = [chip_centre(f, t["door"], t["door_roof"]) for t in view["tiles"]
+             if t.get("door") is not None and t.get("door_roof") is not None]
+    found: list[str] = []
+    labels = [t for t in texts if t.text.strip()]
+    r = board.CHIP_R
+    discs = [(cx - r, cy - r, cx + r, cy + r) for cx, cy in chips]
+    for t in labels:
+        own = any(_inside(t.box, box) for box in tokens + discs)
+        floor = PIECE_NUMBER if own else SMALLEST
+        if t.size * scale < floor:
+            found.append(f"{t.text!r} reads at {t.size * scale:.1f} px")
+        if not own and any(_overlap(t.box, box) for box in tokens):
+            found.append(f"a piece covers {t.text!r}")
+    for k, a in enumerate(labels):
+        for b in labels[k + 1:]:
+            if _overlap(a.box, b.box):
+                found.append(f"{a.text!r} overlaps {b.text!r}")
+    for k, box in enumerate(tokens):
+        found += [f"pieces overlap at {box}" for other in tokens[k + 1:] if _overlap(box, other)]
+    for (cx, cy), disc in zip(chips, discs, strict=True):
+        if any(_inside(disc, box) for box in tokens):
+            found.append(f"a chip at {(cx, cy)} is hidden")
+    return found
+
+
+@pytest.mark.parametrize("players", [3, 5])
+@pytest.mark.parametrize("stop", [mid_build, collecting, over])
+def test_every_board_label_is_readable_and_in_sight(
+    players: int, stop: Callable[[PalermoState], bool]
+) -> None:
+    state = play_until(players, stop)
+    view: dict[str, Any] = GAME.view(state, state.turn if state.phase != OVER else None)
+    if state.phase == COLLECT:
+        assert view["reachable"]  # the hints for the seat to act are on the board
+    found = board_labels(view)
+    assert not found, "\n".join(found)
+    image = render("palermo", view)
+    assert image.height * 550 / image.width <= 1100
+
+
+def crowded_view() -> dict[str, Any]:
+    """The last board of a five-player game, made crowded: hint badges on Start/Finish where
+    four pawns wait, and a pawn on a police stone on the ring (drawing only; no game gets
+    here by these moves)."""
+    view: dict[str, Any] = dict(GAME.view(play_until(5, over), None))
+    start = next(t for t in view["tiles"] if t["kind"] == "SF")
+    x, y = 2 * start["i"], 2 * start["j"]
+    view["reachable"] = [{"cell": "", "rect": [x + dx, y + dy, x + dx + 1, y + dy + 1],
+                          "moves": [{"cost": 3, "end": "home"}]}
+                         for dx in (0, 1) for dy in (0, 1)]
+    stone = next(s for s in view["police"] if s["rect"] is not None and s["cell"][0] == "r")
+    pawn = dict(view["pawns"][0], on_start=False, home=False, rect=stone["rect"])
+    view["pawns"] = [pawn, *view["pawns"][1:]]
+    return view
+
+
+def test_a_crowded_board_hides_nothing() -> None:
+    assert not board_labels(crowded_view())

@@ -1,5 +1,5 @@
 """Bounded fuzzing of every engine's entry points for bad input (the long run is
-bench/fuzz_rules.py): move text, action objects, setup options and replay files.
+fuzz/fuzz_rules.py): move text, action objects, setup options and replay files.
 
 Only RulesError subclasses (or the replay CLI's documented exit codes) may come out, inputs are
 never mutated and a refused apply leaves the state unchanged. Derandomized, so a CI failure

@@ -20,9 +20,17 @@
       li.classList.remove("current");
     });
     // Every line of the step's move: a move may be told in several.
-    document.querySelectorAll('#history li[data-step="' + n + '"]').forEach(function (li) {
-      li.classList.add("current");
-    });
+    var lines = document.querySelectorAll('#history li[data-step="' + n + '"]');
+    lines.forEach(function (li) { li.classList.add("current"); });
+    // Beside the board the history scrolls in its own box: its current line kept in view
+    // there, never by scrolling the page.
+    var list = document.getElementById("history");
+    if (lines.length && list && getComputedStyle(list).overflowY === "auto") {
+      var top = lines[0].offsetTop, bottom = top + lines[0].offsetHeight;
+      if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+      }
+    }
   }
 
   function draw(data) {

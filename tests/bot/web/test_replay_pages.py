@@ -1,7 +1,7 @@
 """What a good replay page has (issue 33), as the server sends it: a favicon, a generic
 ``/healthz`` reason, "Show" landing on the replay, alt texts that say the step and what each
-image shows, the winner at the top, history lines that open their step, and link previews
-with the public board only."""
+image shows, the winner at the top, history lines that open their step, link previews with
+the public board only, and a league page's season picker."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import re
 import pytest
 
 import rendering
+from bot.leagues import Leagues
 from bot.web import table_pages
-from tests.bot.web.conftest import ALICE, BOB, HOSTILE, Web, play
+from tests.bot.web.conftest import ALICE, BOB, GUILD, HOSTILE, Web, finish, play
+from tests.bot.web.test_league_pages import ADMIN
 from tests.bot.web.test_table_pages import replayed_views
 
 CSP = "Content-Security-Policy"
@@ -127,3 +129,61 @@ async def test_a_live_tables_preview_is_its_board_now(web: Web) -> None:
     # The board now, whichever step the link opens on.
     assert re.fullmatch(rf"{PUBLIC}/t/{public_id}/img/4-0\.png\?v=\d+", meta["og:image"])
     assert meta["og:description"].startswith("This game is being played. Step 4 of 4: ")
+
+
+async def league_with_seasons(web: Web) -> tuple[str, str]:
+    """A league of two seasons, a finished game in season 1's round: the league's page id
+    and the game's."""
+    leagues = Leagues(web.store)
+    web.tables.live.on_over = leagues.recorder.record
+    await leagues.create(GUILD, ADMIN, "Cup", "palermo")
+    for m in (ALICE, BOB, HOSTILE):
+        await leagues.join(GUILD, m, "Cup")
+    league = await leagues.named(GUILD, "Cup")
+    first = await web.store.start_season(league.id, None, 0.0)
+    one = await web.store.add_round(league.id, first.id, {})
+    assert one is not None
+    opened = await web.tables.open("palermo", 67, ALICE, guild_id=GUILD, seat_order="join",
+                                   seed="season-one", league="Cup")
+    await web.store.sanction_table(league.id, opened.table_id, ADMIN.id)
+    await web.store.add_round_table(one.id, opened.table_id)
+    for m in (BOB, HOSTILE):
+        await web.tables.join(opened.table_id, m)
+    await web.tables.start(opened.table_id, ALICE)
+    await finish(web.tables, opened.table_id, (ALICE, BOB, HOSTILE))
+    second = await web.store.start_season(league.id, None, 0.0)
+    two = await web.store.add_round(league.id, second.id, {}, force=True)
+    assert two is not None
+    return (await web.store.public_id("league", league.id),
+            await web.store.public_id("table", opened.table_id))
+
+
+async def test_a_league_page_shows_the_season_picked(web: Web) -> None:
+    public_id, table_page = await league_with_seasons(web)
+
+    def section(page: str, name: str) -> str:
+        return page.split(f'id="{name}"', 1)[1].split("</section>", 1)[0]
+
+    page = await (await web.client.get(f"/l/{public_id}", params={"season": "1"})).text()
+    picker = page.split('id="seasons"', 1)[1].split("</nav>", 1)[0]
+    assert re.findall(r'href="([^"]+)"( aria-current="page")?>([^<]+)<', picker) == [
+        (f"/l/{public_id}", "", "All seasons"),
+        (f"/l/{public_id}?season=2", "", "Season 2 (running)"),
+        (f"/l/{public_id}?season=1", ' aria-current="page"', "Season 1")]
+    assert "Standings: Cup, season 1" in page
+    assert f'src="/l/{public_id}/standings.png?season=1"' in page
+    assert re.findall(r"<li>Season (\d+), round (\d+)", section(page, "rounds")) == [("1", "1")]
+    assert f"/t/{table_page}" in section(page, "results")
+    page = await (await web.client.get(f"/l/{public_id}", params={"season": "2"})).text()
+    assert "Standings: Cup, season 2" in page
+    assert re.findall(r"<li>Season (\d+), round (\d+)", section(page, "rounds")) == [("2", "2")]
+    assert f"/t/{table_page}" not in page and "No game finished yet." in page
+    # The whole league, as before: every round and result.
+    page = await (await web.client.get(f"/l/{public_id}")).text()
+    assert len(re.findall(r"<li>Season (\d+), round", section(page, "rounds"))) == 2
+    assert f"/t/{table_page}" in section(page, "results")
+    r = await web.client.get(f"/l/{public_id}/standings.png", params={"season": "1"})
+    assert r.status == 200 and r.content_type == "image/png"
+    for bad, status in (("3", 404), ("x", 400), ("²", 400)):
+        r = await web.client.get(f"/l/{public_id}", params={"season": bad})
+        assert r.status == status and CSP in r.headers, bad

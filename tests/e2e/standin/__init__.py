@@ -56,7 +56,10 @@ Every request under ``/api/v10`` is checked against Discord's OpenAPI 3.1 descri
 path and query parameters and the JSON body (or a multipart body's ``payload_json``).
 
 Create Message honours ``nonce`` with ``enforce_nonce: true`` as Discord does: the same author
-and nonce within five minutes returns the first message; a malformed nonce is refused (50035).
+and nonce within five minutes (``standin.world.nonce_seconds``, which a test may shorten) returns
+the first message; a malformed nonce is refused (50035). The nonce is echoed in that answer and
+in MESSAGE_CREATE only: a message read back (Get Channel Message(s)) has none. Get Channel
+Messages answers newest first, at most ``limit`` (default 50), ``before``/``after``/``around``.
 
 Records: :class:`Message` (``id, channel, author, content, embeds, components, attachments``
 with ``data`` bytes / ``filename`` / ``description``, ``flags``, ``ephemeral``, ``mentions``,

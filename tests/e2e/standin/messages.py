@@ -39,7 +39,9 @@ class Attachment:
             return int(width), int(height)
         return None
 
-    def to_json(self) -> JSON:
+    def to_json(self, *, with_nonce: bool = True) -> JSON:
+        """The message object; ``with_nonce`` only where Discord echoes the nonce (the Create
+        Message answer and MESSAGE_CREATE): it does not keep it with the message."""
         out: JSON = {
             "id": str(self.id),
             "filename": self.filename,
@@ -112,7 +114,9 @@ class Message:
             (c for c in walk_components(self.components) if c.get("custom_id") == custom_id), None
         )
 
-    def to_json(self) -> JSON:
+    def to_json(self, *, with_nonce: bool = True) -> JSON:
+        """The message object; ``with_nonce`` only where Discord echoes the nonce (the Create
+        Message answer and MESSAGE_CREATE): it does not keep it with the message."""
         out: JSON = {
             "id": str(self.id),
             "channel_id": str(self.channel.id),
@@ -131,7 +135,7 @@ class Message:
             "pinned": False,
             "flags": self.flags,
         }
-        if self.nonce is not None:
+        if self.nonce is not None and with_nonce:
             out["nonce"] = self.nonce
         if self.webhook_id is not None:
             out["webhook_id"] = str(self.webhook_id)

@@ -41,6 +41,7 @@ class RestRoutes:
         r.add_get(f"{api}/gateway/bot", self.gateway)
         r.add_get(f"{api}/channels/{{channel}}", self.get_channel)
         r.add_post(f"{api}/channels/{{channel}}/messages", self.post_message)
+        r.add_get(f"{api}/channels/{{channel}}/messages", self.list_messages)
         r.add_get(f"{api}/channels/{{channel}}/messages/{{message}}", self.get_message)
         r.add_patch(f"{api}/channels/{{channel}}/messages/{{message}}", self.edit_message)
         r.add_delete(f"{api}/channels/{{channel}}/messages/{{message}}", self.delete_message)
@@ -182,7 +183,28 @@ class RestRoutes:
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
-        return json_response(self._message(request, channel).to_json())
+        return json_response(self._message(request, channel).to_json(with_nonce=False))
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        """Get Channel Messages: newest first, at most ``limit`` (1-100, default 50), before,
+        after or around a message id (the request was checked against the description)."""
+        channel = self._channel(request)
+        query = request.query
+        limit = int(query.get("limit", "50"))
+        shown = [m for m in channel.messages if not m.deleted and not m.ephemeral]
+        if "before" in query:
+            shown = [m for m in shown if m.id < int(query["before"])][-limit:]
+        elif "after" in query:
+            shown = [m for m in shown if m.id > int(query["after"])][:limit]
+        elif "around" in query:
+            pivot = int(query["around"])
+            older = [m for m in shown if m.id <= pivot]
+            newer = [m for m in shown if m.id > pivot]
+            # Discord centres the page on the id: half before it (the id included), half after.
+            shown = older[-(limit - limit // 2):] + newer[:limit // 2]
+        else:
+            shown = shown[-limit:]
+        return json_response([m.to_json(with_nonce=False) for m in reversed(shown)])
 
     async def edit_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)

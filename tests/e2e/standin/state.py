@@ -115,6 +115,7 @@ class World:
         self.messages: dict[int, Message] = {}
         # (author, nonce) -> the message and when it was made, for ``enforce_nonce``.
         self.nonces: dict[tuple[int, str], tuple[Message, float]] = {}
+        self.nonce_seconds = NONCE_SECONDS  # a test may shorten it (an outage outlasting it)
         # Faults a test sets up: awaited once Discord has a message (before the bot hears
         # back), and before a follow-up is handled (True: its sender died, nothing is made).
         self.after_create: list[Callable[[Message], Awaitable[None]]] = []
@@ -311,7 +312,7 @@ class World:
     def message_with_nonce(self, author: User, nonce: str) -> Message | None:
         """The message ``author`` created with ``nonce`` within the last few minutes."""
         found = self.nonces.get((author.id, nonce))
-        if found is None or self.clock.now() - found[1] > NONCE_SECONDS:
+        if found is None or self.clock.now() - found[1] > self.nonce_seconds:
             return None
         return found[0]
 

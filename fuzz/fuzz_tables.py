@@ -1,7 +1,7 @@
 """The long fuzz run of the table use cases: arbitrary member names, league names and typed
 moves through open/join/start/act/propose of every game.
 
-    python bench/fuzz_tables.py [--examples N]
+    python fuzz/fuzz_tables.py [--examples N]
 
 Prints how many use-case calls ran and the slowest one; exits non-zero on any exception other
 than a player's mistake, on a refused call that changed the store, on an over-long notice, or on

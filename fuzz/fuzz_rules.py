@@ -1,7 +1,7 @@
 """The long fuzz run of the engines: the properties of tests/fuzz_properties.py (move text,
 action objects, setup options, replay files, the play command) with a large budget.
 
-Run with ``python bench/fuzz_rules.py`` (``--examples N`` per case, ``--seed S`` to repeat a
+Run with ``python fuzz/fuzz_rules.py`` (``--examples N`` per case, ``--seed S`` to repeat a
 run, ``--only TEXT`` for the cases whose name contains TEXT). It prints how many inputs each case
 ran and the slowest single input, and exits non-zero when a property fails (any exception but a
 RulesError, a mutated input, an over-long message) or an input took over 2 seconds.
