@@ -6,8 +6,8 @@ versions is claimed in the database (``bot.store.announcing``), and each channel
 nonce made of its table and last version, so a post repeated after a crash returns the message
 Discord already has. Discord forgets a nonce after a few minutes, so a range taken over from a
 holder that died is first looked for among the channel's latest messages. A notice already
-covered is skipped; one that comes after a gap first tells each missed version from the log. Each seat's DMs go out in version order, and never one
-older than a view already sent.
+covered is skipped; one that comes after a gap first tells each missed version from the log.
+Each seat's DMs go out in version order, and never one older than a view already sent.
 """
 
 from __future__ import annotations
@@ -153,7 +153,8 @@ class Delivery:
         """Claim versions in the database and post them until the notice's are told. The
         notice's own range goes out as it is; versions nobody told (a crash, a notice that
         lost a race) go out first, one message each from the log; a range a crashed holder
-        claimed goes out again whole, under the same nonce, so Discord keeps one message."""
+        claimed goes out again whole, under the same nonce, so Discord keeps one message,
+        unless it is found among the channel's latest (past Discord's nonce window)."""
         assert notice.since is not None
         tables = self.services.tables
         while True:

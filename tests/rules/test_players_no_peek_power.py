@@ -28,10 +28,9 @@ from rules import GAMES
 from rules.core import Game, derive_seed
 from rules.hadrians_wall.state import State as WallState
 from rules.minerva.state import MinervaState
-from rules.palatinus import components as palatinus_kinds
-from rules.palatinus.engine import _WOLF_GROUPS
 from rules.palatinus.state import PalatinusState
 from rules.players import LEVELS, choose
+from tests.rules.twins.palatinus import wolves_dealt_again
 
 STEPS_LIMIT = 400  # of a walk to a position
 
@@ -72,23 +71,7 @@ def _wall_fate(game: Game, state: WallState, seat: int, seed: str) -> WallState:
 def _palatinus_wolves(game: Game, state: PalatinusState, seat: int,
                       seed: str) -> PalatinusState:
     """Other seats' wolf-backed kinds moved between the board and their screens."""
-    screens = [list(s) for s in state.screens]
-    pieces = list(state.pieces)
-    for other in range(state.players):
-        if other == seat:
-            continue
-        for group in _WOLF_GROUPS:
-            slots = [i for i, p in enumerate(pieces) if p.owner == other and p.kind in group]
-            pool = [pieces[i].kind for i in slots]
-            for kind in group:
-                pool.extend([kind] * screens[other][palatinus_kinds.KINDS.index(kind)])
-            pool = _shuffled(pool, f"{seed}-{other}-{group[0]}")
-            for i, kind in zip(slots, pool, strict=False):
-                pieces[i] = replace(pieces[i], kind=kind)
-            rest = pool[len(slots):]
-            for kind in group:
-                screens[other][palatinus_kinds.KINDS.index(kind)] = rest.count(kind)
-    return replace(state, screens=tuple(tuple(s) for s in screens), pieces=tuple(pieces))
+    return wolves_dealt_again(state, seat, lambda pool, key: _shuffled(pool, f"{seed}-{key}"))
 
 
 # Taken on import, so a peek planted in ``determinize`` does not also unmake the twin.
