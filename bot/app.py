@@ -37,7 +37,8 @@ from bot.config import Settings, Sharding
 from bot.heartbeat import Heartbeat
 from bot.leagues import Leagues
 from bot.leagues.referee import Referee
-from bot.leagues.rounds import Rounds
+from bot.leagues.report import safe_name
+from bot.leagues.rounds import RoundPlan, Rounds
 from bot.pace.clock import Clock, SystemClock, epoch
 from bot.pace.scheduler import Delivered, Scheduler
 from bot.render_pool import RenderPool
@@ -48,9 +49,10 @@ from bot.tables import Tables
 from bot.ui.delivery import Delivery
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.pace import deliver
-from bot.ui.replies import give_owed
+from bot.ui.replies import give_owed, give_round_owed
 from bot.ui.respond import report_error
 from bot.ui.rounds import ask_check_in, open_round, tell_not_opened
+from bot.values import TableError
 from bot.web.context import Site
 from bot.web.links import Links
 from bot.web.server import WebServer, signer_for
@@ -252,6 +254,7 @@ class TabulaBot(commands.Bot):
                     await self.delivery.post_move(notice)
             except Exception:
                 log.exception("could not announce table %s after a restart", table.id)
+        await self._finish_opening_rounds()
         for table in await self.tables.store.tables_with_status("playing"):
             if not owns(table.guild_id):
                 continue
@@ -326,6 +329,52 @@ class TabulaBot(commands.Bot):
             except Exception:
                 log.exception("could not open round %s of league %s", plan.round.number,
                               plan.league.id)
+
+    async def _finish_opening_rounds(self) -> None:
+        """League rounds a crash left half open: the tables not yet made are made, the
+        members not yet seated seated, every table started, and the league's channel told;
+        a round that cannot finish is rolled back (its tables end, it closes)."""
+        for plan in await self.rounds.opening():
+            if not self.settings.sharding.owns(plan.league.guild_id):
+                continue
+            parent = self.get_channel(plan.league.channel_id or 0)
+            try:
+                if not isinstance(parent, discord.TextChannel):
+                    raise TableError("the league's channel is gone")
+                text = await open_round(self, self.delivery, plan, parent)
+            except Exception:
+                log.exception("could not finish opening round %s of league %s; rolling back",
+                              plan.round.number, plan.league.id)
+                await self._roll_back(plan, parent)
+                continue
+            try:  # the round is open now: a failure to tell it is no reason to undo it
+                await self._tell_round(plan, parent, text)
+                await ask_check_in(self.delivery, plan, parent)
+            except Exception:
+                log.exception("could not tell of round %s of league %s", plan.round.number,
+                              plan.league.id)
+
+    async def _tell_round(self, plan: RoundPlan, parent: object, text: str) -> None:
+        """The organiser's owed answer, or (its token expired) the league's channel."""
+        if await give_round_owed(self, self.tables.store, plan.round.id, epoch(self.clock),
+                                 text):
+            return
+        if isinstance(parent, discord.TextChannel):
+            await self.delivery.pacer.wait()
+            await parent.send(text, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _roll_back(self, plan: RoundPlan, parent: object) -> None:
+        try:
+            for notice in await self.rounds.roll_back(plan.round):
+                await self.delivery.post_move(notice)
+            await self._tell_round(
+                plan, parent,
+                f"Round {plan.round.number} of **{safe_name(plan.league.name)}** could not "
+                "finish opening after a restart: its tables are closed without a result. "
+                "Organisers: start it again with `/league-admin round`.")
+        except Exception:
+            log.exception("could not roll back round %s of league %s", plan.round.number,
+                          plan.league.id)
 
     async def _catch_up_results(self) -> None:
         """League games that ended without their result stored (a crash in between)."""

@@ -46,15 +46,16 @@ def score_table(
     rule: str,
     *,
     width: int = WIDTH,
+    step: float = 78.0,
 ) -> Image.Image:
-    """``columns`` are (heading, breakdown key); the total comes from ``outcome["scores"]``."""
+    """``columns`` are (heading, breakdown key); the total comes from ``outcome["scores"]``;
+    ``step`` is the distance between columns, wider than the widest heading."""
     image = Image.new("RGB", (width, 200 + 40 * len(outcome["scores"]) + 200), PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, 52), fill=(45, 35, 30))
     draw.text((18, 26), title, font=font(21, bold=True), fill=(255, 255, 255), anchor="lm")
     y = 66
     total_x = width - 70
-    step = 78.0  # the widest heading ("Renown", "Disdain") is 72 px
     first = total_x - 10 - step * len(columns)
     heads = [("#", 18), ("Player", 60)]
     heads += [(head, int(first + i * step)) for i, (head, _) in enumerate(columns)]

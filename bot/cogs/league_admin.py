@@ -27,6 +27,7 @@ from bot.ui.choices import (
 )
 from bot.ui.components import checkin_view
 from bot.ui.delivery import delivery_of
+from bot.ui.replies import owe_round
 from bot.ui.respond import bot_of, defer, member_of, reply, roles_of
 from bot.ui.rounds import ask_check_in, open_round
 from bot.values import TableError
@@ -259,11 +260,14 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
             plan = await bot.rounds.plan(interaction.guild_id, member_of(interaction), name,
                                          roles_of(interaction), deadline=limit,
                                          auto_next=auto)
+        # Owed until the round has opened: a restart that finishes opening it answers.
+        await owe_round(interaction, plan.round.id)
         for notice in settled:
             # The closed round's tables end before the new round's open.
             await delivery_of(interaction).post_move(notice)
         text = await open_round(bot, delivery_of(interaction), plan, parent)
         await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
+        await bot.tables.store.drop_round_reply(plan.round.id)
         await ask_check_in(delivery_of(interaction), plan, parent)
 
     @app_commands.command(name="void", description="Void a league result, with a reason "

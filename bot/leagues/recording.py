@@ -101,7 +101,8 @@ class Recorder:
     async def _complete_round(self, table_id: int) -> None:
         """The table's round is complete once none of its tables is live."""
         round_ = await self.store.round_of_table(table_id)
-        if round_ is None or not round_.open:
+        # A round still opening has tables to come (the last one started completes it).
+        if round_ is None or not round_.open or round_.opened_at is None:
             return
         tables = await self.store.round_tables(round_.id)
         if all(t.status in (Status.OVER, Status.ABANDONED) for t in tables):

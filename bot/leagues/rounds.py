@@ -5,7 +5,13 @@ game, which is a forfeit.
 
 A round is open until every one of its tables has ended (or its deadline settles them); a new
 round is refused while one is open, unless the organiser forces it (the open one is then
-closed, its tables play on and still count)."""
+closed, its tables play on and still count).
+
+Opening a round is recoverable: its plan (who sits at which table) is stored with the round,
+before any table is made, and each step of opening a table is harmless twice (a slot's channel
+and table are filed once; members already seated are not seated again; a started table is not
+started again). A process that starts finishes the rounds a crash left half open
+(``opening``), or rolls one back (``roll_back``) when it cannot."""
 
 from __future__ import annotations
 
@@ -20,10 +26,11 @@ from typing import Any
 from bot.leagues.pairing import Entrant, form_tables
 from bot.leagues.service import Leagues
 from bot.notices import Notice
-from bot.store import LeagueRecord, RoundRecord, SeasonRecord
+from bot.store import LeagueRecord, RoundRecord, RoundSlot, SeasonRecord, Status
 from bot.tables import Tables
 from bot.values import Member, TableError
 
+ROLLBACK = Member(0, "Opening the round", is_admin=True)
 STILL_OPEN = ("A round of this league is still open: it completes when all its tables have "
               "ended (or at its deadline). Use `force` to open the next round anyway.")
 
@@ -84,14 +91,50 @@ class Rounds:
         marks = {e.member_id: e.rating for e in entrants}
         due = None if deadline is None else (self.leagues.clock() + deadline).isoformat(
             timespec="seconds")
+        # The plan is stored with the round (one transaction), before any table is made.
+        slots = [RoundSlot(-1, [(i, members[i].name) for i in made.sitting_out])] + [
+            RoundSlot(k, [(i, members[i].name) for i in t], made.computers[k])
+            for k, t in enumerate(made.tables)]
         record = await self.store.add_round(league.id, season.id if season else None, marks,
                                             force=force, deadline=due,
                                             auto_next=int(deadline.total_seconds())
-                                            if auto_next and deadline else None)
+                                            if auto_next and deadline else None, plan=slots)
         if record is None:
             raise TableError(STILL_OPEN)
         return RoundPlan(league, record, [[members[i] for i in t] for t in made.tables],
                          made.computers, [members[i] for i in made.sitting_out])
+
+    async def opening(self) -> list[RoundPlan]:
+        """The plans of the rounds whose tables a crash left half opened, to finish."""
+        plans = []
+        for round_ in await self.store.opening_rounds():
+            league = await self.store.get_league(round_.league_id)
+            if league is None:
+                continue
+            slots = await self.store.round_plan(round_.id)
+            seated = [[Member(m, name) for m, name in s.members] for s in slots]
+            plans.append(RoundPlan(
+                league, round_, [seated[i] for i, s in enumerate(slots) if s.slot >= 0],
+                [s.computers for s in slots if s.slot >= 0],
+                [m for i, s in enumerate(slots) if s.slot < 0 for m in seated[i]]))
+        return plans
+
+    async def slots(self, plan: RoundPlan) -> list[RoundSlot]:
+        """The plan's tables as stored (their channels and tables so far), by index."""
+        return [s for s in await self.store.round_plan(plan.round.id) if s.slot >= 0]
+
+    async def roll_back(self, round_: RoundRecord) -> list[Notice]:
+        """A round that cannot finish opening: its tables end without a result and it
+        closes (a new round may then open)."""
+        told = []
+        for table in await self.store.round_tables(round_.id):
+            if table.live:
+                try:
+                    told.append(await self.tables.abandon(table.id, ROLLBACK))
+                except TableError:
+                    continue  # it ended meanwhile
+        await self.store.close_round(round_.id)
+        return told
 
     async def _met(self, league: LeagueRecord, season: SeasonRecord | None
                    ) -> Counter[frozenset[int]]:
@@ -109,18 +152,55 @@ class Rounds:
                          guild_id: int) -> Notice:
         """Open table ``index`` of the plan in ``channel_id``, seat its members (and computer
         seats), start it, and file it under the round. Returns the start notice."""
+        _, notice = await self.open_slot(plan, index, channel_id, guild_id)
+        if notice is None:
+            raise TableError(f"Table {index + 1} of this round has started already.")
+        return notice
+
+    async def open_slot(self, plan: RoundPlan, index: int, channel_id: int,
+                        guild_id: int) -> tuple[int, Notice | None]:
+        """``open_table``, harmless twice: what was done before a crash is not done again.
+        The table's id, and its start notice (None when it had started before: the
+        table's own catch-up tells what it never announced)."""
         members = plan.tables[index]
         opener = members[0]
-        opened = await self.tables.open(plan.league.game_id, channel_id, opener,
-                                        guild_id=guild_id, league=plan.league.name,
-                                        seat_order="shuffled")
-        table_id = opened.table_id
-        await self.store.add_round_table(plan.round.id, table_id)
-        for member in members[1:]:
-            await self.tables.join(table_id, member)
-        for _ in range(plan.computers[index]):
-            await self.tables.add_computer(table_id, opener)
-        return await self.tables.start(table_id, opener)
+        # The channel is filed first, so a table opened in it but not yet filed is found.
+        channel_id = await self.store.set_slot_channel(plan.round.id, index, channel_id)
+        table_id = (await self.slots(plan))[index].table_id
+        if table_id is None:
+            made = await self.store.live_table(channel_id)
+            if made is None or made.league_id != plan.league.id:
+                made_id = (await self.tables.open(
+                    plan.league.game_id, channel_id, opener, guild_id=guild_id,
+                    league=plan.league.name, seat_order="shuffled")).table_id
+            else:
+                made_id = made.id
+            table_id = await self.store.file_slot_table(plan.round.id, index, made_id)
+        notice = None
+        if (await self.tables.table_for(table_id)).status == Status.LOBBY:
+            seats = await self.tables.seats(table_id)
+            seated = {s.member_id for s in seats}
+            for member in members[1:]:
+                if member.id not in seated:
+                    await self.tables.join(table_id, member)
+            for _ in range(plan.computers[index] - sum(s.is_computer for s in seats)):
+                await self.tables.add_computer(table_id, opener)
+            notice = await self.tables.start(table_id, opener)
+        await self._opened(plan)
+        return table_id, notice
+
+    async def _opened(self, plan: RoundPlan) -> None:
+        """Once every table of the plan has started, the round is opened; if they have all
+        ended already, it is complete too (no table's end could close it before)."""
+        slots = await self.slots(plan)
+        if any(s.table_id is None for s in slots):
+            return
+        made = [await self.tables.table_for(s.table_id) for s in slots if s.table_id]
+        if any(t.status == Status.LOBBY for t in made):
+            return
+        await self.store.mark_round_opened(plan.round.id)
+        if all(not t.live for t in made):
+            await self.store.close_round(plan.round.id)
 
     async def open_for_league(self, guild_id: int, member: Member, game_id: str,
                               channel_id: int, name: str, roles: Collection[int] = (),

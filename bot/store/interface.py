@@ -25,6 +25,7 @@ from bot.store.records import (
     NewAction,
     PendingMove,
     RoundRecord,
+    RoundSlot,
     SeasonRecord,
     SeatRecord,
     Status,
@@ -214,8 +215,34 @@ class Store(TimingStore, Protocol):
     async def add_round(
         self, league_id: int, season_id: int | None, marks: dict[int, float], *,
         force: bool = False, deadline: str | None = None, auto_next: int | None = None,
+        plan: Sequence[RoundSlot] = (),
     ) -> RoundRecord | None:
-        """None while another round of the league is open (unless ``force`` closes it)."""
+        """None while another round of the league is open (unless ``force`` closes it).
+        ``plan`` is stored with the round, in the same transaction."""
+
+    async def round_plan(self, round_id: int) -> list[RoundSlot]:
+        """The round's stored plan, by slot (the members sitting out first, as slot -1)."""
+
+    async def opening_rounds(self) -> list[RoundRecord]:
+        """Open rounds whose tables have not all been opened (a crash cut it short)."""
+
+    async def set_slot_channel(self, round_id: int, slot: int, channel_id: int) -> int:
+        """The slot's channel: ``channel_id`` unless one was set before (that one, then)."""
+
+    async def file_slot_table(self, round_id: int, slot: int, table_id: int) -> int:
+        """The slot's table, filed under the round: ``table_id`` unless one was filed
+        before (that one, then)."""
+
+    async def mark_round_opened(self, round_id: int) -> None: ...
+
+    async def owe_round_reply(self, round_id: int, application_id: str, token: str,
+                              expires: int) -> None:
+        """The organiser's answer is owed until the round has opened (``drop_round_reply``)."""
+
+    async def round_reply(self, round_id: int, now: int) -> tuple[str, str] | None:
+        """The owed answer's application id and token, while the token holds."""
+
+    async def drop_round_reply(self, round_id: int) -> None: ...
 
     async def close_round(self, round_id: int) -> bool: ...
 

@@ -186,10 +186,22 @@ class RoundRecord:
     closed_at: str | None = None  # None while the round is open
     deadline: str | None = None  # ISO time the round's unfinished tables are settled
     auto_next: int | None = None  # seconds the next round gets, opened at the deadline
+    opened_at: str | None = None  # None while its tables are still being opened
 
     @property
     def open(self) -> bool:
         return self.closed_at is None
+
+
+@dataclass(frozen=True)
+class RoundSlot:
+    """One table of a round's plan (slot -1: the members sitting out), stored before any
+    table is made; ``channel_id`` and ``table_id`` are filled in as it opens."""
+    slot: int
+    members: list[tuple[int, str]]  # (member id, name), best rating first
+    computers: int = 0
+    channel_id: int | None = None
+    table_id: int | None = None
 
 
 @dataclass(frozen=True)

@@ -48,3 +48,30 @@ async def give_owed(client: discord.Client, store: Store, owed: list[PendingRepl
         except discord.HTTPException as exc:
             log.info("could not finish the answer to %s: %s", reply.interaction_id, exc)
         await store.drop_reply(reply.interaction_id)
+
+
+async def owe_round(interaction: discord.Interaction[Any], round_id: int) -> None:
+    """An organiser's ``/league-admin round``: its answer is owed until the round has opened,
+    so a restart that finishes opening it answers in place of "thinking…"."""
+    bot = bot_of(interaction)
+    await bot.tables.store.owe_round_reply(
+        round_id, str(interaction.application_id), interaction.token,
+        bot.scheduler.now() + TOKEN_SECONDS - MARGIN_SECONDS)
+
+
+async def give_round_owed(client: discord.Client, store: Store, round_id: int, now: int,
+                          text: str) -> bool:
+    """After a restart: the answer owed for the round, if its token still holds; whether it
+    went out (if not, the league's channel is told instead)."""
+    owed = await store.round_reply(round_id, now)
+    told = False
+    if owed is not None:
+        webhook = discord.Webhook.partial(int(owed[0]), owed[1], client=client)
+        try:
+            await webhook.edit_message(ORIGINAL, content=text,
+                                       allowed_mentions=discord.AllowedMentions.none())
+            told = True
+        except discord.HTTPException as exc:
+            log.info("could not finish the answer for round %s: %s", round_id, exc)
+    await store.drop_round_reply(round_id)
+    return told

@@ -26,24 +26,44 @@ def thread_delay(index: int) -> float:
     return THREAD_GAP if index >= THREAD_BURST else 0.0
 
 
+async def _thread_of(parent: discord.TextChannel, thread_id: int) -> discord.Thread:
+    """The thread a table of the round was given before a restart."""
+    found = parent.guild.get_thread(thread_id) or await parent.guild.fetch_channel(thread_id)
+    if not isinstance(found, discord.Thread):
+        raise TypeError(f"channel {thread_id} of a round's table is not a thread")
+    return found
+
+
 async def open_round(bot: Services, delivery: Delivery, plan: RoundPlan,
                      parent: discord.TextChannel) -> str:
-    """Open each table of ``plan`` in a thread of ``parent``; the round's summary."""
+    """Open each table of ``plan`` in a thread of ``parent``; the round's summary. Harmless
+    twice: a round a crash left half open is finished by calling it again (a table that has
+    its thread or has started keeps them)."""
     links = []
+    slots = await bot.rounds.slots(plan)
     for i, members in enumerate(plan.tables):
-        await asyncio.sleep(thread_delay(i))
-        await delivery.pacer.wait()
-        thread = await parent.create_thread(
-            name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
-            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
-        notice = await bot.rounds.open_table(plan, i, thread.id, parent.guild.id)
-        who = ", ".join(f"<@{m.id}>" for m in members)
-        await delivery.pacer.wait()
-        await thread.send(
-            f"Round {plan.round.number} table {i + 1}: {who}. Good luck!",
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(m.id) for m in members]))
-        await delivery.post_move(notice)
+        had = slots[i].channel_id
+        if had is None:
+            await asyncio.sleep(thread_delay(i))
+            await delivery.pacer.wait()
+            thread = await parent.create_thread(
+                name=f"{plan.league.name[:60]} round {plan.round.number} table {i + 1}",
+                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+        else:
+            thread = await _thread_of(parent, had)
+        table_id, notice = await bot.rounds.open_slot(plan, i, thread.id, parent.guild.id)
+        if notice is None:
+            # It started before the crash: only what it never announced is told.
+            notice = await bot.tables.catch_up(table_id)
+        else:
+            who = ", ".join(f"<@{m.id}>" for m in members)
+            await delivery.pacer.wait()
+            await thread.send(
+                f"Round {plan.round.number} table {i + 1}: {who}. Good luck!",
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(m.id) for m in members]))
+        if notice is not None:
+            await delivery.post_move(notice)
         links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
                      + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
     out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)

@@ -9,15 +9,17 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from rendering.common import WHITE, draw_marker, font, name_seats, player_name
+from rendering.hadrians_wall.final import final_table
 from rendering.hadrians_wall.guides import CARD, HALO, fillable_boxes, rewards_to_place
 from rendering.hadrians_wall.icons import key_row, key_rows
-from rendering.hadrians_wall.layout import RIGHT_X, SHEET_TOP, WIDTH
+from rendering.hadrians_wall.layout import HEAD, SHEET_TOP
 from rendering.hadrians_wall.overview import render_overview
+from rendering.hadrians_wall.parts import paint_out, part_of, span
 from rendering.hadrians_wall.printed import icons_between
 from rendering.hadrians_wall.public import render_public
 from rendering.hadrians_wall.sheets import render_sheets
 from rendering.hadrians_wall.summary import render_summary
-from rendering.scoretable import score_table
+from rendering.scoretable import fit
 from rules.hadrians_wall import GAME
 
 __all__ = ["alt_text", "render", "render_all", "render_update"]
@@ -35,19 +37,20 @@ def render_all(view: Mapping[str, Any]) -> list[Image.Image]:
     (hand, Path choice, moves available now, score), then the left and the right sheet, each
     its own image so that each opens at a readable size."""
     if view.get("seat") is None:
+        summary = render_summary(view)
+        summary.info["alt"] = summary_alt(view)
         if view.get("outcome"):
-            return [final_table(view), render_summary(view)]
-        return [render_public(view), render_summary(view)]
+            return [final_table(view), summary]
+        return [render_public(view), summary]
     return [render_overview(view, parts=len(PARTS)), *sheet_parts(view)]
 
 
 PART_SCALE = 2.0
-PARTS = (  # (title, x0, x1) in layout units; each at most 450 wide, so 9 px reads at 11 px
-    ("left sheet, part 1 of 2", 0, 448),
-    ("left sheet, part 2 of 2", 448, 896),
-    ("right sheet, part 1 of 2", RIGHT_X, RIGHT_X + 450),
-    ("right sheet, part 2 of 2", RIGHT_X + 450, WIDTH - 4),
-)
+# (title, x0, x1) in layout units. Each sheet is cut where its rows of boxes have gaps (see
+# ``parts``), so the halves overlap a little and are 450 to 490 wide: printed text of 10
+# layout units reads at 11.2 px or more at 550 px.
+PARTS = tuple((f"{side} sheet, part {half + 1} of 2", *span(sheet, half))
+              for sheet, side in enumerate(("left", "right")) for half in (0, 1))
 
 
 def render_update(view: Mapping[str, Any], previous: Mapping[str, Any] | None
@@ -73,11 +76,8 @@ def parts_to_send(view: Mapping[str, Any], previous: Mapping[str, Any] | None) -
     then the others that changed or hold boxes to fill."""
     s = view["sheets"][int(view["seat"])]
     fillable = [0] * len(PARTS)
-    for x0, _y0, x1, _y1 in fillable_boxes(view, s):
-        middle = (x0 + x1) / 2
-        for i, (_, px0, px1) in enumerate(PARTS):
-            if px0 <= middle < px1:
-                fillable[i] += 1
+    for rect in fillable_boxes(view, s):
+        fillable[part_of(rect)] += 1
     changed = [0] * len(PARTS)
     if (previous is not None and previous.get("seat") == view["seat"]
             and any(previous.get(k) != view.get(k) for k in DRAWN_ON_SHEETS)):
@@ -113,9 +113,13 @@ def sheet_parts(view: Mapping[str, Any], which: Sequence[int] = range(len(PARTS)
     out = []
     for i in which:
         title, x0, x1 = PARTS[i]
-        part = _titled(view, sheets.crop((int(x0 * k), top, int(x1 * k), sheets.height)),
-                       title, icons_between(x0, x1))
-        here = sum(1 for b in boxes if x0 <= (b[0] + b[2]) / 2 < x1)
+        cut = sheets.crop((int(x0 * k), top, int(x1 * k), int(SHEET_BOTTOM * k)))
+        paint_out(cut, i // 2, i % 2, x0, SHEET_TOP, k)
+        # The frame's foot, which the crop leaves out.
+        ImageDraw.Draw(cut).line((0, cut.height - 3 * k, cut.width, cut.height - 3 * k),
+                                 fill=HEAD, width=int(3 * k))
+        part = _titled(view, cut, title, icons_between(x0, x1))
+        here = sum(1 for b in boxes if part_of(b) == i)
         can = (f"{here} box{'es' if here != 1 else ''} you can fill now, outlined in orange"
                if here else "no box you can fill now")
         part.info["alt"] = (f"{player_name(seat, f'Player {seat + 1}')}'s {title}: "
@@ -124,30 +128,18 @@ def sheet_parts(view: Mapping[str, Any], which: Sequence[int] = range(len(PARTS)
     return out
 
 
+SHEET_BOTTOM = 872  # the lowest text on a sheet ends at 860; below it is empty paper
 PART_AREAS = (
     "cohorts, mining, wall guard, cippi, wall, fort, production, buildings, forum, attributes, "
     "Disdain and score",
     "the rest of the cohorts and tracks, training grounds and landmarks",
     "citizens, market, theatre, temples, gladiators, baths and courthouse",
-    "diplomats, scouts, the map, Path cards and the Fate card",
+    "the buildings that need citizens, diplomats, scouts, the map, Path cards and the Fate card",
 )
 
 
-HEADER_H = 58
-FINAL_COLUMNS = (("Renown", "renown"), ("Piety", "piety"), ("Valour", "valour"),
-                 ("Discip.", "discipline"), ("Paths", "paths"), ("Disdain", "disdain_penalty"))
-TIE_RULE = ("Ties: less final Disdain wins, then more Path card points; otherwise the tied "
-            "players share the place. Disdain is the penalty for the final Disdain count.")
-
-
-def final_table(view: Mapping[str, Any]) -> Image.Image:
-    """The end-of-game score table: every category of the score sheet, ranks and tie-breaks."""
-    return score_table("Hadrian's Wall · final scores", view["outcome"], FINAL_COLUMNS,
-                       TIE_RULE)
-
-
-TITLE_H = 112
-KEY_ICON, KEY_TEXT, KEY_ROW = 28, 18, 38
+TITLE_H = 104
+KEY_ICON, KEY_TEXT, KEY_ROW = 28, 20, 34
 
 
 def _titled(view: Mapping[str, Any], part: Image.Image, title: str,
@@ -165,11 +157,14 @@ def _titled(view: Mapping[str, Any], part: Image.Image, title: str,
     key_row(draw, icons, 14, TITLE_H + KEY_ROW / 2 - 8, KEY_ICON, KEY_TEXT, WHITE,
             part.width - 14)
     draw_marker(draw, (34, 32), 22, seat, outline=WHITE)
-    draw.text((66, 32), f"{player_name(seat, f'Player {seat + 1}')} · Year "
-              f"{view['year']}/{view['years']} · Score {s['score']['total']}",
-              font=font(26, bold=True), fill=WHITE, anchor="lm")
+    # The name gives way (cut with an ellipsis) so that it never runs into the part's title.
+    tail = f" · Year {view['year']}/{view['years']} · Score {s['score']['total']}"
+    room = part.width - 14 - font(20).getlength(title) - 16 - 66
+    name = fit(player_name(seat, f"Player {seat + 1}"), font(26, bold=True),
+               room - font(26, bold=True).getlength(tail))
+    draw.text((66, 32), name + tail, font=font(26, bold=True), fill=WHITE, anchor="lm")
     draw.text((part.width - 14, 32), title, font=font(20), fill=(255, 220, 160), anchor="rm")
-    y = 84
+    y = 80
     queue = rewards_to_place(s)
     if queue:
         draw.text((14, y), queue, font=font(20, bold=True), fill=(255, 200, 90), anchor="lm")
@@ -184,4 +179,17 @@ def _titled(view: Mapping[str, Any], part: Image.Image, title: str,
 
 
 def alt_text(view: Mapping[str, Any]) -> str:
-    return name_seats(GAME.describe(view))
+    # The difficulty is that of the Picts' attacks; a bare "(normal)" says nothing.
+    difficulty = f"({view.get('difficulty')}),"
+    return name_seats(GAME.describe(view)).replace(
+        difficulty, f"(Picts: {view.get('difficulty')}),", 1)
+
+
+def summary_alt(view: Mapping[str, Any]) -> str:
+    """The Year summary in words: what each player's panel shows first."""
+    players = "; ".join(
+        f"{player_name(i, f'Player {i + 1}')}: score {s['score']['total']}, {s['status']}, "
+        f"final Disdain {s['final_disdain']}"
+        for i, s in enumerate(view["sheets"]))
+    return (f"Year {view['year']} of {view['years']} summary (Picts: {view['difficulty']}), "
+            f"every player's sheet in brief. {players}.")

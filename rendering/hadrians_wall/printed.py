@@ -6,7 +6,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from rendering.common import INK, PAPER, font, font_scale, scaled
+from rendering.common import INK, PAPER, font, font_scale, record_font_sizes, scaled
 from rendering.hadrians_wall.icons import KEY_ORDER, icon, icons_in, recording
 from rendering.hadrians_wall.layout import (
     ATTR_STEP,
@@ -43,7 +43,7 @@ def _label(draw: Canvas, xy: tuple[float, float], text: str, size: int = 14,
 def _fitted(draw: Canvas, xy: tuple[float, float], text: str, size: int,
             width: float) -> None:
     """A bold label at ``size`` or smaller, so that it fits ``width`` (never clipped)."""
-    while size > 9 and font(size, bold=True).getlength(text) > width * font_scale():
+    while size > 10 and font(size, bold=True).getlength(text) > width * font_scale():
         size -= 1
     _label(draw, xy, text, size)
 
@@ -110,7 +110,7 @@ def _left(draw: Canvas) -> None:
             icons_in(draw, track.rewards[b], rect)
     for i in range(1, 8):
         x0, _y0, x1, y1 = g[("cippi", i)]
-        draw.text((x1 + 2, y1 - 2), f"F{c.CIPPI_LINKS[i]}", font=font(9), fill=FAINT_TEXT,
+        draw.text((x1 + 2, y1 - 2), f"F{c.CIPPI_LINKS[i]}", font=font(10), fill=FAINT_TEXT,
                   anchor="ls")
     for b in range(1, 22):
         wx = (g[("wall", b)][0] + g[("wall", b)][2]) / 2
@@ -119,7 +119,7 @@ def _left(draw: Canvas) -> None:
             x0, _, x1, y1 = g[("fort", b)]
             draw.polygon([(x0 + 4, y1 + 2), (x1 - 4, y1 + 2), ((x0 + x1) / 2, y1 + 14)],
                          fill=FLAG)
-            draw.text(((x0 + x1) / 2, y1 + 6), str(c.FORT_INFRA[b]), font=font(9, bold=True),
+            draw.text(((x0 + x1) / 2, y1 + 6), str(c.FORT_INFRA[b]), font=font(10, bold=True),
                       fill=(255, 255, 255), anchor="mm")
     _label(draw, (16, 398), "Production", 13)
     for i in range(1, 10):
@@ -142,7 +142,7 @@ def _left(draw: Canvas) -> None:
         _cost(draw, rect[0] + 4, rect[1] + 24, building.cost, 10, f"≥{infra}:")
         gains = [*building.reward, *building.choice]
         _label(draw, (rect[0] + 4, rect[1] + 36), "+ " + ", ".join(gains) if gains else "",
-               9, bold=False, fill=FAINT_TEXT)
+               10, bold=False, fill=FAINT_TEXT)
     _label(draw, (16, 514), "Forum 2 → 1", 13)
     for i in range(1, 5):
         rect = g[("forum", i)]
@@ -162,7 +162,7 @@ def _left(draw: Canvas) -> None:
             rect = g[("attr", a, b)]
             _box(draw, rect, 1)
             # Fine print: the track's value is written in bold beside it.
-            draw.text((rect[0] + 2, rect[1] + 1), str(b), font=font(8, fine=True), fill=FAINT_TEXT)
+            draw.text((rect[0] + 2, rect[1] + 1), str(b), font=font(10), fill=FAINT_TEXT)
             if b in c.ATTRIBUTE_WORKER_BOXES[attr]:
                 icon(draw, c.ATTRIBUTE_WORKER[attr], rect[0] + 14, rect[1] + 18, 16)
             cross = c.ATTRIBUTE_CROSS[attr].get(b)
@@ -173,8 +173,10 @@ def _left(draw: Canvas) -> None:
     _label(draw, (16, 754), "Disdain", 13)
     for i in range(1, 16):
         draw.ellipse(g[("disdain", i)], outline=FAINT, width=1)
-    penalty = "  ".join(f"{k}:-{v}" for k, v in enumerate(c.DISDAIN_PENALTY) if k)
-    _label(draw, (160, 784), f"final Disdain costs {penalty} (9+)", 10, bold=False)
+    costs = [f"{k}:-{v}" for k, v in enumerate(c.DISDAIN_PENALTY) if k]
+    # Two lines, so the sheet's cut between its halves passes beside them, not through them.
+    _label(draw, (160, 782), "final Disdain costs " + "  ".join(costs[:4]), 10, bold=False)
+    _label(draw, (160, 799), "  ".join(costs[4:]) + " (9+)", 10, bold=False)
     _label(draw, (16, 820), "Score", 13, fill=HEAD)
 
 
@@ -209,25 +211,27 @@ def _right(draw: Canvas) -> None:
         _box(draw, rect)
         need = next(iter(building.requires.values()), 0)
         _fitted(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11, rect[2] - rect[0] - 8)
-        _cost(draw, rect[0] + 4, rect[1] + 25, building.cost, 9, f"≥{need}")
+        # The right sheet's narrow boxes keep 9: that half is at most 450 wide, so it reads.
+        size = 10 if rect[2] - rect[0] > 90 else 9
+        _cost(draw, rect[0] + 4, rect[1] + 25, building.cost, size, f"≥{need}")
     _label(draw, (rx + 10, 328), "Market", 13)
     for i, (need, reward) in enumerate(c.MARKET_BOXES):
         rect = g[("market", i + 1)]
         cx, cy = centre(rect)
         draw.regular_polygon((cx, cy, 19), 6, fill=(255, 255, 255), outline=LINE, width=2)
-        draw.text((cx, rect[1] - 6), f"≥{need}", font=font(9), fill=FAINT_TEXT, anchor="mm")
+        draw.text((cx, rect[1] - 6), f"≥{need}", font=font(10), fill=FAINT_TEXT, anchor="mm")
         if reward:
             icon(draw, reward[0], rect[2] - 2, rect[3] - 2, 12)
     renown = ",".join(str(n) for n in c.UNIQUE_GOODS_RENOWN)
-    _label(draw, (rx + 100, 358), f"1st-6th different good: +{renown} Renown; repeats +0", 9,
+    _label(draw, (rx + 100, 358), f"1st-6th different good: +{renown} Renown; repeats +0", 10,
            bold=False)
     _label(draw, (rx + 10, 392), "Theatre", 13)
-    x = _cost(draw, rx + 10, 406, {"resource": 1}, 9)
-    _label(draw, (x, 406), "1/yr", 9, bold=False)
+    x = _cost(draw, rx + 10, 406, {"resource": 1}, 10)
+    _label(draw, (x, 406), "1/yr", 10, bold=False)
     for i, (need, reward) in enumerate(c.THEATRE_BOXES):
         rect = g[("theatre", i + 1)]
         _box(draw, rect)
-        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(9), fill=FAINT_TEXT,
+        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(10), fill=FAINT_TEXT,
                   anchor="mm")
         icons_in(draw, reward, rect, 16)
     _label(draw, (rx + 10, 436), "Ludus", 13)
@@ -239,13 +243,13 @@ def _right(draw: Canvas) -> None:
             _box(draw, rect)
             if gi == 0:
                 draw.text((centre(rect)[0], rect[1] - 6),
-                          f"≥{c.GLADIATOR_COLUMN_PERFORMERS[i - 1]}", font=font(9),
+                          f"≥{c.GLADIATOR_COLUMN_PERFORMERS[i - 1]}", font=font(10),
                           fill=FAINT_TEXT, anchor="mm")
         for i in range(1, 7):
             draw.rectangle(g[("battle", gi, i)], outline=FAINT, width=1)
     _label(draw, (rx + 322, 436), "battles #", 10, bold=False)
     for label, rewards, y in (("dies", c.DEATH_REWARD, 528), ("lives", c.SURVIVE_REWARD, 546)):
-        _label(draw, (rx + 96, y), label, 9, bold=False, anchor="rm")
+        _label(draw, (rx + 96, y), label, 10, bold=False, anchor="rm")
         for i in range(1, 7):
             x0, _, _x1, _ = g[("gladiator", 1, i)]
             names = rewards[i]
@@ -255,22 +259,22 @@ def _right(draw: Canvas) -> None:
             for k, name in enumerate(names):
                 icon(draw, name, x0 + 6 + k * step, y, min(11, int(step) - 1))
     _label(draw, (rx + 10, 590), "Temples", 13)
-    _label(draw, (rx + 10, 606), "(1 any worker)", 9, bold=False)
+    _label(draw, (rx + 10, 606), "(1 any worker)", 10, bold=False)
     for box in range(1, c.TEMPLE_TOTAL_BOXES + 1):
         rect = g[("temple", box)]
         _box(draw, rect)
         icons_in(draw, c.TEMPLE_BOX_REWARD[box], rect, 12)
         if box % 2 == 1:
             draw.text((rect[0] - 3, rect[1] + 15), str(c.TEMPLE_BOX_REQUIRES[box]),
-                      font=font(9), fill=FAINT_TEXT, anchor="rm")
+                      font=font(10), fill=FAINT_TEXT, anchor="rm")
     for i, name in enumerate(("Small", "Medium", "Large")):
         _label(draw, (rx + 100 + i * 120, 564), name, 10, bold=False, fill=FAINT_TEXT)
     _label(draw, (rx + 10, 704), "Baths", 13)
-    _label(draw, (rx + 10, 718), "(2/yr)", 9, bold=False)
+    _label(draw, (rx + 10, 718), "(2/yr)", 10, bold=False)
     for i, (need, cost) in enumerate(c.BATHS_BOXES):
         rect = g[("baths", i + 1)]
         _box(draw, rect)
-        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(9), fill=FAINT_TEXT,
+        draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(10), fill=FAINT_TEXT,
                   anchor="mm")
         _cost(draw, rect[0] + 4, rect[1] + 16, {"resource": cost}, 10)
         icon(draw, "remove_disdain", rect[2] - 12, rect[1] + 16, 16)
@@ -287,21 +291,22 @@ def _right(draw: Canvas) -> None:
         for r in range(3):
             rect = g[("courthouse", col, r + 1)]
             _box(draw, rect)
-            _label(draw, (rect[0] + 4, rect[1] + 13), f"≥{reqs[r]}", 9, bold=False, fill=FAINT_TEXT)
+            _label(draw, (rect[0] + 4, rect[1] + 13), f"≥{reqs[r]}", 10, bold=False,
+                   fill=FAINT_TEXT)
     x = _cost(draw, rx + 540, 296, {"servant": 1, "soldier": 1, "resource": 2}, 11,
               "Diplomats")
     _label(draw, (x, 296), ": +1 Valour, 2 favours", 11)
     for d in range(3):
         rect = g[("diplomat", d + 1)]
         _box(draw, rect)
-        _label(draw, (rect[0] + 4, rect[1] + 11), f"≥{c.DIPLOMAT_REQUIRES[d]} patrician"
-               + ("s" if c.DIPLOMAT_REQUIRES[d] > 1 else ""), 9,
+        _label(draw, (rect[0] + 4, rect[1] + 9), f"≥{c.DIPLOMAT_REQUIRES[d]} patrician"
+               + ("s" if c.DIPLOMAT_REQUIRES[d] > 1 else ""), 10,
                bold=False, fill=FAINT_TEXT)
     _cost(draw, rx + 540, 456, {"soldier": 1}, 11, "Scouts")
     for i in range(1, 6):
         rect = g[("scout", i)]
         _box(draw, rect)
-        _label(draw, (rect[0] + 4, rect[1] + 15), f"≥{c.SCOUT_REQUIRES[i - 1]}", 9,
+        _label(draw, (rect[0] + 4, rect[1] + 15), f"≥{c.SCOUT_REQUIRES[i - 1]}", 10,
                bold=False, fill=FAINT_TEXT)
     for r in range(c.MAP_ROWS):
         my = centre(g[("map", r, 0)])[1]
@@ -333,7 +338,8 @@ def printed(scale: float = 1.0) -> Image.Image:
 def icons_between(x0: float, x1: float) -> tuple[str, ...]:
     """The printed icons whose centre lies between x0 and x1 (layout units), in key order."""
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
-    with recording() as seen:
+    # Drawn only to see where the icons fall: its fonts are never shown, so none is logged.
+    with recording() as seen, record_font_sizes():
         draw = ImageDraw.Draw(image)
         _left(draw)
         _right(draw)

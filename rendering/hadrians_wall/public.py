@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 
 from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font, player_name
 from rendering.hadrians_wall.layout import HEAD
+from rendering.scoretable import fit
 
 WIDTH = 760
 TEXT = 16  # reads at 11.6 px at 550 px
@@ -68,7 +69,9 @@ def _row(draw: ImageDraw.ImageDraw, y: int, s: Mapping[str, Any],
     draw.rectangle((PAD - 6, y, WIDTH - PAD + 6, y + ROW - 6), fill=fill, outline=(220, 210, 190))
     top, bottom = y + 16, y + 38
     draw_marker(draw, (PAD + 20, y + (ROW - 6) / 2), 17, seat)
-    draw.text((PAD + 46, top), player_name(seat, f"Player {seat + 1}"),
+    # The name gives way to the cohorts at x 250.
+    draw.text((PAD + 46, top), fit(player_name(seat, f"Player {seat + 1}"),
+                                   font(TEXT + 1, bold=True), 250 - PAD - 46 - 12),
               font=font(TEXT + 1, bold=True), fill=INK, anchor="lm")
     draw.text((PAD + 46, bottom), str(s["status"]), font=font(TEXT),
               fill=HEAD if active else MUTED, anchor="lm")

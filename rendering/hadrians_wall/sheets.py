@@ -73,7 +73,7 @@ def _left(draw: Canvas, s: Mapping[str, Any]) -> None:
         if bkey in g:
             rect = g[bkey]
             draw.rectangle(rect, outline=(0, 150, 80), width=4)
-            _built_mark(draw, rect[2] - 10, rect[3] - 10, 16)
+            _built_mark(draw, rect[2], (rect[1] + rect[3]) / 2, 14)
     for i, year in enumerate(s["forum"]):
         _year(draw, g[("forum", i + 1)], year)
     for i, name in enumerate(c.LANDMARK_NAMES):
@@ -120,7 +120,7 @@ def _right(draw: Canvas, s: Mapping[str, Any]) -> None:
         if key in g and not name.startswith(("granary", "hotel", "workshop", "road")):
             rect = g[key]
             draw.rectangle(rect, outline=(0, 150, 80), width=4)
-            _built_mark(draw, rect[2] - 9, rect[3] - 9, 14)
+            _built_mark(draw, rect[2], (rect[1] + rect[3]) / 2, 12)
     for i, good in enumerate(s["market"]):
         if good:
             cx, cy = centre(g[("market", i + 1)])
@@ -155,8 +155,8 @@ def _right(draw: Canvas, s: Mapping[str, Any]) -> None:
             _year(draw, g[("courthouse", col, r + 1)], year)
     for d, dip in enumerate(s["diplomats"]):
         rect = g[("diplomat", d + 1)]
-        draw.rectangle((rect[0] + 2, rect[1] + 14, rect[2] - 2, rect[3] - 2), fill=(255, 236, 236))
-        draw.text((rect[0] + 6, rect[3] - 11), f"{dip['cohort']} cohort", font=font(12, bold=True),
+        draw.rectangle((rect[0] + 2, rect[1] + 18, rect[2] - 2, rect[3] - 2), fill=(255, 236, 236))
+        draw.text((rect[0] + 6, rect[3] - 10), f"{dip['cohort']} cohort", font=font(12, bold=True),
                   fill=RED, anchor="lm")
         for f in range(dip["favours"]):
             x = rect[2] - 36 + f * 16
@@ -178,7 +178,7 @@ def _header(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> None
     with scaled(1.0):  # the marker is sized in pixels already
         draw_marker(raw, (32 * k, 29 * k), 19 * k, seat, outline=WHITE, width=round(2 * k))
     title = (f"{player_name(seat, f'Player {seat + 1}')}   Year {view['year']}/{view['years']} · "
-             f"{view['difficulty']} · {s['status']}")
+             f"Picts: {view['difficulty']} · {s['status']}")
     draw.text((64, 29), title, font=font(24, bold=True), fill=WHITE, anchor="lm")
     x = 720
     for good in GOOD_ORDER:
@@ -248,7 +248,7 @@ def _cards(draw: Canvas, view: Mapping[str, Any], s: Mapping[str, Any]) -> None:
 
 
 def _built_mark(draw: Canvas, x: float, y: float, size: int) -> None:
-    """A tick on a white disc (it may sit on a printed cost icon)."""
+    """A tick on a white disc, on the box's right edge: inside, it would cover the cost."""
     k = size * 0.6
     draw.ellipse((x - k, y - k, x + k, y + k), fill=WHITE)
     draw.text((x, y), "✓", font=font(size, bold=True), fill=(0, 120, 60), anchor="mm")

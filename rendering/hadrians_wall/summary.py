@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from rendering.common import INK, PAPER, WHITE, draw_marker, font, player_name
 from rendering.hadrians_wall.icons import GOOD_ORDER, icon
 from rendering.hadrians_wall.layout import FILL, HEAD, LINE
+from rendering.scoretable import fit
 
 WIDTH = 760
 PAD = 18
@@ -95,8 +96,9 @@ def _player_row(draw: ImageDraw.ImageDraw, y: int, s: Mapping[str, Any],
                    fill=(255, 253, 247), outline=(220, 210, 190))
     top, mid, low = y + 18, y + 48, y + 76
     draw_marker(draw, (PAD + 14, top), 14, seat)
-    draw.text((PAD + 36, top), player_name(seat, f"Player {seat + 1}"), font=font(18, bold=True),
-              fill=INK, anchor="lm")
+    # The name gives way to the status chip at x 300.
+    name = fit(player_name(seat, f"Player {seat + 1}"), font(18, bold=True), 300 - PAD - 36 - 10)
+    draw.text((PAD + 36, top), name, font=font(18, bold=True), fill=INK, anchor="lm")
     _status_chip(draw, 300, top - 14, str(s["status"]))
     draw.text((WIDTH - PAD, top), f"Score {s['score']['total']}", font=font(20, bold=True),
               fill=HEAD, anchor="rm")
@@ -148,7 +150,7 @@ def render_summary(view: Mapping[str, Any]) -> Image.Image:
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, 56), fill=(45, 35, 30))
     draw.text((PAD, 28), f"Hadrian's Wall · Year {view['year']} of {view['years']} · "
-              f"{view['difficulty']}", font=font(22, bold=True), fill=WHITE, anchor="lm")
+              f"Picts: {view['difficulty']}", font=font(22, bold=True), fill=WHITE, anchor="lm")
     phase = PHASES.get(view["phase"], view["phase"])
     if view["phase"] != "over":
         phase += f": {view['progress']['label']}"

@@ -15,6 +15,7 @@ from PIL import Image
 from rendering.common import PAPER, name_seats
 from rendering.minerva.board import final_table, render_board
 from rendering.minerva.city import AXIS, city_image
+from rendering.minerva.market import render_market
 from rendering.minerva.overview import render_overview
 from rendering.minerva.style import seat_name
 from rules.minerva.views import describe
@@ -42,22 +43,33 @@ def render_all(view: Mapping[str, Any]) -> list[Image.Image]:
             image.info["alt"] = " ".join(str(city.info["alt"]) for city in pair)
     images = [first, *cities]
     if not view.get("outcome"):
-        market = render_board(view, with_cities=False)
+        market = render_market(view)
         market.info["alt"] = market_alt_text(view)
         images.append(market)
     return images
 
 
-def _cell_size(player: Mapping[str, Any]) -> int:
-    xs = [int(c["x"]) for c in player["city"]]
-    cols = max(xs) - min(xs) + 3  # the free cells either side
-    return max(60, min(80, (CITY_WIDTH - AXIS - 8) // cols))
+MAX_HEIGHT = 1096  # 2:1 at CITY_WIDTH: at most 1,100 px tall in the 550 px preview
+SMALLEST_CELL = 44
+
+
+def _cell_size(player: Mapping[str, Any], ring: bool = True, height: int = MAX_HEIGHT) -> int:
+    """Cells as large as the width allows, but small enough that the city fits ``height``
+    (with its title, axes and up to three lines of key); ``ring`` counts the free cells
+    around the tiles."""
+    xs = [int(c["x"]) for c in player["city"]] or [0]
+    ys = [int(c["y"]) for c in player["city"]] or [0]
+    extra = 3 if ring else 1
+    cols, rows = max(xs) - min(xs) + extra, max(ys) - min(ys) + extra
+    by_width = (CITY_WIDTH - AXIS - 8) // cols
+    by_height = (height - 40 - AXIS - 8 - 58) // rows
+    return max(SMALLEST_CELL, min(80, by_width, by_height))
 
 
 def seat_city(view: Mapping[str, Any], seat: int) -> Image.Image:
     """One seat's city at a size that reads in the preview, titled with whose city it is; in
     the seat's own view, with where a bought tile may go and what a residence would
-    activate."""
+    activate. Another's city shows its tiles only (two of them share an image)."""
     player = view["seats"][seat]
     own = view.get("seat") == seat
     pending = view.get("pending") or {}
@@ -66,9 +78,11 @@ def seat_city(view: Mapping[str, Any], seat: int) -> Image.Image:
     n = int(player["residences"])
     left = f"{n} residence{'' if n == 1 else 's'} left"
     title = f"Your city · {left}" if own else f"{seat_name(seat)}'s city"
-    image = city_image(player, _cell_size(player), highlight,
+    size = _cell_size(player) if own else _cell_size(player, False, (MAX_HEIGHT - GAP) // 2)
+    image = city_image(player, size, highlight,
                        build_cells=private.get("build_cells", ()), title=title,
-                       show_reach=own and player["residences"] > 0 and not view.get("outcome"))
+                       show_reach=own and player["residences"] > 0 and not view.get("outcome"),
+                       show_free=own, min_width=CITY_WIDTH)
     tiles = "; ".join(f"{c['name']} at {c['x']},{c['y']}" for c in player["city"])
     where = private.get("build_cells") or []
     image.info["alt"] = (f"{title}: {tiles}." + (

@@ -190,7 +190,7 @@ def render_board(view: Mapping[str, Any], with_cities: bool = True) -> Image.Ima
             image.paste(city, (x, y))
             x += slot_w + GAP
         y += max(c.height for c in row) + GAP
-    key = "free cells (x,y): where a new tile may go"
+    key = "free cells: where a new tile may go"
     if (view.get("private") or {}).get("build_cells"):
         key = "orange +: where a tile you buy may go now"
     end = type_key(draw, MARGIN, height - 26, 18, 12, MUTED)
@@ -204,7 +204,8 @@ def final_table(view: Mapping[str, Any]) -> Image.Image:
     outcome = view["outcome"]
     keys = [k for k in outcome["breakdown"][0] if k != "total"][:7]
     columns = [(k.replace("_", " ")[:8].capitalize(), k) for k in keys]
-    return score_table("Minerva · final scores", outcome, columns, TIE_RULE)
+    # "Temples" is 74 px wide in bold: 14 px more keeps it apart from "Money".
+    return score_table("Minerva · final scores", outcome, columns, TIE_RULE, step=88.0)
 
 
 TIE_RULE = ("Ties: more culture and glory tiles, then more temples, then earlier in the turn "

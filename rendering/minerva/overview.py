@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font
-from rendering.minerva.icons import lettered_badge, resource_icon
+from rendering.minerva.icons import badge, resource_icon
 from rendering.minerva.style import seat_name, wrap
 from rendering.scoretable import fit
 
@@ -87,16 +87,29 @@ def _offer(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
                 items.append(b)
     else:
         items = list(view["offer"])
-    items += list(view["temples"])
     col_w = (WIDTH - 2 * PAD) // 2
-    for i, tile in enumerate(items[:16]):
-        x = PAD + (i % 2) * col_w
-        cy = y + (i // 2) * (LINE + 4)
-        end = lettered_badge(draw, x, cy, str(tile["category"]), 22, TEXT)
+
+    def wide(tile: Mapping[str, Any]) -> bool:
+        return font(TEXT).getlength(f"{tile['name']} ({tile['cost']})") > col_w - 40
+
+    # Tiles too long for half a row come last in their group, so the short ones pair up (a
+    # solitaire pair keeps its order).
+    items = (items if solo else sorted(items, key=wide)) + sorted(view["temples"], key=wide)
+    # Two to a row; a tile whose name and cost do not fit half the width takes a whole row
+    # rather than lose its cost to an ellipsis. The type shows as a badge (picture and colour).
+    col = 0
+    for tile in items[:16]:
         text = f"{tile['name']} ({tile['cost']})"
-        draw.text((end + 8, cy + 1), fit(text, font(TEXT), int(x + col_w - end - 18)),
-                  font=font(TEXT), fill=INK)
-    return y + ((min(len(items), 16) + 1) // 2) * (LINE + 4) + 8
+        if col and wide(tile):
+            col, y = 0, y + LINE + 4
+        x = PAD + col * col_w
+        badge(draw, x, y, str(tile["category"]), 22)
+        room = (WIDTH - PAD if wide(tile) else x + col_w - 10) - (x + 30)
+        draw.text((x + 30, y + 1), fit(text, font(TEXT), room), font=font(TEXT), fill=INK)
+        col = 0 if wide(tile) or col else 1
+        if col == 0:
+            y += LINE + 4
+    return y + (LINE + 4 if col else 0) + 8
 
 
 def render_overview(view: Mapping[str, Any]) -> Image.Image:

@@ -7,13 +7,18 @@ step:
   or forfeited (a finished game: over, or abandoned after a forfeit);
 - the stored ratings equal a fresh replay of the stored results;
 - no member sits at two live tables of one open round, and a league has one open round at most;
-- no table nobody sanctioned has a result (so none changes the standings).
+- no table nobody sanctioned has a result (so none changes the standings);
+- a round cut short by a crash while its tables open (finished or rolled back by a restart):
+  no member sits in two open rounds of one league, and every table of a closed round is
+  finished or forfeited (none is left live).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from itertools import count
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -42,19 +47,39 @@ MEMBERS = [Member(i, f"M{i}") for i in range(1, 7)]
 STRANGER = Member(50, "Stranger")
 
 
+class Crash(Exception):
+    """The process dies here."""
+
+
+def crash_on(calls: int, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """``method``, dying on its ``calls``-th call (from 1)."""
+    seen = count(1)
+
+    async def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if next(seen) == calls:
+            raise Crash
+        return await method(*args, **kwargs)
+
+    return wrapped
+
+
 class LeagueMachine(StoreMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.tables = Tables(self.store)
         self.now = datetime(2025, 3, 1, 12, tzinfo=UTC)
+        self.start()
+        self.channels = count(1000)
+        self.league_id = 0
+        self.corrected: set[int] = set()
+
+    def start(self) -> None:
+        """The services a (re)started process builds over the store."""
+        self.tables = Tables(self.store)
         self.leagues = Leagues(self.store, self.tables.games, clock=lambda: self.now)
         self.tables.live.on_over = self.leagues.recorder.record
         self.rounds = Rounds(self.leagues, self.tables)
         self.referee = Referee(self.rounds)
         self.hand_over = Scheduler(self.tables, FakeClock()).substitute
-        self.channels = count(1000)
-        self.league_id = 0
-        self.corrected: set[int] = set()
 
     def live_tables(self) -> list[int]:
         return [t.id for t in self.run(self.store.tables_with_status(Status.PLAYING))]
@@ -82,9 +107,12 @@ class LeagueMachine(StoreMachine):
 
     @rule(force=st.booleans(), deadline=st.booleans())
     def a_round(self, force: bool, deadline: bool) -> None:
+        limit = timedelta(hours=1) if deadline else None
         try:
-            plan = self.run(self.rounds.plan(GUILD, ORGANISER, "Cup", force=force,
-                                             deadline=timedelta(hours=1) if deadline else None))
+            # Forced as the command forces it: the open round's tables are settled.
+            plan = (self.run(self.referee.force_round(GUILD, ORGANISER, "Cup",
+                                                      deadline=limit))[0] if force
+                    else self.run(self.rounds.plan(GUILD, ORGANISER, "Cup", deadline=limit)))
         except TableError as exc:
             assert "still open" in str(exc) or "Not enough" in str(exc)
             if "still open" in str(exc):
@@ -92,6 +120,37 @@ class LeagueMachine(StoreMachine):
             return
         for i in range(len(plan.tables)):
             self.run(self.rounds.open_table(plan, i, next(self.channels), GUILD))
+
+    @rule(step=st.sampled_from(["open", "join", "add_computer", "start"]),
+          at=st.integers(1, 4))
+    def a_round_cut_short(self, step: str, at: int) -> None:
+        """The process dies while the round's tables open (at the ``at``-th ``step``)."""
+        try:
+            plan = self.run(self.rounds.plan(GUILD, ORGANISER, "Cup"))
+        except TableError:
+            return
+        setattr(self.tables, step, crash_on(at, getattr(self.tables, step)))
+        try:
+            for i in range(len(plan.tables)):
+                self.run(self.rounds.open_table(plan, i, next(self.channels), GUILD))
+        except Crash:
+            pass
+        finally:
+            delattr(self.tables, step)
+
+    @rule(give_up=st.booleans())
+    def a_restart(self, give_up: bool) -> None:
+        """A new process finishes opening the rounds cut short (or rolls them back)."""
+        self.start()
+        for plan in self.run(self.rounds.opening()):
+            if give_up:
+                self.run(self.rounds.roll_back(plan.round))
+                continue
+            slots = self.run(self.rounds.slots(plan))
+            for i in range(len(plan.tables)):
+                self.run(self.rounds.open_slot(plan, i, slots[i].channel_id
+                                               or next(self.channels), GUILD))
+        assert self.run(self.rounds.opening()) == []
 
     @rule(pick=st.integers(0, 5), play=st.booleans(),
           moves=st.sampled_from([1, 3, 40]))  # 40: to the end of the game
@@ -240,6 +299,18 @@ class LeagueMachine(StoreMachine):
             seated = [s.member_id for t in self.run(self.store.round_tables(round_.id))
                       if t.live for s in self.run(self.store.seats(t.id))]
             assert len(seated) == len(set(seated))
+
+    @invariant()
+    def nobody_sits_in_two_open_rounds_and_closed_rounds_have_no_live_table(self) -> None:
+        seated = []
+        for round_ in self.run(self.store.rounds(self.league_id)):
+            made = self.run(self.store.round_tables(round_.id))
+            if not round_.open:
+                assert not [t.id for t in made if t.live]
+                continue
+            seated += [s.member_id for t in made if t.live
+                       for s in self.run(self.store.seats(t.id)) if s.member_id is not None]
+        assert len(seated) == len(set(seated))
 
     @invariant()
     def no_unsanctioned_table_has_a_result(self) -> None:

@@ -3,7 +3,11 @@ before and after an attack (golden images), plus size checks."""
 
 from __future__ import annotations
 
+import itertools
+from typing import Any
+
 import pytest
+from PIL import Image
 
 import rendering
 from rendering.common import encode_png
@@ -11,7 +15,8 @@ from rules.core import Rng
 from rules.hadrians_wall import GAME
 from rules.hadrians_wall.state import State
 from tests.rendering.golden import assert_matches_golden
-from tests.rendering.legibility import assert_legible
+from tests.rendering.legibility import PREVIEW_WIDTH, SMALLEST, assert_legible
+from tests.rendering.textboxes import DrawnText, record_texts
 from tests.rules.test_hadrians_wall_kit import chosen, pinned
 
 
@@ -90,11 +95,8 @@ def test_public_summary_while_a_player_decides_on_favours() -> None:
 
 def test_score_table_headings_never_overlap() -> None:
     from rendering.common import font
-    from rendering.hadrians_wall import FINAL_COLUMNS
     from rendering.scoretable import fit
 
-    for head, _ in FINAL_COLUMNS:
-        assert font(16, bold=True).getlength(head) < 78 - 4
     assert font(16, bold=True).getlength(fit("W" * 30, font(16, bold=True), 120)) <= 120
     state = _play(2, "end-2", (7, "none"))
     view = {**GAME.view(state, None), "names": ["W" * 30, "M" * 30]}
@@ -112,7 +114,8 @@ def test_private_images_overview_then_each_sheet() -> None:
     end = _play(3, "end-3", (7, "none"))
     assert_legible(lambda: final_table(GAME.view(end, None)))
     images = rendering.render_all("hadrians-wall", view)
-    assert [im.width for im in images] == [760, 896, 896, 900, 884]
+    assert [im.width for im in images] == [760, 928, 980, 924, 900]
+    assert all(im.height * 550 / im.width <= 1100 for im in images)
     assert view["private"]["next"] and "pass" in view["private"]["next"]
     assert GAME.view(state, None).get("private") is None
     names = ("overview", "left_1", "left_2", "right_1", "right_2")
@@ -140,20 +143,18 @@ def test_final_image_has_the_score_breakdown() -> None:
 
 
 def test_sheet_parts_read_at_preview_size() -> None:
-    """Each part of the sheets is drawn at twice the layout size and at most 900 px wide, so
-    the smallest text (9 px in layout units) reads at 11 px at 550 px. The printed layer is
-    cached, so it is drawn afresh here for its fonts to be counted."""
-    from rendering.hadrians_wall import sheet_parts
-    from rendering.hadrians_wall.printed import printed
+    """Each part of the sheets is drawn at twice the layout size; the smallest printed text is
+    10 layout units (9 in the right sheet's narrow building boxes, on its second part), so
+    each part may be 500 layout units wide (that one 450). Each text is measured in
+    ``test_every_label_reads_at_preview_width_and_none_overlap``."""
+    from rendering.hadrians_wall import PARTS
     from rendering.hadrians_wall.public import render_public
 
-    state = _play(3, "golden", (5, "actions"))
-    view = GAME.view(state, sorted(GAME.active_seats(state))[0])
-    printed.cache_clear()
-    for index in range(4):
-        assert_legible(lambda i=index: sheet_parts(view)[i])  # type: ignore[misc]
-        printed.cache_clear()
+    widths = [x1 - x0 for _, x0, x1 in PARTS]
+    assert all(10 * PREVIEW_WIDTH / w >= SMALLEST for w in widths), widths
+    assert 9 * PREVIEW_WIDTH / widths[3] >= SMALLEST, widths
     # The public view's first image reads at preview size; the full summary follows it.
+    state = _play(3, "golden", (5, "actions"))
     public = GAME.view(state, None)
     assert_legible(lambda: render_public(public))
 
@@ -292,3 +293,125 @@ def test_the_public_images_show_the_fate_cards_drawn_this_year() -> None:
     assert with_draws[0].height > without[0].height  # the overview's line of draws
     assert with_draws[1].tobytes() != without[1].tobytes()  # the summary's Fate deck line
     assert f"Drawn from the Fate deck this Year: {card['id']}" in GAME.describe(drawn)
+
+
+# Hostile names: each 32 characters, wide letters, markup-like, spaces where a wrap may fall.
+HOSTILE = ("W" * 32, "<@everyone> **bold** " + "M" * 11, "x" * 32,
+           "Bartholomew Quentin Fitzwilliams", "Maximiliana Ottoline Pemberton-Q",
+           "Augusta Ada King-Noel of Lovelac")
+
+
+def _overlaps(texts: list[DrawnText]) -> list[str]:
+    found = []
+    for a, b in itertools.combinations(texts, 2):
+        # A mark drawn twice (a tick with its shadow) is one label; a later label on a ground
+        # of its own (a filled box, a banner) covers the printed one under it.
+        named = any(t.text.startswith(name[:6]) for t in (a, b) for name in HOSTILE)
+        if a.text == b.text or (a.under != b.under and not named):
+            continue
+        # A pixel of anti-aliasing on each side is no overlap.
+        if (min(a.box[2], b.box[2]) - max(a.box[0], b.box[0]) > 2
+                and min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) > 2):
+            found.append(f"{a.text!r} {a.box} overlaps {b.text!r} {b.box}")
+    return found
+
+
+def _image_problems(name: str, image: Image.Image, texts: list[DrawnText]) -> list[str]:
+    """Size at preview width, inside the image, overlaps, for the texts drawn on ``image``."""
+    found = []
+    if image.height * PREVIEW_WIDTH / image.width > 1100:
+        found.append(f"{name} is {image.height * PREVIEW_WIDTH / image.width:.0f} px tall")
+    for t in texts:
+        reads = t.size * PREVIEW_WIDTH / image.width
+        # The seat number in a marker is fine print: the marker's shape and colour say it.
+        if reads < SMALLEST and not (len(t.text) == 1 and t.text.isdigit() and t.size < 16):
+            found.append(f"{name}: {t.text!r} reads at {reads:.1f} px")
+        if t.box[0] < -1 or t.box[2] > image.width + 1 or t.box[1] < -1:
+            found.append(f"{name}: {t.text!r} at {t.box} leaves the image")
+    return found + [f"{name}: {o}" for o in _overlaps(texts)]
+
+
+def _sheet_problems(images: list[Image.Image], texts: list[DrawnText]) -> list[str]:
+    """The sheets are drawn whole, twice the layout size, then cut in parts (``PARTS``): each
+    text printed on them must lie wholly inside a part and read at that part's width."""
+    from rendering.hadrians_wall import PART_SCALE, PARTS
+
+    found = []
+    k = PART_SCALE
+    for t in texts:
+        homes = [i for i, (_, x0, x1) in enumerate(PARTS)
+                 if x0 * k - 1 <= t.box[0] and t.box[2] <= x1 * k + 1]
+        if not homes:
+            found.append(f"sheet text {t.text!r} at {t.box} is cut between two parts")
+            continue
+        width = max(images[i].width for i in homes)
+        if t.size * PREVIEW_WIDTH / width < SMALLEST:
+            found.append(f"sheet text {t.text!r} reads at {t.size * PREVIEW_WIDTH / width:.1f} px")
+    return found + _overlaps(texts)
+
+
+def _label_views(players: int) -> list[dict[str, Any]]:
+    middle = _play(players, f"labels-{players}", (3, "actions"))
+    end = _play(players, f"labels-{players}", (7, "none"))
+    names = list(HOSTILE[:players])
+    return [{**GAME.view(state, seat), "names": names}
+            for state in (middle, end) for seat in (None, 0)]
+
+
+@pytest.mark.parametrize("players", [1, 3, 6])
+def test_every_label_reads_at_preview_width_and_none_overlap(players: int) -> None:
+    """Overview, sheet parts, Year summary and final scores: every text at least 11 px when the
+    image is shown 550 px wide, inside its image, touching no other, and each image at most
+    1,100 px tall there; no text of a sheet is cut where the sheet is cut in parts."""
+    from rendering.common import seat_names
+    from rendering.hadrians_wall import final_table, sheet_parts
+    from rendering.hadrians_wall.layout import SHEET_TOP
+    from rendering.hadrians_wall.overview import render_overview
+    from rendering.hadrians_wall.printed import printed
+    from rendering.hadrians_wall.public import render_public
+    from rendering.hadrians_wall.summary import render_summary
+
+    found: dict[str, str] = {}
+    for n, view in enumerate(_label_views(players)):
+        rendering.render_all("hadrians-wall", view)  # the icon keys are measured once, here
+        printed.cache_clear()  # the printed sheet is drawn (and measured) again
+        problems: list[str] = []
+        with seat_names(view["names"]):
+            if view.get("seat") is None:
+                first = final_table if view.get("outcome") else render_public
+                for name, draw in (("overview", first), ("summary", render_summary)):
+                    with record_texts() as texts:
+                        image = draw(view)
+                    problems += _image_problems(name, image, [t for t in texts if t.text.strip()])
+            else:
+                with record_texts() as texts:
+                    image = render_overview(view, parts=4)
+                problems += _image_problems("overview", image, [t for t in texts if t.text.strip()])
+                with record_texts() as texts:
+                    parts = sheet_parts(view)
+                drawn = [t for t in texts if t.text.strip()]
+                for i, part in enumerate(parts):
+                    own = [t for t in drawn if t.bounds[2] == part.width]
+                    problems += _image_problems(f"part {i + 1}", part, own)
+                # The sheets' own header is above the parts' cut.
+                sheet = [t for t in drawn if t.bounds[2] > 2000 and t.box[1] > SHEET_TOP * 2]
+                problems += _sheet_problems(parts, sheet)
+        for problem in problems:
+            found.setdefault(problem, f"{players} players, view {n}")
+    assert not found, "\n".join(f"{where}: {problem}" for problem, where in found.items())
+
+
+def test_each_sheet_part_ends_between_boxes() -> None:
+    """The cut between a sheet's two parts steps round every box: each box lies whole in one
+    part, and what lies past the cut is painted out there."""
+    from rendering.hadrians_wall import PARTS
+    from rendering.hadrians_wall.layout import boxes
+    from rendering.hadrians_wall.parts import bands, part_of
+
+    for key, rect in boxes().items():
+        i = part_of(rect)
+        _, x0, x1 = PARTS[i]
+        assert x0 <= rect[0] and rect[2] <= x1, (key, rect, PARTS[i])
+        cy = (rect[1] + rect[3]) / 2
+        cut = next(x for y0, y1, x in bands(i // 2) if y0 <= cy < y1)
+        assert not rect[0] < cut < rect[2], (key, rect, cut)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+from unittest import mock
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
 
 from rendering import alt_text, render, render_png
 from rendering.minerva import render_city
@@ -10,6 +17,7 @@ from rules.core import Action, Rng
 from rules.minerva import GAME
 from rules.minerva.state import MinervaState
 from tests.rendering.golden import assert_matches_golden
+from tests.rendering.textboxes import DrawnText, record_texts
 
 
 def _pick(rng: Rng, legal: list[Action]) -> Action:
@@ -96,9 +104,10 @@ def test_overview_and_final_table_read_at_preview_width() -> None:
     view = GAME.view(played(3, 40), None)
     assert_legible(lambda: render_overview(view))
     images = rendering.render_all("minerva", view)
-    # The overview, the three cities two to an image, the market.
-    assert len(images) == 4 and images[0].width == 760 and images[-1].width == 1400
-    assert all(image.width <= 600 for image in images[1:3])
+    # The overview, the three cities two to an image, the market: drawn for the preview.
+    assert len(images) == 4 and images[0].width == 760
+    assert all(image.width <= 600 for image in images[1:])
+    assert_matches_golden(images[-1], "minerva_market")
     assert_matches_golden(images[0], "minerva_overview")
     end = GAME.view(played(4, 10_000), None)
     table = assert_legible(lambda: final_table(end))
@@ -171,8 +180,7 @@ def test_each_seat_gets_its_own_city_that_reads_at_preview_size() -> None:
         words = [t.text for t in texts]
         assert any(w.startswith("Your city") for w in words)
         assert not any(w == f"{names[seat]}'s city" for w in words)
-        # Every free cell says where it is; the seat's own city says what a residence there
-        # would activate.
+        # The seat's own city says what a residence on a free cell would activate.
         assert any("residence there activates" in w for w in words)
         assert_legible(lambda v=view: rendering.render_all("minerva", v)[1])
     public = {**GAME.view(state, None), "names": names}
@@ -214,3 +222,99 @@ def test_player_table_columns_never_collide_with_passed() -> None:
             apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
             assert apart, (a, b)
     assert sum(t.text == "passed" for t in texts) == 4
+
+
+
+# Hostile names: as long as a name may be, wide letters, markup-like.
+HOSTILE = ("W" * 32, "<@everyone> **bold** " + "M" * 11, "Maximiliana Ottoline Wolkenstei",
+           "x" * 32)
+
+
+RUN_TOGETHER = 6
+
+
+@contextmanager
+def _texts_by_image() -> Iterator[list[tuple[Image.Image, DrawnText]]]:
+    """Every text drawn, with the image it was drawn on: cells and cards are drawn on images
+    of their own and pasted, so only texts on one image can overlap."""
+    import rendering.palette
+
+    out: list[tuple[Image.Image, DrawnText]] = []
+    fine: list[ImageFont.FreeTypeFont] = []  # kept alive: their ids are not reused
+    plain = rendering.palette.font
+
+    def font(size: int, bold: bool = False, fine_print: bool = False) -> Any:
+        # A marker's number is fine print that repeats its shape and colour: its own copy of
+        # the font tells it apart.
+        if not fine_print:
+            return plain(size, bold)
+        fine.append(plain(size, bold, fine=True).font_variant())
+        return fine[-1]
+
+    with record_texts() as texts, mock.patch.object(
+            rendering.palette, "font", lambda size, bold=False, fine=False: font(size, bold, fine)):
+        recording = ImageDraw.ImageDraw.text
+
+        def text(self: ImageDraw.ImageDraw, *args: Any, **kw: Any) -> None:
+            recording(self, *args, **kw)
+            if not any(kw.get("font") is f for f in fine):
+                out.append((self._image, texts[-1]))  # type: ignore[attr-defined]
+
+        ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
+        try:
+            yield out
+        finally:
+            ImageDraw.ImageDraw.text = recording  # type: ignore[method-assign]
+
+
+def _label_problems(sent: list[Image.Image], drawn: list[tuple[Image.Image, DrawnText]]
+                    ) -> list[str]:
+    """Text under 11 px at 550 px wide, text leaving its box, two labels on one image
+    overlapping, an image taller than 1,100 px at 550 px wide (2:1)."""
+    from rendering.minerva import CITY_WIDTH
+    from tests.rendering.legibility import PREVIEW_WIDTH, SMALLEST
+
+    found = [f"{image.size} is taller than 2:1" for image in sent
+             if image.height > 2 * image.width]
+    by_image: dict[int, tuple[Image.Image, list[DrawnText]]] = {}
+    for image, t in drawn:  # the images are kept alive: their ids are not reused
+        if t.text.strip():
+            by_image.setdefault(id(image), (image, []))[1].append(t)
+    for image, texts in by_image.values():
+        # An image is sent cropped to its own width; cells and cards, narrower, are pasted at
+        # full size into a city or the market, CITY_WIDTH wide.
+        scale = PREVIEW_WIDTH / max(image.width, CITY_WIDTH)
+        for t in texts:
+            if t.size * scale < SMALLEST:
+                found.append(f"{t.text!r} reads at {t.size * scale:.1f} px")
+            if not t.inside:
+                found.append(f"{t.text!r} at {t.box} leaves {t.bounds}")
+        for a, b in itertools.combinations(texts, 2):
+            # Labels on one line need a gap that reads as one (6 px: "Temples Money" ran
+            # together at 4); a pixel of anti-aliasing on each side is no overlap.
+            if (min(a.box[2], b.box[2]) - max(a.box[0], b.box[0]) > -RUN_TOGETHER
+                    and min(a.box[3], b.box[3]) - max(a.box[1], b.box[1]) > 2):
+                found.append(f"{a.text!r} {a.box} overlaps or runs into {b.text!r} {b.box}")
+    return found
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_every_image_reads_at_preview_width_and_no_labels_overlap(players: int) -> None:
+    """Every image sent (overview or final scores, cities, market) at the start, half way and
+    the end, publicly and to the first seat, with hostile names."""
+    import rendering
+    from rendering.minerva import CITY_WIDTH
+    from rendering.minerva.city import _cell
+
+    found: dict[str, str] = {}
+    for steps in (0, 30, 10_000):
+        state = played(players, steps, seed=f"labels-{players}")
+        for seat in (None, 0):
+            view = {**GAME.view(state, seat), "names": list(HOSTILE[:players])}
+            _cell.cache_clear()  # cached cells are drawn (and measured) again
+            with _texts_by_image() as drawn:
+                images = rendering.render_all("minerva", view)
+            assert all(image.width == CITY_WIDTH for image in images[1:])
+            for problem in _label_problems(images, drawn):
+                found.setdefault(problem, f"{steps} steps, seat {seat}")
+    assert not found, "\n".join(f"{where}: {problem}" for problem, where in found.items())

@@ -5,6 +5,7 @@ row lock, so two processes never pick the same number."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 import asyncpg
@@ -19,6 +20,7 @@ from bot.store.records import (
     LeagueRecord,
     LeagueSettings,
     RoundRecord,
+    RoundSlot,
     SeasonRecord,
     Status,
     TableRecord,
@@ -176,10 +178,12 @@ class PostgresLeagues(PostgresLeagueResults):
 
     async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
                         *, force: bool = False, deadline: str | None = None,
-                        auto_next: int | None = None) -> RoundRecord | None:
-        """A new round, with each member's shown rating at this moment; None while another
-        round of the league is open, unless ``force`` closes that one first. Under the
-        league's row lock (and one open round per league is a unique index)."""
+                        auto_next: int | None = None, plan: Sequence[RoundSlot] = ()
+                        ) -> RoundRecord | None:
+        """A new round, with each member's shown rating at this moment and its ``plan``;
+        None while another round of the league is open, unless ``force`` closes that one
+        first. Under the league's row lock (and one open round per league is a unique
+        index)."""
         at = stamp()
         async with self._write() as db:
             await db.execute("SELECT 1 FROM leagues WHERE id = $1 FOR UPDATE", league_id)
@@ -189,17 +193,28 @@ class PostgresLeagues(PostgresLeagueResults):
             elif await db.fetchval("SELECT 1 FROM league_rounds WHERE league_id = $1"
                                    " AND closed_at IS NULL", league_id):
                 return None
+            # A round with no table to open ($8) is opened as it is made.
             row = await db.fetchrow(
                 "WITH made AS (INSERT INTO league_rounds (league_id, season_id, number,"
-                " created_at, deadline, auto_next) VALUES ($1, $2, (SELECT COALESCE(MAX(number),"
-                " 0) + 1 FROM league_rounds WHERE league_id = $1), $3, $6, $7) RETURNING *),"
+                " created_at, deadline, auto_next, opened_at) VALUES ($1, $2, (SELECT"
+                " COALESCE(MAX(number), 0) + 1 FROM league_rounds WHERE league_id = $1), $3,"
+                " $6, $7, $8) RETURNING *),"
                 " marked AS (INSERT INTO league_round_marks (round_id, member_id, rating)"
                 " SELECT made.id, m.member_id, m.rating FROM made,"
                 " unnest($4::bigint[], $5::float8[]) AS m(member_id, rating))"
                 " SELECT * FROM made",
                 league_id, season_id, at, list(marks), list(marks.values()), deadline,
-                auto_next,
+                auto_next, None if any(s.slot >= 0 for s in plan) else at,
             )
+            if plan:
+                await db.executemany(
+                    "INSERT INTO league_round_slots (round_id, slot, computers)"
+                    " VALUES ($1, $2, $3)", [(row["id"], s.slot, s.computers) for s in plan])
+                await db.executemany(
+                    "INSERT INTO league_round_seats (round_id, slot, place, member_id, name)"
+                    " VALUES ($1, $2, $3, $4, $5)",
+                    [(row["id"], s.slot, place, m, name) for s in plan
+                     for place, (m, name) in enumerate(s.members)])
             await db.execute("DELETE FROM league_checkins WHERE league_id = $1", league_id)
         return rows.round_record(row)
 
@@ -234,6 +249,60 @@ class PostgresLeagues(PostgresLeagueResults):
             "SELECT t.* FROM game_tables t JOIN league_round_tables rt ON rt.table_id = t.id"
             " WHERE rt.round_id = $1 ORDER BY t.id", round_id)
         return [rows.table_record(r) for r in found]
+
+    async def round_plan(self, round_id: int) -> list[RoundSlot]:
+        slots = await self._pool.fetch("SELECT * FROM league_round_slots WHERE round_id = $1"
+                                       " ORDER BY slot", round_id)
+        seats = await self._pool.fetch(
+            "SELECT slot, member_id, name FROM league_round_seats WHERE round_id = $1"
+            " ORDER BY slot, place", round_id)
+        return [RoundSlot(s["slot"], [(m["member_id"], m["name"]) for m in seats
+                                      if m["slot"] == s["slot"]],
+                          s["computers"], s["channel_id"], s["table_id"]) for s in slots]
+
+    async def opening_rounds(self) -> list[RoundRecord]:
+        found = await self._pool.fetch("SELECT * FROM league_rounds WHERE closed_at IS NULL"
+                                       " AND opened_at IS NULL ORDER BY id")
+        return [rows.round_record(r) for r in found]
+
+    async def set_slot_channel(self, round_id: int, slot: int, channel_id: int) -> int:
+        async with self._write() as db:
+            await db.execute("UPDATE league_round_slots SET channel_id = $3 WHERE round_id = $1"
+                             " AND slot = $2 AND channel_id IS NULL", round_id, slot, channel_id)
+            set_: int = await db.fetchval("SELECT channel_id FROM league_round_slots"
+                                          " WHERE round_id = $1 AND slot = $2", round_id, slot)
+        return set_
+
+    async def file_slot_table(self, round_id: int, slot: int, table_id: int) -> int:
+        async with self._write() as db:
+            await db.execute("UPDATE league_round_slots SET table_id = $3 WHERE round_id = $1"
+                             " AND slot = $2 AND table_id IS NULL", round_id, slot, table_id)
+            filed: int = await db.fetchval("SELECT table_id FROM league_round_slots"
+                                           " WHERE round_id = $1 AND slot = $2", round_id, slot)
+            await db.execute("INSERT INTO league_round_tables (round_id, table_id)"
+                             " VALUES ($1, $2) ON CONFLICT (table_id) DO NOTHING",
+                             round_id, filed)
+        return filed
+
+    async def mark_round_opened(self, round_id: int) -> None:
+        await self._pool.execute("UPDATE league_rounds SET opened_at = $2 WHERE id = $1"
+                                 " AND opened_at IS NULL", round_id, stamp())
+
+    async def owe_round_reply(self, round_id: int, application_id: str, token: str,
+                              expires: int) -> None:
+        await self._pool.execute(
+            "UPDATE league_rounds SET reply_app = $2, reply_token = $3, reply_expires = $4"
+            " WHERE id = $1", round_id, application_id, token, expires)
+
+    async def round_reply(self, round_id: int, now: int) -> tuple[str, str] | None:
+        row = await self._pool.fetchrow("SELECT reply_app, reply_token FROM league_rounds"
+                                        " WHERE id = $1 AND reply_expires > $2", round_id, now)
+        return (row["reply_app"], row["reply_token"]) if row is not None else None
+
+    async def drop_round_reply(self, round_id: int) -> None:
+        await self._pool.execute(
+            "UPDATE league_rounds SET reply_app = NULL, reply_token = NULL,"
+            " reply_expires = NULL WHERE id = $1", round_id)
 
     async def add_round_table(self, round_id: int, table_id: int) -> None:
         await self._pool.execute(

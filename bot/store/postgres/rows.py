@@ -129,7 +129,8 @@ def season_record(row: Row) -> SeasonRecord:
 
 def round_record(row: Row) -> RoundRecord:
     return RoundRecord(row["id"], row["league_id"], row["season_id"], row["number"],
-                       row["created_at"], row["closed_at"], row["deadline"], row["auto_next"])
+                       row["created_at"], row["closed_at"], row["deadline"], row["auto_next"],
+                       row["opened_at"])
 
 
 def forfeit_record(row: Row) -> ForfeitRecord:

@@ -6,6 +6,7 @@ PostgreSQL store mirrors these methods."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
 from bot.store.errors import AlreadyExists
 from bot.store.records import (
@@ -14,6 +15,7 @@ from bot.store.records import (
     LeagueRecord,
     LeagueSettings,
     RoundRecord,
+    RoundSlot,
     SeasonRecord,
     Status,
     TableRecord,
@@ -182,10 +184,12 @@ class LeagueRows(LeagueResultRows):
 
     async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
                         *, force: bool = False, deadline: str | None = None,
-                        auto_next: int | None = None) -> RoundRecord | None:
-        """A new round, with each member's shown rating at this moment; None while another
-        round of the league is open, unless ``force`` closes that one first. The check and
-        the insert are one transaction (and one open round per league is a unique index)."""
+                        auto_next: int | None = None, plan: Sequence[RoundSlot] = ()
+                        ) -> RoundRecord | None:
+        """A new round, with each member's shown rating at this moment and its ``plan``;
+        None while another round of the league is open, unless ``force`` closes that one
+        first. The check and the insert are one transaction (and one open round per league
+        is a unique index)."""
 
         def write(db: sqlite3.Connection) -> sqlite3.Row | None:
             now = _now()
@@ -195,16 +199,26 @@ class LeagueRows(LeagueResultRows):
             elif db.execute("SELECT 1 FROM league_rounds WHERE league_id = ?"
                             " AND closed_at IS NULL", (league_id,)).fetchone():
                 return None
+            # A round with no table to open is opened as it is made.
+            opened = None if any(s.slot >= 0 for s in plan) else now
             row: sqlite3.Row = db.execute(
                 "INSERT INTO league_rounds (league_id, season_id, number, created_at, deadline,"
-                " auto_next) VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1"
-                " FROM league_rounds WHERE league_id = ?), ?, ?, ?) RETURNING *",
-                (league_id, season_id, league_id, now, deadline, auto_next),
+                " auto_next, opened_at) VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1"
+                " FROM league_rounds WHERE league_id = ?), ?, ?, ?, ?) RETURNING *",
+                (league_id, season_id, league_id, now, deadline, auto_next, opened),
             ).fetchone()
             db.executemany(
                 "INSERT INTO league_round_marks (round_id, member_id, rating) VALUES (?, ?, ?)",
                 [(row["id"], m, r) for m, r in marks.items()],
             )
+            db.executemany(
+                "INSERT INTO league_round_slots (round_id, slot, computers) VALUES (?, ?, ?)",
+                [(row["id"], s.slot, s.computers) for s in plan])
+            db.executemany(
+                "INSERT INTO league_round_seats (round_id, slot, place, member_id, name)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(row["id"], s.slot, place, m, name) for s in plan
+                 for place, (m, name) in enumerate(s.members)])
             db.execute("DELETE FROM league_checkins WHERE league_id = ?", (league_id,))
             return row
 
@@ -247,6 +261,62 @@ class LeagueRows(LeagueResultRows):
             "SELECT t.* FROM game_tables t JOIN league_round_tables rt ON rt.table_id = t.id"
             " WHERE rt.round_id = ? ORDER BY t.id", (round_id,))
         return [_table(r) for r in rows]
+
+    async def round_plan(self, round_id: int) -> list[RoundSlot]:
+        slots = await self._fetch("SELECT * FROM league_round_slots WHERE round_id = ?"
+                                  " ORDER BY slot", (round_id,))
+        seats = await self._fetch("SELECT slot, member_id, name FROM league_round_seats"
+                                  " WHERE round_id = ? ORDER BY slot, place", (round_id,))
+        return [RoundSlot(int(s["slot"]), [(int(m["member_id"]), str(m["name"]))
+                                           for m in seats if m["slot"] == s["slot"]],
+                          int(s["computers"]), s["channel_id"], s["table_id"]) for s in slots]
+
+    async def opening_rounds(self) -> list[RoundRecord]:
+        rows = await self._fetch("SELECT * FROM league_rounds WHERE closed_at IS NULL"
+                                 " AND opened_at IS NULL ORDER BY id")
+        return [_round(r) for r in rows]
+
+    async def set_slot_channel(self, round_id: int, slot: int, channel_id: int) -> int:
+        def write(db: sqlite3.Connection) -> int:
+            db.execute("UPDATE league_round_slots SET channel_id = ? WHERE round_id = ?"
+                       " AND slot = ? AND channel_id IS NULL", (channel_id, round_id, slot))
+            return int(db.execute("SELECT channel_id FROM league_round_slots WHERE round_id = ?"
+                                  " AND slot = ?", (round_id, slot)).fetchone()[0])
+
+        return await self._transact(write)
+
+    async def file_slot_table(self, round_id: int, slot: int, table_id: int) -> int:
+        def write(db: sqlite3.Connection) -> int:
+            db.execute("UPDATE league_round_slots SET table_id = ? WHERE round_id = ?"
+                       " AND slot = ? AND table_id IS NULL", (table_id, round_id, slot))
+            filed = int(db.execute("SELECT table_id FROM league_round_slots WHERE round_id = ?"
+                                   " AND slot = ?", (round_id, slot)).fetchone()[0])
+            db.execute("INSERT INTO league_round_tables (round_id, table_id) VALUES (?, ?)"
+                       " ON CONFLICT (table_id) DO NOTHING", (round_id, filed))
+            return filed
+
+        return await self._transact(write)
+
+    async def mark_round_opened(self, round_id: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "UPDATE league_rounds SET opened_at = ? WHERE id = ? AND opened_at IS NULL",
+            (_now(), round_id)))
+
+    async def owe_round_reply(self, round_id: int, application_id: str, token: str,
+                              expires: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "UPDATE league_rounds SET reply_app = ?, reply_token = ?, reply_expires = ?"
+            " WHERE id = ?", (application_id, token, expires, round_id)))
+
+    async def round_reply(self, round_id: int, now: int) -> tuple[str, str] | None:
+        rows = await self._fetch("SELECT reply_app, reply_token FROM league_rounds"
+                                 " WHERE id = ? AND reply_expires > ?", (round_id, now))
+        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    async def drop_round_reply(self, round_id: int) -> None:
+        await self._transact(lambda db: db.execute(
+            "UPDATE league_rounds SET reply_app = NULL, reply_token = NULL,"
+            " reply_expires = NULL WHERE id = ?", (round_id,)))
 
     async def add_round_table(self, round_id: int, table_id: int) -> None:
         await self._transact(lambda db: db.execute(
@@ -354,4 +424,4 @@ def _season(row: sqlite3.Row) -> SeasonRecord:
 def _round(row: sqlite3.Row) -> RoundRecord:
     return RoundRecord(int(row["id"]), int(row["league_id"]), row["season_id"],
                        int(row["number"]), str(row["created_at"]), row["closed_at"],
-                       row["deadline"], row["auto_next"])
+                       row["deadline"], row["auto_next"], row["opened_at"])
