@@ -96,5 +96,9 @@ async def test_start_up_catch_up_is_left_to_the_process_that_owns_the_server(
                            store=SimpleNamespace(tables_with_status=listed))
     monkeypatch.setattr(bot, "wait_until_ready", ready)
     bot._tables = fake  # type: ignore[assignment]
+    async def none_half_open() -> list[Any]:
+        return []
+
+    bot._rounds = SimpleNamespace(opening=none_half_open)  # type: ignore[assignment]
     await bot._catch_up()
     assert touched == [("announce", 2), ("computers", 2)]
