@@ -17,7 +17,8 @@ WIDTH = 760
 TEXT = 16  # reads at 11.6 px when 760 px are shown at 550
 
 
-def _wrap(text: str, width: float) -> list[str]:
+def wrap(text: str, width: float) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels of the table's text font."""
     out: list[str] = []
     line = ""
     for word in text.split():
@@ -84,7 +85,7 @@ def score_table(
             y += 36
     y += 6
     for note in [rule, *(outcome.get("notes") or [])]:
-        for line in _wrap(note, width - 36):
+        for line in wrap(note, width - 36):
             draw.text((18, y), line, font=font(TEXT), fill=MUTED)
             y += 22
     return image.crop((0, 0, width, y + 12))

@@ -10,28 +10,13 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font, player_name
-from rendering.scoretable import fit
+from rendering.scoretable import TEXT, WIDTH, fit, wrap
 
-WIDTH = 760
-TEXT = 16  # reads at 11.6 px when 760 px are shown at 550
 PAD = 18
 COLUMNS = (("Renown", "renown"), ("Piety", "piety"), ("Valour", "valour"),
            ("Discipline", "discipline"), ("Path cards", "paths"), ("Disdain", "disdain_penalty"))
 TIE_RULE = ("Ties: less final Disdain wins, then more Path card points; otherwise the tied "
             "players share the place. Disdain is the penalty for the final Disdain count.")
-
-
-def _wrap(text: str, width: float) -> list[str]:
-    out: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and font(TEXT).getlength(trial) > width:
-            out.append(line)
-            line = word
-        else:
-            line = trial
-    return [*out, line] if line else out
 
 
 def _columns(outcome: Mapping[str, Any]) -> list[tuple[str, str, float]]:
@@ -91,7 +76,7 @@ def final_table(view: Mapping[str, Any]) -> Image.Image:
             y += 6
     y += 4
     for note in [TIE_RULE, *(outcome.get("notes") or [])]:
-        for line in _wrap(note, WIDTH - 2 * PAD):
+        for line in wrap(note, WIDTH - 2 * PAD):
             draw.text((PAD, y), line, font=font(TEXT), fill=MUTED)
             y += 22
     return image.crop((0, 0, WIDTH, y + 12))
