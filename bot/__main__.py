@@ -139,7 +139,7 @@ def backup_command(argv: list[str]) -> int:
 
 def _backup_postgres(url: str, target: Path) -> int:
     """A PostgreSQL database written as a SQLite file (one consistent snapshot)."""
-    from bot.store import open_store
+    from bot.store import open_store  # the store's drivers load only for the commands using them
 
     async def copy() -> None:
         store = await open_store(url)
@@ -193,7 +193,7 @@ def migrate_db(argv: list[str]) -> int:
     parser.add_argument("--to", dest="target", required=True, help="a postgresql:// URL")
     args = parser.parse_args(argv)
     try:
-        from bot.migrate_db import run as copy_into_postgres
+        from bot.migrate_db import run as copy_into_postgres  # needs asyncpg, an extra
     except ImportError as exc:
         if exc.name is None or exc.name.partition(".")[0] != "asyncpg":
             raise

@@ -64,6 +64,7 @@ async def schema_version_at(target: str | Path) -> int:
     if not is_postgres(target):
         return await asyncio.to_thread(_sqlite_version, Path(target))
     try:
+        # Imported only here: asyncpg is the optional ``postgres`` extra.
         import asyncpg
 
         from bot.store.postgres.setup import applied

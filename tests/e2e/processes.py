@@ -81,6 +81,12 @@ def boards(standin: StandIn, channel: Channel) -> list[Message]:
             if any(a.filename == "board.png" for a in m.attachments)]
 
 
+def lines_told(standin: StandIn, channel: Channel) -> list[str]:
+    """Every line the channel was told, less the "Next:" line each board repeats."""
+    return [line for m in standin.channel_messages(channel) if not m.ephemeral
+            for line in m.content.splitlines() if not line.startswith("Next:")]
+
+
 async def open_solo(standin: StandIn, member: Member, channel: Channel, game: str) -> Message:
     """A one-player game opened and started by ``member``; its first board."""
     r = await standin.slash(member, channel, "game new",

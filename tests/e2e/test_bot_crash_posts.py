@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rules import GAMES
-from tests.e2e.processes import WAIT, BotProcess, a_move, boards, open_solo
+from tests.e2e.processes import WAIT, BotProcess, a_move, boards, lines_told, open_solo
 from tests.e2e.standin import InteractionRecord, Message, StandIn
 
 pytestmark = [pytest.mark.skipif("minerva" not in GAMES, reason="needs Minerva"),
@@ -54,9 +54,7 @@ async def test_a_board_accepted_then_a_crash_leaves_one_message(
     shown = boards(standin, channel)
     assert len(shown) == 3, [m.content for m in shown]
     # Each move told once: no line of the crashed move's board comes again.
-    lines = [line for m in standin.channel_messages(channel) if not m.ephemeral
-             for line in m.content.splitlines()
-             if not line.startswith("Next:")]
+    lines = lines_told(standin, channel)
     assert len(lines) == len(set(lines)), lines
     assert standin.violations == []
 
@@ -145,8 +143,6 @@ async def test_a_crash_longer_than_the_nonce_window_still_tells_each_move_once(
         await bot.stop()  # a clean stop lets the posts under way finish
     shown = boards(standin, channel)
     assert len(shown) == 3, [m.content for m in shown]
-    lines = [line for m in standin.channel_messages(channel) if not m.ephemeral
-             for line in m.content.splitlines()
-             if not line.startswith("Next:")]
+    lines = lines_told(standin, channel)
     assert len(lines) == len(set(lines)), lines
     assert standin.violations == []

@@ -16,8 +16,9 @@ from tests.bot.pace.test_scheduler import pebbles
 from tests.conftest import ALICE
 
 
-async def test_a_holiday_ended_then_planned_again_keeps_the_days_taken(stack: Stack) -> None:
-    table_id = await pebbles(stack, 1)  # Alice owes a move within a day
+async def away_two_days_then_planned_again(stack: Stack) -> None:
+    """An hour into her turn Alice goes away for 7 days, ends it after 2 and plans another
+    from 3 days later."""
     stack.clock.advance(HOUR)
     away = plan_holiday(await stack.scheduler.settings(ALICE.id), stack.clock.now(), 7, None)
     await stack.scheduler.save_settings(away)
@@ -25,8 +26,12 @@ async def test_a_holiday_ended_then_planned_again_keeps_the_days_taken(stack: St
     back = plan_holiday(away, stack.clock.now(), 0, None)
     await stack.scheduler.save_settings(back)
     later = (stack.clock.now() + timedelta(days=3)).strftime("%Y-%m-%d")
-    again = plan_holiday(back, stack.clock.now(), 7, later)
-    await stack.scheduler.save_settings(again)
+    await stack.scheduler.save_settings(plan_holiday(back, stack.clock.now(), 7, later))
+
+
+async def test_a_holiday_ended_then_planned_again_keeps_the_days_taken(stack: Stack) -> None:
+    table_id = await pebbles(stack, 1)  # Alice owes a move within a day
+    await away_two_days_then_planned_again(stack)
     [turn] = (await stack.store.open_turns(table_id)).values()
     now = epoch(stack.clock)
     # The 23 h Alice had left when she went away are still hers.
@@ -67,14 +72,7 @@ async def test_a_holiday_replanned_while_under_way_keeps_the_days_taken(stack: S
 
 async def test_a_bank_keeps_the_time_it_had_across_a_replanned_holiday(stack: Stack) -> None:
     table_id = await pebbles(stack, 1, bank=True)  # a day's bank, +6 h a move
-    stack.clock.advance(HOUR)
-    away = plan_holiday(await stack.scheduler.settings(ALICE.id), stack.clock.now(), 7, None)
-    await stack.scheduler.save_settings(away)
-    stack.clock.advance(2 * DAY)
-    back = plan_holiday(away, stack.clock.now(), 0, None)
-    await stack.scheduler.save_settings(back)
-    later = (stack.clock.now() + timedelta(days=3)).strftime("%Y-%m-%d")
-    await stack.scheduler.save_settings(plan_holiday(back, stack.clock.now(), 7, later))
+    await away_two_days_then_planned_again(stack)
     [turn] = (await stack.store.open_turns(table_id)).values()
     assert turn.due_at == epoch(stack.clock) + DAY - HOUR
     await stack.tables.act(table_id, ALICE, "hold")
