@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.app import finish_in_flight
 from rules.core import Rng
 from tests.e2e.harness import Table, custom_id, mentioned_ids, running_bot
-from tests.e2e.standin import StandIn
+from tests.standin import StandIn
 
 
 def pct(values: list[float], p: float) -> float:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.bot.fuzz_tables import Probe, properties
+from tests.bot.tables.fuzz_tables import Probe, properties
 
 HANG_SECONDS = 2.0
 

@@ -1,7 +1,8 @@
 """The store interface the use cases are typed against.
 
 Both backends (``SqliteStore``, ``PostgresStore``) implement exactly this method set (a test
-compares the three), and one contract suite (``tests/bot/test_store*.py``, the table and league
+compares the three), and one contract suite
+(``tests/bot/store/test_store*.py``, the table and league
 use-case tests, run on both) pins its behaviour. A new store method goes here, in both
 backends, and into that suite.
 """

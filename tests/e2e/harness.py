@@ -18,7 +18,7 @@ from bot.config import Settings, WebSettings
 from bot.pace.clock import FakeClock
 from bot.values import Member as Player
 from rules.core import Rng
-from tests.e2e.standin import Channel, Guild, InteractionRecord, Member, Message, StandIn
+from tests.standin import Channel, Guild, InteractionRecord, Member, Message, StandIn
 
 WAIT = 10.0
 

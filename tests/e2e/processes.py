@@ -14,8 +14,8 @@ import signal
 import sys
 from pathlib import Path
 
-from tests.e2e.standin import Channel, Member, Message, StandIn
 from tests.process_groups import kill_group, reap_async
+from tests.standin import Channel, Member, Message, StandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20.0

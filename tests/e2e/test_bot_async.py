@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.pace.clock import FakeClock
 from tests.e2e.harness import WAIT, Table, custom_id, table
-from tests.e2e.standin import Message, StandIn
+from tests.standin import Message, StandIn
 
 TIMESTAMP = re.compile(r"<t:(\d+):R> \(<t:\1:f>\)")
 MAX_TICKS = 800

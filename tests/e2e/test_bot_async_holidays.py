@@ -8,9 +8,9 @@ from pathlib import Path
 
 from bot.pace.clock import FakeClock
 from tests.e2e.harness import WAIT, Table, custom_id, mentioned_ids, table
-from tests.e2e.standin import Message, StandIn
 from tests.e2e.test_bot_async import fake_clock, open_timed
 from tests.e2e.test_bot_async_seats import clocked, name_of, open_three
+from tests.standin import Message, StandIn
 
 HOUR = 3600
 

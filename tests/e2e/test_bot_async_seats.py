@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.pace.clock import FakeClock
 from bot.values import Member
 from tests.e2e.harness import WAIT, Table, custom_id, mentioned_ids, table
-from tests.e2e.standin import Message, StandIn
+from tests.standin import Message, StandIn
 
 HOUR = 3600
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.harness import WAIT, custom_id, mentioned_ids, table
-from tests.e2e.standin import StandIn
-from tests.e2e.standin.errors import UsageError
 from tests.e2e.test_bot_async_seats import clocked, name_of, open_three
+from tests.standin import StandIn
+from tests.standin.errors import UsageError
 
 HOUR = 3600
 DAY = 24 * HOUR

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e.harness import WAIT, table
-from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_async_holidays import _vote_asked
 from tests.e2e.test_bot_async_seats import clocked, name_of, open_three
+from tests.standin import StandIn
 
 HOUR = 3600
 NAMES = ("alice", "bob", "carol", "dave")

@@ -12,7 +12,7 @@ import pytest
 
 from rules import GAMES
 from tests.e2e.processes import WAIT, BotProcess, a_move, boards, lines_told, open_solo
-from tests.e2e.standin import InteractionRecord, Message, StandIn
+from tests.standin import InteractionRecord, Message, StandIn
 
 pytestmark = [pytest.mark.skipif("minerva" not in GAMES, reason="needs Minerva"),
               pytest.mark.timeout(120)]

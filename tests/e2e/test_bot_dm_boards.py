@@ -13,8 +13,8 @@ from rendering import has_renderer
 from rules import ENTRIES, GAMES
 from rules.core import Rng
 from tests.e2e.harness import WAIT, Table, custom_id, mentioned_ids, table
-from tests.e2e.standin import Member, Message, StandIn
 from tests.e2e.test_bot_game import open_and_start
+from tests.standin import Member, Message, StandIn
 
 MAX_MOVES = 1500
 HUMANS = ("alice", "bob")

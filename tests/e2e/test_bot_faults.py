@@ -12,8 +12,8 @@ from bot.tables import Tables
 from rules import GAMES
 from rules.core import Rng
 from tests.e2e.harness import WAIT, custom_id, mentioned_ids, running_bot, table
-from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_game import PNG, open_and_start, play_move
+from tests.standin import StandIn
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 

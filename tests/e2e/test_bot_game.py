@@ -13,8 +13,8 @@ from rendering import has_renderer
 from rules import GAMES
 from rules.core import Rng
 from tests.e2e.harness import Table, custom_id, mentioned_ids, table
-from tests.e2e.standin import Message, StandIn
 from tests.e2e.words import findings, texts
+from tests.standin import Message, StandIn
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 

@@ -10,8 +10,8 @@ import pytest
 from rules import GAMES
 from rules.core import Rng
 from tests.e2e.harness import WAIT, Table, custom_id, mentioned_ids, table
-from tests.e2e.standin import Member, Message, StandIn
 from tests.e2e.test_bot_game import PNG
+from tests.standin import Member, Message, StandIn
 
 pytestmark = pytest.mark.skipif("hadrians-wall" not in GAMES, reason="needs Hadrian's Wall")
 

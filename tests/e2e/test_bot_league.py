@@ -21,7 +21,7 @@ from bot.pace.clock import FakeClock
 from rules import GAMES
 from rules.core import Rng
 from tests.e2e.harness import custom_id, play_to_the_end, table
-from tests.e2e.standin import StandIn, UsageError
+from tests.standin import StandIn, UsageError
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 

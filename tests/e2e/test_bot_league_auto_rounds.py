@@ -9,8 +9,8 @@ from pathlib import Path
 
 from bot.pace.clock import FakeClock
 from tests.e2e.harness import table
-from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_league import SEASON
+from tests.standin import StandIn
 
 
 async def test_an_automatic_round_asks_for_check_in_and_says_why_it_cannot_open(

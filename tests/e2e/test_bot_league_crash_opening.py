@@ -14,7 +14,7 @@ import pytest
 from bot.store import open_store
 from rules import GAMES
 from tests.e2e.processes import WAIT, BotProcess
-from tests.e2e.standin import Message, StandIn
+from tests.standin import Message, StandIn
 
 pytestmark = [pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus"),
               pytest.mark.timeout(120)]

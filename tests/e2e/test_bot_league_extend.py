@@ -10,7 +10,7 @@ import pytest
 from bot.pace.clock import FakeClock
 from rules import GAMES
 from tests.e2e.harness import table
-from tests.e2e.standin import StandIn
+from tests.standin import StandIn
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 

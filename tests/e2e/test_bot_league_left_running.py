@@ -12,7 +12,7 @@ import pytest
 
 from rules import GAMES
 from tests.e2e.harness import Table, table
-from tests.e2e.standin import StandIn
+from tests.standin import StandIn
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 

@@ -11,7 +11,7 @@ from bot.pace.clock import FakeClock
 from rules import GAMES
 from rules.core import Rng
 from tests.e2e.harness import play_to_the_end, table
-from tests.e2e.standin import StandIn
+from tests.standin import StandIn
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 

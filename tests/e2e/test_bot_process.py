@@ -11,8 +11,8 @@ import signal
 import sys
 from pathlib import Path
 
-from tests.e2e.standin import StandIn
 from tests.process_groups import reap_async
+from tests.standin import StandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ import pytest
 
 from rules import GAMES
 from tests.e2e.harness import Table, table
-from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_game import open_and_start
+from tests.standin import StandIn
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 

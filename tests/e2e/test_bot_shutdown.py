@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.harness import mentioned_ids, table
-from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_game import open_and_start
 from tests.process_groups import kill_group, reap_async
+from tests.standin import StandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0

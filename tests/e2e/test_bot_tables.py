@@ -12,8 +12,8 @@ from bot.render_pool import RenderPool
 from rules import GAMES
 from rules.core import Rng
 from tests.e2e.harness import WAIT, custom_id, mentioned_ids, table
-from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_game import open_and_start, play_move
+from tests.standin import StandIn
 
 pytestmark = pytest.mark.skipif("palatinus" not in GAMES, reason="needs Palatinus")
 

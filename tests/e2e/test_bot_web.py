@@ -12,9 +12,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.values import Member as Player
 from rules.core import Rng
 from tests.e2e.harness import table
-from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_game import open_and_start, play_move
 from tests.e2e.web_harness import links, web_settings
+from tests.standin import StandIn
 
 
 async def test_boards_hand_and_dms_link_to_the_web(standin: StandIn, tmp_path: Path) -> None:

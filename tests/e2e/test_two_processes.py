@@ -29,8 +29,8 @@ from bot.values import Member as Player
 from rules import GAMES
 from rules.core import Rng
 from tests.e2e.processes import WAIT, BotProcess, boards
-from tests.e2e.standin import Channel, Member, Message, StandIn
-from tests.e2e.standin.model import JSON
+from tests.standin import Channel, Member, Message, StandIn
+from tests.standin.model import JSON
 
 pytestmark = [pytest.mark.skipif("palermo" not in GAMES, reason="needs Palermo"),
               pytest.mark.timeout(180)]

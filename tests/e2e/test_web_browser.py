@@ -30,9 +30,9 @@ from tests.bot.web.conftest import HOSTILE as HOSTILE_MEMBER
 from tests.bot.web.conftest import SECRET as PAGES_SECRET
 from tests.e2e.browser import browser, screenshot_path
 from tests.e2e.harness import Table, play_to_the_end, table
-from tests.e2e.standin import StandIn
 from tests.e2e.test_bot_game import MAX_MOVES, open_and_start, play_move
 from tests.e2e.web_harness import SECRET, links, web_settings
+from tests.standin import StandIn
 
 __all__ = ["browser", "web"]  # the fixtures
 

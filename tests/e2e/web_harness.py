@@ -5,8 +5,8 @@ from __future__ import annotations
 import socket
 
 from bot.config import WebSettings
-from tests.e2e.standin import Message
-from tests.e2e.standin.messages import walk_components
+from tests.standin import Message
+from tests.standin.messages import walk_components
 
 SECRET = "an-end-to-end-secret-0123456789"
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from tests.e2e.standin import Message
+from tests.standin import Message
 
 # Nouns the games count, singular -> plural: a count of one takes the first, others the second.
 NOUNS = {

@@ -25,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
 REGISTRY_TESTS = (
     "tests/rules/test_conformance.py", "tests/rules/test_players.py",
-    "tests/rules/test_players_no_peek.py", "tests/bot/test_hidden_texts.py",
+    "tests/rules/test_players_no_peek.py", "tests/bot/tables/test_hidden_texts.py",
     "tests/bot/web/test_hidden_information.py", "tests/rendering/test_every_view.py",
     "tests/rendering/test_player_names.py", "tests/rendering/test_registry_renderers.py",
     "tests/rules/test_registry.py", "tests/e2e/test_bot_game.py",

@@ -17,7 +17,7 @@ from bot.leagues.rounds import RoundPlan, Rounds
 from bot.store import LeagueSettings, Status, Store, TableRecord
 from bot.tables import Tables
 from bot.values import Member, TableError
-from tests.bot.test_leagues import GUILD, Clock
+from tests.bot.leagues.test_leagues import GUILD, Clock
 from tests.conftest import ADMIN
 
 PLAYERS = [Member(200 + i, f"Player {i}") for i in range(16)]  # four tables of four

@@ -1,7 +1,7 @@
 """A process that plays Pebbles moves as fast as it can and prints each acknowledged version.
 
-    python -m tests.bot.crash_writer TARGET               its own table, channel 1
-    python -m tests.bot.crash_writer TARGET CHANNEL       the live table of CHANNEL, shared
+    python -m tests.bot.store.crash_writer TARGET               its own table, channel 1
+    python -m tests.bot.store.crash_writer TARGET CHANNEL       the live table of CHANNEL, shared
 
 TARGET is what ``TABULA_DB`` holds (a SQLite path or a PostgreSQL URL). The crash tests kill it
 with SIGKILL mid-stream. On a shared table every move is keyed by the version it starts from,

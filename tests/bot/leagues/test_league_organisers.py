@@ -17,7 +17,7 @@ from bot.leagues.rounds import Rounds
 from bot.store import open_store
 from bot.tables import Tables
 from bot.values import Member, TableError
-from tests.bot.test_leagues import GUILD, ROLE, Clock, league_game, play_to_end
+from tests.bot.leagues.test_leagues import GUILD, ROLE, Clock, league_game, play_to_end
 from tests.conftest import ADMIN, ALICE, BOB, CAROL
 
 

@@ -347,7 +347,7 @@ async def read_back(target: str) -> tuple[int, set[int]]:
 
 def test_kill_9_mid_stream_loses_no_acknowledged_move(store_target: str) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.crash_writer", store_target],
+        [sys.executable, "-m", "tests.bot.store.crash_writer", store_target],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     acked = 0

@@ -39,7 +39,7 @@ from bot.pace.scheduler import Scheduler
 from bot.store import LeagueSettings, Status
 from bot.tables import Tables
 from bot.values import Member, TableError
-from tests.bot.stateful_stores import StoreMachine, give_stores
+from tests.bot.store.stateful_stores import StoreMachine, give_stores
 
 GUILD = 5
 ORGANISER = Member(99, "Org", is_admin=True)

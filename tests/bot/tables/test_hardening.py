@@ -203,7 +203,7 @@ def test_kill_9_after_a_commit_leaves_the_move_to_announce(tmp_path: Path) -> No
     next start finds it unannounced."""
     db = tmp_path / "crash.db"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.bot.crash_unannounced", str(db)],
+        [sys.executable, "-m", "tests.bot.tables.crash_unannounced", str(db)],
         stdout=subprocess.PIPE, text=True,
     )
     try:

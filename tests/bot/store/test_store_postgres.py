@@ -20,7 +20,7 @@ from bot.store.postgres.setup import migrations
 from bot.store.postgres.store import PostgresStore
 from bot.store.transfer import check_same_tables, sqlite_layout
 from bot.tables import Tables, gamelog
-from tests.bot.crash_writer import ALICE, BOB, shared_table
+from tests.bot.store.crash_writer import ALICE, BOB, shared_table
 from tests.pebbles import GAME as PEBBLES
 from tests.pg_server import EmbeddedPostgres
 
@@ -81,7 +81,7 @@ async def test_a_killed_process_loses_nothing_it_acknowledged(
     tables = Tables(store)
     table_id = await open_pebbles(tables, 7100)
     writer = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.bot.crash_writer", postgres_url, "7100",
+        sys.executable, "-m", "tests.bot.store.crash_writer", postgres_url, "7100",
         cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     acked: list[int] = []

@@ -29,7 +29,7 @@ from bot.store import LeaguePlace, LeagueResult, LeagueSettings, open_store
 from bot.tables import Tables
 from bot.ui.rounds import thread_delay
 from bot.values import Member, TableError
-from tests.bot.test_leagues import GUILD, ROLE, Clock, league_game, play_to_end, sanctioned
+from tests.bot.leagues.test_leagues import GUILD, ROLE, Clock, league_game, play_to_end, sanctioned
 from tests.conftest import ADMIN, ALICE, BOB, CAROL, MALLORY
 
 DAVE = Member(104, "Dave")

@@ -3,7 +3,7 @@ long run: ``python fuzz/fuzz_tables.py``)."""
 
 from __future__ import annotations
 
-from tests.bot.fuzz_tables import Probe, properties
+from tests.bot.tables.fuzz_tables import Probe, properties
 
 
 def test_arbitrary_names_and_moves_are_data() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.e2e.standin import Channel, Member, RefusedAnswer, StandIn
+from tests.standin import Channel, Member, RefusedAnswer, StandIn
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -31,7 +31,7 @@ from .errors import FormErrors
 from .errors import Path as FieldPath
 
 # CI runs a fresh clone with a copy of ``shared/`` beside it: the repository root's parent.
-SPEC_FILE = Path(__file__).resolve().parents[4] / "shared" / "discord-openapi.json"
+SPEC_FILE = Path(__file__).resolve().parents[3] / "shared" / "discord-openapi.json"
 SPEC_URI = "urn:discord-openapi"
 JSON_TYPE = "application/json"
 MULTIPART = "multipart/form-data"

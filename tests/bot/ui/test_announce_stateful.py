@@ -22,7 +22,7 @@ from bot.text import fill
 from bot.ui import delivery as delivery_module
 from bot.ui.delivery import Delivery
 from bot.values import Member, TableError
-from tests.bot.stateful_stores import StoreMachine, give_stores
+from tests.bot.store.stateful_stores import StoreMachine, give_stores
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben")]
 PROCESSES = 3

@@ -14,8 +14,8 @@ import pytest
 from discord import app_commands
 
 from tests.bot.test_command_tree import loaded_tree
-from tests.e2e.standin import Channel, StandIn
-from tests.e2e.standin.openapi import SPEC_FILE, SpecMissing, load_spec
+from tests.standin import Channel, StandIn
+from tests.standin.openapi import SPEC_FILE, SpecMissing, load_spec
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from tests.e2e.standin import Channel, Member, Message, StandIn, UsageError
-from tests.e2e.standin.discord_setup import running
+from tests.standin import Channel, Member, Message, StandIn, UsageError
+from tests.standin.discord_setup import running
 
 pytestmark = pytest.mark.timeout(60)
 

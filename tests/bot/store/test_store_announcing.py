@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.store import NewAction, Store
 from bot.store.announcing import Claim, PendingReply, Turn
-from tests.bot.test_store import started
+from tests.bot.store.test_store import started
 
 LEASE = 60
 

@@ -20,7 +20,7 @@ from hypothesis.stateful import (
 from bot.tables import Tables, gamelog
 from bot.values import Member
 from rules.core import RulesError
-from tests.bot.stateful_stores import StoreMachine, give_stores
+from tests.bot.store.stateful_stores import StoreMachine, give_stores
 from tests.pebbles import GAME as PEBBLES
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben"), Member(3, "Cy"), Member(9, "Mod", is_admin=True)]

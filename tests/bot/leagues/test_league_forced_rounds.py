@@ -12,8 +12,8 @@ from bot.leagues.rounds import Rounds
 from bot.store import LeagueSettings, Status
 from bot.tables import Tables
 from bot.values import Member
-from tests.bot.test_league_integrity import round_of
-from tests.bot.test_leagues import GUILD, ROLE, Clock
+from tests.bot.leagues.test_league_integrity import round_of
+from tests.bot.leagues.test_leagues import GUILD, ROLE, Clock
 from tests.conftest import ADMIN, ALICE, BOB, CAROL
 
 DAVE = Member(104, "Dave")

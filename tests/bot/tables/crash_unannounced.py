@@ -1,6 +1,6 @@
 """A process that commits one move, says so, and waits to be killed before announcing it.
 
-Run as ``python -m tests.bot.crash_unannounced DB``.
+Run as ``python -m tests.bot.tables.crash_unannounced DB``.
 """
 
 from __future__ import annotations
