@@ -1,9 +1,9 @@
-"""Durable tables: the store interface the use cases depend on, and its two backends.
+"""Durable tables: the store the use cases depend on, and its two backends.
 
-``Store`` (``interface.py``) is the method set both ``SqliteStore`` (the embedded default) and
-``PostgresStore`` (several processes, one database; the optional ``postgres`` extra)
-implement; ``open_store`` picks one from ``TABULA_DB``. The interface is narrow on purpose
-(tables, seats, an append-only action log with a version check).
+``Store`` (``sql/store.py``) is every repository, its SQL written once; ``SqliteStore`` (the
+embedded default) and ``PostgresStore`` (several processes, one database; the optional
+``postgres`` extra) give it a database to run on; ``open_store`` picks one from
+``TABULA_DB``.
 """
 
 from bot.store.errors import (
@@ -16,7 +16,6 @@ from bot.store.errors import (
     StoreError,
 )
 from bot.store.factory import is_postgres, open_store, redacted
-from bot.store.interface import Store
 from bot.store.records import (
     ActionRecord,
     ForfeitRecord,
@@ -36,6 +35,7 @@ from bot.store.records import (
     Step,
     TableRecord,
 )
+from bot.store.sql.store import Store
 from bot.store.sqlite.store import SqliteStore
 
 __all__ = [

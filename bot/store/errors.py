@@ -33,3 +33,13 @@ class NotTabula(StoreError):
 
 class AlreadyExists(StoreError):
     """A name that must be unique (a league's, in its server) is taken."""
+
+
+class UniqueViolation(Exception):
+    """A unique constraint refused a write, in either backend's words (``constraint``: its
+    name, where the backend tells it). Not a ``StoreError``: the store turns the ones a player
+    can cause into one of those; any other is a fault, like any database error."""
+
+    def __init__(self, message: str, constraint: str | None = None) -> None:
+        super().__init__(message)
+        self.constraint = constraint

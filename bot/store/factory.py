@@ -7,8 +7,8 @@ import sqlite3
 from pathlib import Path
 
 from bot.store.errors import NotTabula, StoreError
-from bot.store.interface import Store
 from bot.store.migrations import numbered
+from bot.store.sql.store import Store
 from bot.store.sqlite import setup as sqlite_setup
 from bot.store.sqlite.store import SqliteStore
 from bot.store.targets import is_postgres, redacted

@@ -17,7 +17,7 @@ import aiosqlite
 import asyncpg
 
 from bot.store.errors import StoreError
-from bot.store.postgres.rows import iso
+from bot.store.sql.rows import iso
 from bot.store.sqlite.store import SqliteStore
 
 BATCH = 2_000

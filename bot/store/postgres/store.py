@@ -1,27 +1,35 @@
 """The PostgreSQL store, through asyncpg: the interface and guarantees of the SQLite store, for
 several bot processes sharing one database.
 
-Every write is one transaction on a pooled connection (most are one statement: see
-``tables`` and ``leagues``). COMMIT returns once the WAL is flushed (our
-sessions never run with ``synchronous_commit`` off): acknowledged means durable. Concurrent
-commits from the pool, and from other processes, share WAL flushes: PostgreSQL's own group
-commit, so the store needs no queue of its own.
+Every write is one transaction on a pooled connection; a move is one statement
+(``postgres/steps.py``). COMMIT returns once the WAL is flushed (our sessions never run with
+``synchronous_commit`` off): acknowledged means durable. Concurrent commits from the pool, and
+from other processes, share WAL flushes: PostgreSQL's own group commit, so the store needs no
+queue of its own.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import asyncpg
 
 from bot.store.errors import IntegrityFailure, StoreError
-from bot.store.postgres.announcing import PostgresAnnouncing
-from bot.store.postgres.leagues import PostgresLeagues
-from bot.store.postgres.seats import PostgresSeats
+from bot.store.postgres.driver import execute, run
 from bot.store.postgres.setup import applied, migrate, migrations
-from bot.store.postgres.web import PostgresWebRows
+from bot.store.postgres.steps import write_steps
+from bot.store.records import Step
+from bot.store.sql.script import Script, Statement
+from bot.store.sql.store import Store
 from bot.store.targets import redacted
 from bot.store.transfer import postgres_to_sqlite
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 POOL_SIZE = 10
 
@@ -37,14 +45,13 @@ async def _prepare(conn: asyncpg.Connection) -> None:
     await conn.execute(_DURABLE)
 
 
-class PostgresStore(PostgresLeagues, PostgresSeats, PostgresWebRows, PostgresAnnouncing):
+class PostgresStore(Store):
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        self._connections = PostgresDatabase(pool)
+        super().__init__(self._connections)
         self.url = redacted(url)
-        self.commits = 0  # move transactions (the bench reads it)
         self.shared = True  # other bot processes may write the same tables
-
-    # -- opening ---------------------------------------------------------------------------
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -84,7 +91,9 @@ class PostgresStore(PostgresLeagues, PostgresSeats, PostgresWebRows, PostgresAnn
         async with self._pool.acquire() as conn:
             return await applied(conn)
 
-    # -- maintenance -----------------------------------------------------------------------
+    @property
+    def commits(self) -> int:
+        return self._connections.commits
 
     async def backup(self, target: str | Path) -> None:
         """A consistent snapshot of the database written as a SQLite file (the format of
@@ -92,3 +101,53 @@ class PostgresStore(PostgresLeagues, PostgresSeats, PostgresWebRows, PostgresAnn
         deployment is the server's own business (base backups and WAL archiving)."""
         async with self._pool.acquire() as conn:
             await postgres_to_sqlite(conn, Path(target))
+
+
+class PostgresDatabase:
+    """The store's ``Database`` (``bot.store.sql.database``) on a pool: a script on one
+    pooled connection, a write in one transaction."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+        self.commits = 0  # move transactions (the benches read it)
+
+    async def query(self, statement: Statement) -> Any:
+        async with self._pool.acquire() as conn:
+            return await execute(conn, statement)
+
+    async def read(self, script: Script[T]) -> T:
+        async with self._pool.acquire() as conn:
+            return await run(conn, script)
+
+    async def execute(self, statement: Statement) -> Any:
+        async with self._pool.acquire() as conn:
+            return await execute(conn, statement)
+
+    async def write(self, script: Script[T]) -> T:
+        async with self._pool.acquire() as conn, conn.transaction():
+            return await run(conn, script)
+
+    async def change(self, table_id: int, expected_version: int, steps: Sequence[Step],
+                     then: Script[T] | None) -> tuple[int, T | None]:
+        """The steps in one statement (``write_steps``), then ``then`` in a savepoint of the
+        same transaction: one commit."""
+        if then is None:
+            if not steps:
+                return expected_version, None
+            async with self._pool.acquire() as conn:
+                version = await write_steps(conn, table_id, expected_version, steps)
+            self.commits += 1
+            return version, None
+        after: T | None = None
+        async with self._pool.acquire() as conn, conn.transaction():
+            version = expected_version
+            if steps:
+                version = await write_steps(conn, table_id, expected_version, steps)
+            try:
+                async with conn.transaction():
+                    after = await run(conn, then)
+            except Exception:
+                log.exception("the follow-up of a change of table %s failed", table_id)
+        if steps:
+            self.commits += 1
+        return version, after

@@ -17,20 +17,19 @@ aiosqlite is a thin wrapper over. Reads of several statements go the same way to
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import sqlite3
 import threading
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store.errors import DuplicateKey, StaleVersion
-from bot.store.records import NewAction, Step, last_snapshot
+from bot.store.errors import DuplicateKey, UniqueViolation
+from bot.store.sql.script import Script
+from bot.store.sqlite.driver import run
 from bot.store.sqlite.setup import on_thread
 
 log = logging.getLogger(__name__)
@@ -38,43 +37,20 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def now_text() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def dumps(value: Any) -> str:
-    # Snapshots and actions are trees of plain values: no cycle to look for.
-    return json.dumps(value, separators=(",", ":"), sort_keys=True, check_circular=False)
-
-
 @dataclass
 class Queued:
-    """A change waiting for the next group commit: a table's steps, or any other write."""
+    """A write waiting for the next group commit (a script), and what follows it in the same
+    transaction (``then``: planning turns), which may fail alone."""
 
-    table_id: int
-    expected_version: int
-    steps: Sequence[Step]
+    write: Script[Any]
     done: asyncio.Future[Any]
-    # The store's own follow-up in the same transaction (planning turns, the announced mark).
-    then: Callable[[sqlite3.Connection], Any] | None = None
+    then: Script[Any] | None = None
     after: list[Any] = field(default_factory=list)  # what ``then`` returned
-    # The last step's snapshot (the row keeps only the latest) and each step's action, as
-    # JSON encoded before queueing, away from the open transaction.
-    snapshot: str = ""
-    actions: list[str | None] = field(default_factory=list)
-    write: Callable[[sqlite3.Connection], Any] | None = None  # a write other than steps
-
-
-def steps_change(table_id: int, expected_version: int, steps: Sequence[Step],
-                 done: asyncio.Future[Any], then: Callable[[sqlite3.Connection], Any] | None
-                 ) -> Queued:
-    actions = [None if step.entry.action is None else dumps(step.entry.action) for step in steps]
-    return Queued(table_id, expected_version, steps, done, then,
-                  snapshot=dumps(last_snapshot(steps)) if steps else "", actions=actions)
+    moves: bool = False  # the write is a table's moves (the benches count those commits)
 
 
 class Failed:
-    """A queued change refused on its own (its savepoint rolled back), others committed."""
+    """A queued write refused on its own (its savepoint rolled back), others committed."""
 
     def __init__(self, error: Exception) -> None:
         self.error = error
@@ -210,7 +186,7 @@ class GroupCommitter:
                 if not item.done.done():
                     item.done.set_exception(error or RuntimeError("the batch failed"))
             return
-        if any(item.steps for item in batch):
+        if any(item.moves for item in batch):
             self.commits += 1
         for item, result in zip(batch, results, strict=True):
             if item.done.done():
@@ -224,89 +200,38 @@ class GroupCommitter:
 # -- inside the open transaction --------------------------------------------------------------
 
 
-def write_statements(db: sqlite3.Connection, batch: Sequence[Queued]) -> list[Any]:
-    """Every queued change inside the open transaction, each in its own savepoint."""
+def write_statements(db: sqlite3.Connection, batch: list[Queued]) -> list[Any]:
+    """Every queued write inside the open transaction, each in its own savepoint: one that
+    fails is undone alone and the batch goes on (if the database itself fails, so does the
+    rollback, and with it the whole batch)."""
     results: list[Any] = []
-    now = now_text()
     for item in batch:
         db.execute("SAVEPOINT move")
-        if item.write is not None:
-            results.append(_write_alone(db, item.write))
+        try:
+            results.append(run(db, item.write))
+        except Exception as exc:
+            db.execute("ROLLBACK TO move")
+            results.append(Failed(_refusal(exc)))
         else:
-            results.append(_write_steps(db, item, now))
+            if item.then is not None:
+                _then(db, item)
         db.execute("RELEASE move")
     return results
 
 
-def _write_steps(db: sqlite3.Connection, item: Queued, now: str) -> Any:
-    version = item.expected_version
-    try:
-        if item.steps:
-            # One update for the chain: the table keeps the last step's snapshot and status.
-            bump(db, item.table_id, version, "snapshot = ?, status = ?, ",
-                 (item.snapshot, str(item.steps[-1].status)), by=len(item.steps), now=now)
-        for step, action in zip(item.steps, item.actions, strict=True):
-            version += 1
-            _insert_action(db, item.table_id, version, step.entry, now, action)
-    except (StaleVersion, sqlite3.IntegrityError) as exc:
-        db.execute("ROLLBACK TO move")
-        return Failed(_refusal(exc))
-    if item.then is not None:
-        _then(db, item)
-    return version
-
-
-def _write_alone(db: sqlite3.Connection, write: Callable[[sqlite3.Connection], Any]) -> Any:
-    """A write that fails alone: its own statements are undone, the batch goes on (if the
-    database itself fails, so does the rollback, and with it the whole batch)."""
-    try:
-        return write(db)
-    except Exception as exc:
-        db.execute("ROLLBACK TO move")
-        return Failed(exc)
-
-
 def _then(db: sqlite3.Connection, item: Queued) -> None:
-    """Run a queued change's follow-up in a savepoint of its own: it may fail alone."""
+    """Run a queued write's follow-up in a savepoint of its own: it may fail alone."""
     db.execute("SAVEPOINT follow_up")
     try:
         assert item.then is not None
-        item.after.append(item.then(db))
+        item.after.append(run(db, item.then))
     except Exception:
-        log.exception("the follow-up of a change of table %s failed", item.table_id)
+        log.exception("the follow-up of a queued write failed")
         db.execute("ROLLBACK TO follow_up")
     db.execute("RELEASE follow_up")
 
 
-def bump(db: sqlite3.Connection, table_id: int, expected: int, sets: str = "",
-         params: tuple[Any, ...] = (), by: int = 1, now: str | None = None) -> None:
-    """Advance the table's version (by one, or ``by``), refusing with ``StaleVersion`` if it
-    moved on."""
-    cursor = db.execute(
-        f"UPDATE game_tables SET {sets}version = version + ?, updated_at = ?"
-        " WHERE id = ? AND version = ?",
-        (*params, by, now or now_text(), table_id, expected),
-    )
-    if cursor.rowcount != 1:
-        raise StaleVersion("This table changed meanwhile; look at the latest board.")
-
-
-def _insert_action(db: sqlite3.Connection, table_id: int, version: int, entry: NewAction,
-                   now: str, action: str | None) -> None:
-    db.execute(
-        "INSERT INTO actions (table_id, version, kind, seat, member_id, action, text,"
-        " irreversible, undoes, idem_key, created_at, notation)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            table_id, version, entry.kind, entry.seat, entry.member_id, action, entry.text,
-            int(entry.irreversible), entry.undoes, entry.idem_key, now, entry.notation,
-        ),
-    )
-
-
 def _refusal(exc: Exception) -> Exception:
-    if isinstance(exc, sqlite3.IntegrityError) and (
-        "idem_key" in str(exc) or "one_action_per_key" in str(exc)
-    ):
+    if isinstance(exc, UniqueViolation) and "idem_key" in str(exc):
         return DuplicateKey("That action was already received.")
     return exc

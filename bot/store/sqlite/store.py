@@ -19,21 +19,19 @@ import functools
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.store.records import Step
+from bot.store.sql.script import Script, Statement, Want, single
+from bot.store.sql.store import Store
+from bot.store.sql.tables import write_steps
 from bot.store.sqlite import setup
-from bot.store.sqlite.announcing import AnnouncingRows
-from bot.store.sqlite.commits import GroupCommitter, Queued, steps_change
-from bot.store.sqlite.leagues import LeagueRows
-from bot.store.sqlite.seats import SeatRows
-from bot.store.sqlite.tables import SqliteTables
-from bot.store.sqlite.timing import TimingRows
-from bot.store.sqlite.web import WebRows
+from bot.store.sqlite.commits import GroupCommitter, Queued
+from bot.store.sqlite.driver import dialect, execute, run
 
 __all__ = ["SqliteStore"]
 
@@ -42,20 +40,13 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows, WebRows, AnnouncingRows):
+class SqliteStore(Store):
     def __init__(self, path: str, writer: aiosqlite.Connection, db: sqlite3.Connection,
                  reader: tuple[aiosqlite.Connection, sqlite3.Connection] | None) -> None:
-        self._writer = writer
-        # None for an in-memory database: it has only the one connection.
-        self._reader: aiosqlite.Connection | None = None
-        self._reader_db: sqlite3.Connection | None = None
-        if reader is not None:
-            self._reader, self._reader_db = reader
-        self._commits = GroupCommitter(writer, db)
+        self._connections = SqliteDatabase(writer, db, reader)
+        super().__init__(self._connections)
         self.path = path
         self.shared = False  # one process owns the file: in-memory copies stay current
-
-    # -- opening ---------------------------------------------------------------------------
 
     @classmethod
     async def open(cls, path: str | Path, *, empty_ok: bool = False) -> SqliteStore:
@@ -79,71 +70,17 @@ class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows, WebRows, Annou
         return cls(name, writer, db, reader)
 
     async def close(self) -> None:
-        await self._commits.flush()
-        if self._reader is not None:
-            await self._reader.close()
-            # A clean stop leaves the main file complete on its own, so that a copy of it
-            # alone holds every move. SQLite does so itself only when the last connection to
-            # the file closes, and the web pages or a backup may hold another one.
-            try:
-                busy, _, _ = await self._run(setup.checkpoint)
-                if busy:
-                    log.warning("%s: a reader kept part of the WAL from the main file", self.path)
-            except sqlite3.Error as exc:
-                log.warning("%s: could not checkpoint the WAL: %s", self.path, exc)
-        await self._writer.close()
+        await self._connections.close(self.path)
 
     async def check_integrity(self) -> None:
-        await self._run(setup.check_integrity)
+        await self._connections.outside(setup.check_integrity)
 
     async def schema_version(self) -> int:
-        return await self._run(setup.user_version)
-
-    # -- hand-offs to the connections' threads ---------------------------------------------
-
-    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """``fn(connection)`` on the writer's thread, between two group commits."""
-        return await self._commits.outside(fn)
-
-    async def _transact(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """``fn(connection)`` as one all-or-nothing write, group-committed (in a savepoint of
-        its own) with whatever else waits: a lobby or a deadline costs no fsync of its own."""
-        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._commits.submit(Queued(0, 0, (), done, write=fn))
-        return await done
-
-    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """``fn(connection)`` on the reader's thread: committed data, never waiting for a
-        write under way (several statements: see ``commits`` for the call that queues it)."""
-        if self._reader is None:
-            return await self._run(fn)
-        return await setup.on_thread(self._reader, fn, self._reader_db)
-
-    async def _fetch(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
-        """Rows of one query, on the reader."""
-        args = tuple(params)
-        if self._reader is None:
-            return await self._run(lambda db: db.execute(sql, args).fetchall())
-        return list(await self._reader.execute_fetchall(sql, args))
-
-    async def _queue_change(
-        self, table_id: int, expected_version: int, steps: Sequence[Step],
-        then: Callable[[sqlite3.Connection], T] | None,
-    ) -> tuple[int, T | None]:
-        """Queue a change for the next group commit; ``then`` runs after its steps in a
-        savepoint of its own (None as its result when it failed)."""
-        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        item = steps_change(table_id, expected_version, steps, done, then)
-        self._commits.submit(item)
-        version = await done
-        return version, (item.after[0] if item.after else None)
+        return await self._connections.outside(setup.user_version)
 
     @property
     def commits(self) -> int:
-        """Transactions that wrote moves (the benches report them)."""
-        return self._commits.commits
-
-    # -- maintenance -----------------------------------------------------------------------
+        return self._connections.commits.commits
 
     async def backup(self, target: str | Path) -> None:
         """An online, consistent copy (SQLite's backup API) while the bot keeps running."""
@@ -155,4 +92,74 @@ class SqliteStore(SqliteTables, LeagueRows, TimingRows, SeatRows, WebRows, Annou
             finally:
                 dest.close()
 
-        await self._run(copy)
+        await self._connections.outside(copy)
+
+
+class SqliteDatabase:
+    """The store's ``Database`` (``bot.store.sql.database``): scripts run on the writer's
+    thread inside a group commit, or on the reader's thread."""
+
+    def __init__(self, writer: aiosqlite.Connection, db: sqlite3.Connection,
+                 reader: tuple[aiosqlite.Connection, sqlite3.Connection] | None) -> None:
+        self._writer = writer
+        self.commits = GroupCommitter(writer, db)
+        # None for an in-memory database: it has only the one connection.
+        self._reader: aiosqlite.Connection | None = None
+        self._reader_db: sqlite3.Connection | None = None
+        if reader is not None:
+            self._reader, self._reader_db = reader
+
+    async def outside(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the writer's thread, between two group commits."""
+        return await self.commits.outside(fn)
+
+    async def close(self, path: str) -> None:
+        await self.commits.flush()
+        if self._reader is not None:
+            await self._reader.close()
+            # A clean stop leaves the main file complete on its own, so that a copy of it
+            # alone holds every move. SQLite does so itself only when the last connection to
+            # the file closes, and the web pages or a backup may hold another one.
+            try:
+                busy, _, _ = await self.outside(setup.checkpoint)
+                if busy:
+                    log.warning("%s: a reader kept part of the WAL from the main file", path)
+            except sqlite3.Error as exc:
+                log.warning("%s: could not checkpoint the WAL: %s", path, exc)
+        await self._writer.close()
+
+    async def query(self, statement: Statement) -> Any:
+        if self._reader is None:
+            return await self.outside(functools.partial(execute, statement=statement))
+        if statement.want is not Want.ROWS:
+            return await self.read(single(statement))
+        found = await self._reader.execute_fetchall(dialect(statement.sql), statement.params)
+        return list(found)
+
+    async def read(self, script: Script[T]) -> T:
+        """On the reader's thread: committed data, never waiting for a write under way."""
+        fn = functools.partial(run, script=script)
+        if self._reader is None:
+            return await self.outside(fn)
+        return await setup.on_thread(self._reader, fn, self._reader_db)
+
+    async def execute(self, statement: Statement) -> Any:
+        return await self.write(single(statement))
+
+    async def write(self, script: Script[T]) -> T:
+        """One all-or-nothing write, group-committed (in a savepoint of its own) with whatever
+        else waits: a lobby or a deadline costs no fsync of its own."""
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self.commits.submit(Queued(script, done))
+        return await done
+
+    async def change(self, table_id: int, expected_version: int, steps: Sequence[Step],
+                     then: Script[T] | None) -> tuple[int, T | None]:
+        """Queued for the next group commit; ``then`` runs after the steps in a savepoint of
+        its own (None as its result when it failed)."""
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        item = Queued(write_steps(table_id, expected_version, steps), done, then,
+                      moves=bool(steps))
+        self.commits.submit(item)
+        version = await done
+        return version, (item.after[0] if item.after else None)

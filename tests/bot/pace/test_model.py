@@ -45,6 +45,7 @@ from bot.pace.notices import Reminder
 from bot.pace.scheduler import Scheduler
 from bot.pace.votes import VOTE_CHOICES
 from bot.store import open_store
+from bot.store.sql.script import rows
 from bot.store.timing_records import TurnRecord
 from bot.tables import Tables
 from bot.values import Member, TableError
@@ -333,7 +334,8 @@ class PaceMachine(RuleBasedStateMachine):
             assert owed == set(rows), "an owed move without a turn, or a turn without one"
 
     async def raw(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
-        return await self.store._fetch(sql, params)  # type: ignore[attr-defined,no-any-return]
+        found = await self.store._db.query(rows(sql, *params))
+        return [tuple(r) for r in found]
 
     def teardown(self) -> None:
         self.run(self.store.close())

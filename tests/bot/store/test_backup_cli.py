@@ -15,7 +15,7 @@ from bot.__main__ import main
 from bot.store import SqliteStore
 from bot.store.sqlite.setup import migrations
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run_backup(cwd: Path, target: str, db: str | None) -> subprocess.CompletedProcess[str]:

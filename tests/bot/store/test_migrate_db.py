@@ -22,7 +22,7 @@ from bot.store import LeagueSettings, SqliteStore, Store, open_store
 from bot.tables import Tables
 from tests.conftest import ADMIN, ALICE, BOB, CAROL
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GUILD = 42
 
 

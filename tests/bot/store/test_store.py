@@ -32,9 +32,10 @@ from bot.store import (
 )
 from bot.store.postgres.setup import migrations as postgres_migrations
 from bot.store.postgres.store import PostgresStore
+from bot.store.sql.script import Script, count
 from bot.store.sqlite.setup import migrations
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def new_table(store: Store, channel: int = 1, creator: int = 1) -> int:
@@ -408,13 +409,13 @@ async def test_a_write_that_fails_inside_a_group_commit_fails_alone(tmp_path: Pa
     try:
         tables = [await started(store, channel=10 + n) for n in range(3)]
 
-        def failing(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE game_tables SET status = 'over' WHERE id = ?", (tables[0],))
+        def failing() -> Script[None]:
+            yield count("UPDATE game_tables SET status = 'over' WHERE id = ?", tables[0])
             raise ChannelBusy("refused")
 
         results = await asyncio.gather(
             store.record_steps(tables[1], 1, [step(1)]),
-            store._transact(failing),
+            store._db.write(failing()),
             store.record_steps(tables[2], 1, [step(2)]),
             return_exceptions=True,
         )
@@ -462,7 +463,8 @@ async def test_sqlite_statements_run_on_aiosqlite_threads_never_on_the_loop(
     store = await SqliteStore.open(tmp_path / "tabula.db")
     seen: list[tuple[str, int, str]] = []
     try:
-        for name, conn in (("writer", store._writer), ("reader", store._reader)):
+        for name, conn in (("writer", store._connections._writer),
+                           ("reader", store._connections._reader)):
             assert conn is not None
             await conn.set_trace_callback(
                 lambda sql, name=name: seen.append((name, threading.get_ident(), sql)))

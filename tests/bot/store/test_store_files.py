@@ -21,7 +21,7 @@ from bot.store.migrations import numbered
 from bot.tables import Tables
 from tests.conftest import ALICE, BOB
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NEWEST = numbered("sqlite")[-1][0]
 RESTORE = "python -m bot backup"
 

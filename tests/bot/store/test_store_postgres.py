@@ -24,7 +24,7 @@ from tests.bot.store.crash_writer import ALICE, BOB, shared_table
 from tests.pebbles import GAME as PEBBLES
 from tests.pg_server import EmbeddedPostgres
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MOVES = 40
 STARTED = 2  # the version of a Pebbles table once opened, joined and started
 

@@ -1,1 +1,0 @@
-"""PostgreSQL migrations, numbered as the SQLite ones (same schema, PostgreSQL dialect)."""

@@ -1,1 +1,0 @@
-"""SQLite migrations, numbered as the PostgreSQL ones (same schema, SQLite dialect)."""

@@ -1,0 +1,37 @@
+"""What a backend gives the store's SQL: somewhere to run scripts (``script.py``).
+
+Reads see committed data; a write is all or nothing; a change of a table's moves is
+version-checked and, with its follow-up (``then``: planning turns, the announced mark), one
+commit. How each is done is the backend's own business (the SQLite group commit, the
+PostgreSQL pool).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+from bot.store.records import Step
+from bot.store.sql.script import Script, Statement
+
+T = TypeVar("T")
+
+
+class Database(Protocol):
+    async def query(self, statement: Statement) -> Any:
+        """One statement's result, on committed data."""
+
+    async def read(self, script: Script[T]) -> T:
+        """A script of reads, on committed data."""
+
+    async def execute(self, statement: Statement) -> Any:
+        """One statement as a write of its own (a round trip, where the backend can)."""
+
+    async def write(self, script: Script[T]) -> T:
+        """A script in one transaction: durable once this returns, undone if it raises."""
+
+    async def change(self, table_id: int, expected_version: int, steps: Sequence[Step],
+                     then: Script[T] | None) -> tuple[int, T | None]:
+        """A table's steps (``StaleVersion`` unless it is at ``expected_version``), then
+        ``then`` in the same commit. A failure of ``then`` undoes only its own writes (its
+        result is None then), never the steps."""

@@ -1,0 +1,50 @@
+"""Web page rows: random public ids of tables and leagues, and servers that turned their
+pages off."""
+
+from __future__ import annotations
+
+from bot.store.sql.database import Database
+from bot.store.sql.script import Script, count, row, value
+from bot.store.web_ids import check_kind, new_public_id
+
+_FIND = "SELECT public_id FROM web_ids WHERE kind = ? AND ref_id = ?"
+
+
+class WebIds:
+    """Public ids and pages turned off, on ``self._db``."""
+
+    _db: Database
+
+    async def public_id(self, kind: str, ref_id: int) -> str:
+        """The page id of a table or league, made on first ask and kept for good."""
+        check_kind(kind)
+        found = await self._db.query(value(_FIND, kind, ref_id))
+        if found is not None:
+            return str(found)
+
+        def make() -> Script[str]:
+            # Whoever asks first makes it; a second asker keeps the first one's id.
+            yield count("INSERT INTO web_ids (public_id, kind, ref_id) VALUES (?, ?, ?)"
+                        " ON CONFLICT (kind, ref_id) DO NOTHING", new_public_id(), kind, ref_id)
+            return str((yield value(_FIND, kind, ref_id)))
+
+        return await self._db.write(make())
+
+    async def find_public_id(self, public_id: str) -> tuple[str, int] | None:
+        """What a page id names: ``(kind, row id)``, or None."""
+        found = await self._db.query(row(
+            "SELECT kind, ref_id FROM web_ids WHERE public_id = ?", public_id))
+        return None if found is None else (str(found["kind"]), int(found["ref_id"]))
+
+    async def set_web_pages(self, guild_id: int, on: bool) -> None:
+        await self._db.execute(count(
+            "INSERT INTO web_guilds (guild_id, pages_off) VALUES (?, ?) ON CONFLICT (guild_id)"
+            " DO UPDATE SET pages_off = excluded.pages_off", guild_id, not on))
+
+    async def web_pages_on(self, guild_id: int | None) -> bool:
+        """Pages are on unless the server turned them off (a table in DMs: always on)."""
+        if guild_id is None:
+            return True
+        off = await self._db.query(value(
+            "SELECT pages_off FROM web_guilds WHERE guild_id = ?", guild_id))
+        return not off
