@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
 from PIL import Image, ImageDraw
@@ -27,6 +29,7 @@ from rendering.hadrians_wall.layout import (
     SHEET_TOP,
     TRACK_ROWS,
     WIDTH,
+    Colour,
     Rect,
     boxes,
     centre,
@@ -180,22 +183,52 @@ def _left(draw: Canvas) -> None:
     _label(draw, (16, 820), "Score", 13, fill=HEAD)
 
 
-def _right(draw: Canvas) -> None:
-    g = boxes()
-    rx = RIGHT_X
-    _panel(draw, rx, "RIGHT SHEET")
+@dataclass(frozen=True)
+class Words:
+    """Printed words; ``x`` counts from the right sheet's left edge."""
+
+    x: int
+    y: int
+    text: str
+    size: int
+    bold: bool = True
+    fill: Colour = INK
+    anchor: str = "lm"
+
+
+@dataclass(frozen=True)
+class Priced:
+    """A cost in icons after ``prefix``, then the words ``then`` where the icons end."""
+
+    x: int
+    y: int
+    cost: dict[str, int]
+    size: int
+    prefix: str = ""
+    then: str = ""
+    then_bold: bool = False
+
+
+Printing = Words | Priced | Callable[[Canvas], None]
+
+
+def _citizen_flags() -> dict[str, set[int]]:
+    """Per citizen track, the counts a building or a diplomat needs: flagged on the track."""
     flags: dict[str, set[int]] = {t: set() for t in c.CITIZENS}
     for b in c.BUILDINGS.values():
         for key, n in b.requires.items():
             if key in flags:
                 flags[key].add(n)
     flags["patricians"].update(c.DIPLOMAT_REQUIRES)
-    x = _cost(draw, rx + 150, 88, {"civilian": 1}, 11, "Citizen tracks:")
-    _label(draw, (x, 88), "a box", 11, bold=False)
-    _label(draw, (rx + 466, 88), "Buildings (need citizens)", 11, bold=False)
+    return flags
+
+
+def _citizen_tracks(draw: Canvas) -> None:
+    g = boxes()
+    flags = _citizen_flags()
     for t, track in enumerate(c.CITIZENS):
         ty = CITIZEN_TOP + t * CITIZEN_STEP
-        _label(draw, (rx + 10, ty + 15), track.capitalize(), 13)
+        _label(draw, (RIGHT_X + 10, ty + 15), track.capitalize(), 13)
         for n in range(1, 10):
             rect = g[("citizen", t, n)]
             _box(draw, rect)
@@ -203,8 +236,13 @@ def _right(draw: Canvas) -> None:
             if n in flags[track]:
                 draw.polygon([(rect[0], rect[1]), (rect[0] + 10, rect[1]), (rect[0], rect[1] + 10)],
                              fill=FLAG)
+
+
+def _citizen_buildings(draw: Canvas) -> None:
+    g = boxes()
     for name, building in c.BUILDINGS.items():
         bkey = ("building:" + name, 0)
+        # The granaries, hotels, workshops and roads are on the left sheet.
         if bkey not in g or name.startswith(("granary", "hotel", "workshop", "road")):
             continue
         rect = g[bkey]
@@ -214,30 +252,34 @@ def _right(draw: Canvas) -> None:
         # The right sheet's narrow boxes keep 9: that half is at most 450 wide, so it reads.
         size = 10 if rect[2] - rect[0] > 90 else 9
         _cost(draw, rect[0] + 4, rect[1] + 25, building.cost, size, f"≥{need}")
-    _label(draw, (rx + 10, 328), "Market", 13)
+
+
+def _market(draw: Canvas) -> None:
     for i, (need, reward) in enumerate(c.MARKET_BOXES):
-        rect = g[("market", i + 1)]
+        rect = boxes()[("market", i + 1)]
         cx, cy = centre(rect)
         draw.regular_polygon((cx, cy, 19), 6, fill=(255, 255, 255), outline=LINE, width=2)
         draw.text((cx, rect[1] - 6), f"≥{need}", font=font(10), fill=FAINT_TEXT, anchor="mm")
         if reward:
             icon(draw, reward[0], rect[2] - 2, rect[3] - 2, 12)
-    renown = ",".join(str(n) for n in c.UNIQUE_GOODS_RENOWN)
-    _label(draw, (rx + 100, 358), f"1st-6th different good: +{renown} Renown; repeats +0", 10,
-           bold=False)
-    _label(draw, (rx + 10, 392), "Theatre", 13)
-    x = _cost(draw, rx + 10, 406, {"resource": 1}, 10)
-    _label(draw, (x, 406), "1/yr", 10, bold=False)
+
+
+def _theatre(draw: Canvas) -> None:
     for i, (need, reward) in enumerate(c.THEATRE_BOXES):
-        rect = g[("theatre", i + 1)]
+        rect = boxes()[("theatre", i + 1)]
         _box(draw, rect)
         draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(10), fill=FAINT_TEXT,
                   anchor="mm")
         icons_in(draw, reward, rect, 16)
-    _label(draw, (rx + 10, 436), "Ludus", 13)
+
+
+def _ludus(draw: Canvas) -> None:
+    """A row of boxes and of battle marks per gladiator; the first row heads each column
+    with the performers it needs."""
+    g = boxes()
     for gi, name in enumerate(c.GLADIATORS):
-        y = 446 + gi * 40
-        _label(draw, (rx + 10, y + 15), name.capitalize(), 12, bold=False)
+        _label(draw, (RIGHT_X + 10, g[("gladiator", gi, 1)][1] + 15), name.capitalize(), 12,
+               bold=False)
         for i in range(1, 7):
             rect = g[("gladiator", gi, i)]
             _box(draw, rect)
@@ -247,70 +289,78 @@ def _right(draw: Canvas) -> None:
                           fill=FAINT_TEXT, anchor="mm")
         for i in range(1, 7):
             draw.rectangle(g[("battle", gi, i)], outline=FAINT, width=1)
-    _label(draw, (rx + 322, 436), "battles #", 10, bold=False)
-    for label, rewards, y in (("dies", c.DEATH_REWARD, 528), ("lives", c.SURVIVE_REWARD, 546)):
-        _label(draw, (rx + 96, y), label, 10, bold=False, anchor="rm")
+
+
+def _gladiator_fates(draw: Canvas) -> None:
+    """What a gladiator's death or survival in each column gives, as icons under it."""
+    g = boxes()
+    # Spread over the column (box and gap) so icons never overlap.
+    column = g[("gladiator", 1, 2)][0] - g[("gladiator", 1, 1)][0]
+    for label, rewards, y in _GLADIATOR_FATES:
+        _label(draw, (RIGHT_X + 96, y), label, 10, bold=False, anchor="rm")
         for i in range(1, 7):
-            x0, _, _x1, _ = g[("gladiator", 1, i)]
             names = rewards[i]
-            # Spread over the column (box and gap) so icons never overlap.
-            step = min(12.0, (g[("gladiator", 1, 2)][0] - g[("gladiator", 1, 1)][0]) / max(
-                len(names), 1))
+            step = min(12.0, column / max(len(names), 1))
             for k, name in enumerate(names):
-                icon(draw, name, x0 + 6 + k * step, y, min(11, int(step) - 1))
-    _label(draw, (rx + 10, 590), "Temples", 13)
-    _label(draw, (rx + 10, 606), "(1 any worker)", 10, bold=False)
+                icon(draw, name, g[("gladiator", 1, i)][0] + 6 + k * step, y,
+                     min(11, int(step) - 1))
+
+
+def _temples(draw: Canvas) -> None:
     for box in range(1, c.TEMPLE_TOTAL_BOXES + 1):
-        rect = g[("temple", box)]
+        rect = boxes()[("temple", box)]
         _box(draw, rect)
         icons_in(draw, c.TEMPLE_BOX_REWARD[box], rect, 12)
-        if box % 2 == 1:
+        if box % 2 == 1:  # a pair of boxes shares its requirement
             draw.text((rect[0] - 3, rect[1] + 15), str(c.TEMPLE_BOX_REQUIRES[box]),
                       font=font(10), fill=FAINT_TEXT, anchor="rm")
-    for i, name in enumerate(("Small", "Medium", "Large")):
-        _label(draw, (rx + 100 + i * 120, 564), name, 10, bold=False, fill=FAINT_TEXT)
-    _label(draw, (rx + 10, 704), "Baths", 13)
-    _label(draw, (rx + 10, 718), "(2/yr)", 10, bold=False)
+
+
+def _baths(draw: Canvas) -> None:
     for i, (need, cost) in enumerate(c.BATHS_BOXES):
-        rect = g[("baths", i + 1)]
+        rect = boxes()[("baths", i + 1)]
         _box(draw, rect)
         draw.text((rect[0] + 26, rect[1] - 5), f"≥{need}", font=font(10), fill=FAINT_TEXT,
                   anchor="mm")
         _cost(draw, rect[0] + 4, rect[1] + 16, {"resource": cost}, 10)
         icon(draw, "remove_disdain", rect[2] - 12, rect[1] + 16, 16)
-    _label(draw, (rx + 10, 778), "Court-", 13)
-    _label(draw, (rx + 10, 794), "house", 13)
-    heads: tuple[tuple[dict[str, int], str, dict[str, int]], ...] = (
-        ({}, "+", {"servant": 1}), ({"builder": 1}, "→", {"servant": 2}),
-        ({"servant": 1}, "→", {"builder": 1}))
+
+
+def _courthouse(draw: Canvas) -> None:
     for col, (_, _, reqs) in enumerate(c.COURTHOUSE_COLUMNS):
-        pay, arrow, gain = heads[col]
-        x = _cost(draw, rx + 100 + col * 120, 750, pay, 10)
-        _label(draw, (x, 750), arrow, 10)
-        _cost(draw, x + 12, 750, gain, 10)
+        pay, arrow, gain = _COURTHOUSE_HEADS[col]
+        x = _cost(draw, RIGHT_X + 100 + col * 120, _COURTHOUSE_HEAD_Y, pay, 10)
+        _label(draw, (x, _COURTHOUSE_HEAD_Y), arrow, 10)
+        _cost(draw, x + 12, _COURTHOUSE_HEAD_Y, gain, 10)
         for r in range(3):
-            rect = g[("courthouse", col, r + 1)]
+            rect = boxes()[("courthouse", col, r + 1)]
             _box(draw, rect)
             _label(draw, (rect[0] + 4, rect[1] + 13), f"≥{reqs[r]}", 10, bold=False,
                    fill=FAINT_TEXT)
-    x = _cost(draw, rx + 540, 296, {"servant": 1, "soldier": 1, "resource": 2}, 11,
-              "Diplomats")
-    _label(draw, (x, 296), ": +1 Valour, 2 favours", 11)
-    for d in range(3):
-        rect = g[("diplomat", d + 1)]
+
+
+def _diplomats(draw: Canvas) -> None:
+    for d, need in enumerate(c.DIPLOMAT_REQUIRES[:3]):
+        rect = boxes()[("diplomat", d + 1)]
         _box(draw, rect)
-        _label(draw, (rect[0] + 4, rect[1] + 9), f"≥{c.DIPLOMAT_REQUIRES[d]} patrician"
-               + ("s" if c.DIPLOMAT_REQUIRES[d] > 1 else ""), 10,
-               bold=False, fill=FAINT_TEXT)
-    _cost(draw, rx + 540, 456, {"soldier": 1}, 11, "Scouts")
+        _label(draw, (rect[0] + 4, rect[1] + 9), f"≥{need} patrician" + ("s" if need > 1 else ""),
+               10, bold=False, fill=FAINT_TEXT)
+
+
+def _scouts(draw: Canvas) -> None:
     for i in range(1, 6):
-        rect = g[("scout", i)]
+        rect = boxes()[("scout", i)]
         _box(draw, rect)
         _label(draw, (rect[0] + 4, rect[1] + 15), f"≥{c.SCOUT_REQUIRES[i - 1]}", 10,
                bold=False, fill=FAINT_TEXT)
+
+
+def _map(draw: Canvas) -> None:
+    """The map's rows A-D, each ending in +Valour, its cells' rewards, its columns 1-5."""
+    g = boxes()
     for r in range(c.MAP_ROWS):
         my = centre(g[("map", r, 0)])[1]
-        _label(draw, (rx + 528, my), "ABCD"[r], 12, anchor="mm")
+        _label(draw, (RIGHT_X + _MAP_LETTER_X, my), "ABCD"[r], 12, anchor="mm")
         _label(draw, (g[("map", r, 4)][2] + 6, my), "+Valour", 10, bold=False, fill=FAINT_TEXT)
         for col in range(c.MAP_COLS):
             rect = g[("map", r, col)]
@@ -319,7 +369,69 @@ def _right(draw: Canvas) -> None:
             if cell:
                 icon(draw, cell, *centre(rect), 18)
     for col in range(c.MAP_COLS):
-        _label(draw, (centre(g[("map", 0, col)])[0], 512), str(col + 1), 12, anchor="mm")
+        _label(draw, (centre(g[("map", 0, col)])[0], _MAP_NUMBER_Y), str(col + 1), 12,
+               anchor="mm")
+
+
+# Where the right sheet's headings and notes go that no box of ``boxes()`` places.
+_COURTHOUSE_HEAD_Y = 750
+_MAP_LETTER_X, _MAP_NUMBER_Y = 528, 512
+_GLADIATOR_FATES = (("dies", c.DEATH_REWARD, 528), ("lives", c.SURVIVE_REWARD, 546))
+# Each courthouse column's head: what is paid, then what is gained.
+_COURTHOUSE_HEADS: tuple[tuple[dict[str, int], str, dict[str, int]], ...] = (
+    ({}, "+", {"servant": 1}), ({"builder": 1}, "→", {"servant": 2}),
+    ({"servant": 1}, "→", {"builder": 1}))
+_RENOWN = ",".join(str(n) for n in c.UNIQUE_GOODS_RENOWN)
+
+# The right sheet, in drawing order (later parts are painted over earlier ones).
+RIGHT_SHEET: tuple[Printing, ...] = (
+    Priced(150, 88, {"civilian": 1}, 11, "Citizen tracks:", then="a box"),
+    Words(466, 88, "Buildings (need citizens)", 11, bold=False),
+    _citizen_tracks,
+    _citizen_buildings,
+    Words(10, 328, "Market", 13),
+    _market,
+    Words(100, 358, f"1st-6th different good: +{_RENOWN} Renown; repeats +0", 10, bold=False),
+    Words(10, 392, "Theatre", 13),
+    Priced(10, 406, {"resource": 1}, 10, then="1/yr"),
+    _theatre,
+    Words(10, 436, "Ludus", 13),
+    _ludus,
+    Words(322, 436, "battles #", 10, bold=False),
+    _gladiator_fates,
+    Words(10, 590, "Temples", 13),
+    Words(10, 606, "(1 any worker)", 10, bold=False),
+    _temples,
+    Words(100, 564, "Small", 10, bold=False, fill=FAINT_TEXT),
+    Words(220, 564, "Medium", 10, bold=False, fill=FAINT_TEXT),
+    Words(340, 564, "Large", 10, bold=False, fill=FAINT_TEXT),
+    Words(10, 704, "Baths", 13),
+    Words(10, 718, "(2/yr)", 10, bold=False),
+    _baths,
+    Words(10, 778, "Court-", 13),
+    Words(10, 794, "house", 13),
+    _courthouse,
+    Priced(540, 296, {"servant": 1, "soldier": 1, "resource": 2}, 11, "Diplomats",
+           then=": +1 Valour, 2 favours", then_bold=True),
+    _diplomats,
+    Priced(540, 456, {"soldier": 1}, 11, "Scouts"),
+    _scouts,
+    _map,
+)
+
+
+def _right(draw: Canvas) -> None:
+    _panel(draw, RIGHT_X, "RIGHT SHEET")
+    for part in RIGHT_SHEET:
+        if isinstance(part, Words):
+            _label(draw, (RIGHT_X + part.x, part.y), part.text, part.size, part.bold,
+                   part.fill, part.anchor)
+        elif isinstance(part, Priced):
+            x = _cost(draw, RIGHT_X + part.x, part.y, part.cost, part.size, part.prefix)
+            if part.then:
+                _label(draw, (x, part.y), part.then, part.size, bold=part.then_bold)
+        else:
+            part(draw)
 
 
 @cache
