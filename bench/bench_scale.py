@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.pace.clock import FakeClock
 from bot.pace.model import make_timing
-from bot.pace.scheduler import Scheduler
+from bot.pace.scheduler import paced
 from bot.store import open_store
 from bot.tables import Tables
 from bot.values import Member
@@ -101,8 +101,7 @@ def percentile(values: Sequence[float], p: float) -> float:
 async def templates(target: str) -> tuple[int, int]:
     """A live table with a daily pace (its first deadline open) and a finished one."""
     store = await open_store(target)
-    tables = Tables(store)
-    scheduler = Scheduler(tables, FakeClock(T0))
+    tables, scheduler = paced(store, FakeClock(T0))
     members = [Member(n + 1, f"P{n + 1}") for n in range(PLAYERS)]
     ids = []
     for channel in (1, 2):
@@ -300,9 +299,8 @@ async def measure(target: str) -> dict[str, Any]:
     phases: dict[str, float] = {}
     began = time.perf_counter()
     store = await timed(phases, "open the store", lambda: open_store(target))
-    tables = Tables(store)
     clock = FakeClock(T0 + timedelta(minutes=1))
-    scheduler = Scheduler(tables, clock)
+    tables, scheduler = paced(store, clock)
 
     async def catch_up() -> int:
         told = 0

@@ -47,7 +47,7 @@ import rules
 from bot import gc_tuning
 from bot.pace.clock import SystemClock
 from bot.pace.model import make_timing
-from bot.pace.scheduler import Scheduler
+from bot.pace.scheduler import Scheduler, paced
 from bot.store import SqliteStore, open_store
 from bot.tables import Tables
 from bot.values import Member
@@ -124,8 +124,11 @@ async def drive(tables: Tables, game_id: str, players: int, channel: int, acts: 
 
 async def use_cases(target: str, args: argparse.Namespace, count: int) -> None:
     store = await open_store(target)
-    tables = Tables(store)
-    scheduler = Scheduler(tables, SystemClock()) if args.paced else None
+    scheduler = None
+    if args.paced:
+        tables, scheduler = paced(store, SystemClock())
+    else:
+        tables = Tables(store)
     gc_tuning.settle()  # as the bot does once it is ready
     latencies: list[float] = []
     start = time.perf_counter()

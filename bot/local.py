@@ -240,40 +240,6 @@ def _players_or_fewest(game_id: str, players: int | None, out: TextIO, auto: boo
     return game.min_players if players is None else players
 
 
-async def run_local(
-    game_id: str, players: int | None, seed: str | None, auto: bool, folder: Path,
-    read: Callable[[str], str] = input, out: TextIO | None = None, level: str | None = None,
-) -> int:
-    """The terminal table on a running event loop, ``read`` called in a worker thread (for
-    programs and tests; the command line uses ``play_at_terminal``)."""
-    out = out or sys.stdout
-    count = _players_or_fewest(game_id, players, out, auto)
-    if count is None:
-        return 2
-    await asyncio.to_thread(folder.mkdir, parents=True, exist_ok=True)
-    store = await SqliteStore.open(folder / "table.db")
-    try:
-        table = TerminalTable(Tables(store), GAMES[game_id], folder, out)
-        try:
-            await table.begin(count, seed, auto, level)
-        except RulesError as exc:
-            table.say(str(exc))
-            return 2
-        if auto:
-            return 0 if table.over else 1
-        table.say(COMMANDS)
-        while not table.over:
-            try:
-                line = await asyncio.to_thread(read, "> ")
-            except EOFError:
-                line = "quit"
-            if not await table.handle(line):
-                break
-        return 0
-    finally:
-        await store.close()
-
-
 def play_at_terminal(
     game_id: str, players: int | None, seed: str | None, auto: bool, folder: Path,
     read: Callable[[str], str] | None = None, out: TextIO | None = None,

@@ -264,7 +264,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
         await owe_round(interaction, plan.round.id)
         for notice in settled:
             # The closed round's tables end before the new round's open.
-            await delivery_of(interaction).post_move(notice)
+            await bot.outbox.publish(notice)
         text = await open_round(bot, delivery_of(interaction), plan, parent)
         await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
         await bot.tables.store.drop_round_reply(plan.round.id)

@@ -13,7 +13,7 @@ from bot.notices import Notice
 from bot.pace.status import status_lines
 from bot.tables.computers import DEFAULT_LEVEL
 from bot.text import clip
-from bot.ui import lobby, pace
+from bot.ui import async_play, lobby
 from bot.ui.choices import (
     GAME_CHOICES,
     LEVEL_CHOICES,
@@ -173,23 +173,23 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     @app_commands.describe(reason="Why, for the players")
     async def pause(self, interaction: discord.Interaction[Any],
                     reason: app_commands.Range[str, 1, 200]) -> None:
-        await pace.pause(interaction, reason)
+        await async_play.pause(interaction, reason)
 
     @app_commands.command(name="resume", description="Restart this game's clock")
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
-        await pace.resume(interaction)
+        await async_play.resume(interaction)
 
     @app_commands.command(name="back", description="You are back: a holiday under way ends "
                           "and your absent seat here is yours again")
     async def back(self, interaction: discord.Interaction[Any]) -> None:
-        await pace.back(interaction)
+        await async_play.back(interaction)
 
     @app_commands.command(name="extend", description="Give the seats waited on here more time "
                           "(creator or server manager)")
     @app_commands.describe(by="How much more, e.g. 12h or 2d (one period if not given)")
     async def extend(self, interaction: discord.Interaction[Any],
                      by: app_commands.Range[str, 1, 20] | None = None) -> None:
-        await pace.extend(interaction, by)
+        await async_play.extend(interaction, by)
 
     @app_commands.command(name="pace", description="Change a running game's pace (creator or "
                           "server manager)")
@@ -225,7 +225,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
                          seat: app_commands.Range[int, 1, 6],
                          member: discord.Member | discord.User, anyone: bool = False) -> None:
         table = await table_here(interaction)
-        await pace.substitute(interaction, table.id, seat - 1,
+        await async_play.substitute(interaction, table.id, seat - 1,
                               Member(member.id, member.display_name), member_of(interaction),
                               roles=roles_of(interaction), anyone=anyone)
 
@@ -234,7 +234,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     async def seek(self, interaction: discord.Interaction[Any],
                    seat: app_commands.Range[int, 1, 6], role: discord.Role | None = None
                    ) -> None:
-        await pace.seek(interaction, seat, role)
+        await async_play.seek(interaction, seat, role)
 
     @app_commands.command(name="abandon", description="End this channel's game now (creator or "
                           "server manager)")

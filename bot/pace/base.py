@@ -4,31 +4,36 @@ timing and a member's settings."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
 
 from bot.pace.clock import Clock, epoch
 from bot.pace.member import MemberSettings
-from bot.pace.model import Mode, Policy, Timing
+from bot.pace.model import Timing, timing_of
+from bot.pace.planning import TurnPlanning
 from bot.tables import Tables
 
 
-def timing_of(data: dict[str, Any] | None) -> Timing:
-    if not data:
-        return Timing()
-    return Timing(**{**data, "mode": Mode(data["mode"]), "policy": Policy(data["policy"])})
-
-
 class SchedulerBase:
-    def __init__(self, tables: Tables, clock: Clock) -> None:
+    def __init__(self, tables: Tables, turns: TurnPlanning, *,
+                 owns: Callable[[int | None], bool] | None = None,
+                 on_absent: Callable[[int, int], Awaitable[object]] | None = None) -> None:
         self.tables = tables
         self.store = tables.store
-        self.clock = clock
+        self.turns = turns
         # Told when the computer's moves for a seat out of time make it absent (a league
-        # records that as the member's forfeit); the front end sets it.
-        self.on_absent: Callable[[int, int], Awaitable[object]] | None = None
+        # records that as the member's forfeit).
+        self.on_absent = on_absent
         # The servers whose tables this process recovers after a restart (its shards'): each
         # table is taken up by one process.
-        self.owns: Callable[[int | None], bool] = lambda guild_id: True
+        self.owns: Callable[[int | None], bool] = owns or (lambda guild_id: True)
+
+    @property
+    def clock(self) -> Clock:
+        """The clock of the turns planned and fired (tests move a fake one, or swap it)."""
+        return self.turns.clock
+
+    @clock.setter
+    def clock(self, clock: Clock) -> None:
+        self.turns.clock = clock
 
     def now(self) -> int:
         return epoch(self.clock)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from bot.tables.computers import DEFAULT_LEVEL, check_level
 from bot.values import TableError
@@ -177,3 +178,9 @@ def reminder_lead(period: int) -> int:
     if period <= 4 * DAY:
         return 2 * HOUR
     return 4 * HOUR
+
+
+def timing_of(data: dict[str, Any] | None) -> Timing:
+    if not data:
+        return Timing()
+    return Timing(**{**data, "mode": Mode(data["mode"]), "policy": Policy(data["policy"])})

@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import asdict
 
 from bot.metrics import DEADLINES, REMINDERS
 from bot.notices import Notice
-from bot.pace.base import timing_of
 from bot.pace.clock import Clock
 from bot.pace.member import MemberSettings, plan_holiday
 from bot.pace.model import MINUTE, Policy, Timing
@@ -27,20 +27,17 @@ from bot.pace.notices import (
     VoteEnded,
     VoteRequest,
 )
-from bot.pace.plan import SeatInfo, after_quiet, reconcile
+from bot.pace.plan import after_quiet
+from bot.pace.planning import TurnPlanning
 from bot.pace.running import Running
-from bot.pace.server import ServerSettings
+from bot.pace.server_settings import ServerSettings
 from bot.pace.usecases import move_for, substitute
-from bot.store import Status
+from bot.store import Status, Store
 from bot.store.timing_records import (
-    PlanInputs,
-    PlanRequest,
-    PlanRows,
     TurnRecord,
     WaitingTurn,
 )
 from bot.tables import Tables
-from bot.tables.live import Loaded, Planning, Timed
 from bot.text import escape
 from bot.values import Member, TableError
 
@@ -50,9 +47,14 @@ Delivered = MoveNotice | TableMessage | VoteRequest | VoteEnded | Reminder | Das
 
 
 class Scheduler(Running):
-    def __init__(self, tables: Tables, clock: Clock) -> None:
-        super().__init__(tables, clock)
-        tables.live.timing = self
+    def __init__(self, tables: Tables, *, owns: Callable[[int | None], bool] | None = None,
+                 on_absent: Callable[[int, int], Awaitable[object]] | None = None) -> None:
+        """``tables`` plan their turns with a ``TurnPlanning`` (``paced`` builds the two);
+        ``owns`` and ``on_absent``: see ``SchedulerBase``."""
+        turns = tables.live.timing
+        if not isinstance(turns, TurnPlanning):
+            raise TypeError("a scheduler's tables plan their turns: build them with paced()")
+        super().__init__(tables, turns, owns=owns, on_absent=on_absent)
         # Votes seen 'closing', with when first seen: one still closing a minute later failed
         # to be carried out (one a click just closed is being carried out now, not retried).
         self._closing: dict[tuple[int, int], int] = {}
@@ -92,48 +94,12 @@ class Scheduler(Running):
         await self.store.save_member_settings(asdict(settings), self.now())
         await self.replan_member(settings.member_id, before)
 
-    # -- after each commit (under the table's lock) ----------------------------------------
-
-    async def after_commit(
-        self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
-    ) -> Timed:
-        """Plan the table's turns after a change, in a transaction of its own."""
-        planning = self.planning(loaded, movers, autopiloted)
-        return planning.told(await self.store.write_plan(planning.request))
-
-    def planning(self, loaded: Loaded, movers: frozenset[int], autopiloted: frozenset[int]
-                 ) -> Planning:
-        """Planning the table's turns as it is in ``loaded``: a pure planner the store calls
-        with what it read in its transaction (a move's own, so a move costs no transaction
-        more), and how the notice learns of the deadlines from the open turns written."""
-        table, now = loaded.table, self.now()
-        if table.status != Status.PLAYING or loaded.state is None:
-            return Planning(PlanRequest(table.id, (), now), lambda turns: Timed())
-        seats = [SeatInfo(s.position, s.member_id, s.is_computer) for s in loaded.seats]
-        active = loaded.game.active_seats(loaded.state)
-        no_dm: set[int] = set()
-
-        def planner(inputs: PlanInputs) -> PlanRows:
-            settings = {m: MemberSettings(**v) for m, v in inputs.settings.items()}
-            no_dm.update(m for m, v in settings.items() if not v.dm_notices)
-            plan = reconcile(timing_of(inputs.timing), seats, inputs.clocks, inputs.open_turns,
-                             active, movers, autopiloted, table.version, now, settings)
-            return PlanRows(plan.end_turns, plan.new_turns, plan.clocks)
-
-        def told(turns: dict[int, TurnRecord]) -> Timed:
-            deadlines = {t.member_id: t.due_at for t in turns.values()
-                         if t.member_id is not None and t.due_at is not None}
-            return Timed(deadlines, frozenset(no_dm))
-
-        members = tuple(dict.fromkeys(s.member_id for s in seats if s.member_id is not None))
-        return Planning(PlanRequest(table.id, members, now, planner), told)
-
     async def sync(self) -> None:
         """Plan every playing table from its current state (on start: tables opened before
         timing existed, or a plan a crash cut short); nothing already planned changes."""
         for table in await self.store.tables_with_status(Status.PLAYING):
             async with self.tables.live.locked(table.id) as loaded:
-                await self.after_commit(loaded, frozenset(), frozenset())
+                await self.turns.after_commit(loaded, frozenset(), frozenset())
 
     # -- firing ----------------------------------------------------------------------------
 
@@ -342,3 +308,13 @@ class Scheduler(Running):
     async def substitute(self, table_id: int, seat: int, newcomer: Member, by: Member
                          ) -> Notice:
         return await substitute(self.tables.live, table_id, seat, newcomer, by, self.now())
+
+
+def paced(store: Store, clock: Clock, *, thinker: Executor | None = None,
+          on_over: Callable[[int], Awaitable[object]] | None = None,
+          owns: Callable[[int | None], bool] | None = None,
+          on_absent: Callable[[int, int], Awaitable[object]] | None = None,
+          ) -> tuple[Tables, Scheduler]:
+    """Table use cases that plan their turns, and the scheduler that fires what they plan."""
+    tables = Tables(store, thinker=thinker, timing=TurnPlanning(store, clock), on_over=on_over)
+    return tables, Scheduler(tables, owns=owns, on_absent=on_absent)

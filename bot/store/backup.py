@@ -34,18 +34,12 @@ def backup(source: Path, target: Path) -> int:
         raise BackupError("The backup must go to another file than the database itself.")
     created = not target.exists()
     try:
-        src = sqlite3.connect(f"{source.absolute().as_uri()}?mode=ro", uri=True,
-                              timeout=BUSY_TIMEOUT_S)
-        try:
+        with contextlib.closing(sqlite3.connect(f"{source.absolute().as_uri()}?mode=ro",
+                                                uri=True, timeout=BUSY_TIMEOUT_S)) as src:
             # Reading the version first fails at once on a file that is not a database.
             version = int(src.execute("PRAGMA user_version").fetchone()[0])
-            dest = sqlite3.connect(target, timeout=BUSY_TIMEOUT_S)
-            try:
+            with contextlib.closing(sqlite3.connect(target, timeout=BUSY_TIMEOUT_S)) as dest:
                 src.backup(dest)
-            finally:
-                dest.close()
-        finally:
-            src.close()
     except sqlite3.Error as exc:
         if created:
             with contextlib.suppress(OSError):

@@ -27,6 +27,14 @@ class IntegrityFailure(StoreError):
     """``PRAGMA integrity_check`` did not answer ``ok`` at start."""
 
 
+def newer_schema(version: int, newest: int) -> IntegrityFailure:
+    """A database migrated past this program, in both backends' words."""
+    return IntegrityFailure(
+        f"The database schema is at migration {version}; this program knows only {newest}. "
+        "Run the newer program, or restore a matching backup."
+    )
+
+
 class NotTabula(StoreError):
     """An existing SQLite file that holds no Tabula database (refused, never filled)."""
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
-from bot.store.errors import NotTabula, StoreError
+from bot.store.errors import NotTabula, StoreError, newer_schema
 from bot.store.migrations import numbered
 from bot.store.sql.store import Store
 from bot.store.sqlite import setup as sqlite_setup
@@ -49,13 +50,9 @@ async def check_database(target: str | Path) -> None:
 
 
 def _check_sqlite(path: Path) -> None:
-    if not path.exists():
-        return
-    db = sqlite3.connect(path)
-    try:
-        sqlite_setup.check_tabula(db)
-    finally:
-        db.close()
+    if path.exists():
+        with closing(sqlite3.connect(path)) as db:
+            sqlite_setup.check_tabula(db)
 
 
 async def schema_version_at(target: str | Path) -> int:
@@ -84,11 +81,8 @@ def _sqlite_version(path: Path) -> int:
     if not path.exists():
         return 0
     # Read-only: a file that is not a database fails here, before anything writes to it.
-    db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
-    try:
-        return int(db.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        db.close()
+    with closing(sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)) as db:
+        return sqlite_setup.user_version(db)
 
 
 def newest_schema(target: str | Path) -> int:
@@ -104,7 +98,7 @@ async def migrate_schema(target: str | Path) -> tuple[int, int]:
     before = await schema_version_at(target)
     newest = newest_schema(target)
     if before > newest:
-        raise StoreError(f"{redacted(target)}: {sqlite_setup.newer_schema(before, newest)}")
+        raise StoreError(f"{redacted(target)}: {newer_schema(before, newest)}")
     if not is_postgres(target):
         try:
             return before, await _opened_version(target)

@@ -116,27 +116,6 @@ class PendingMove:
     fingerprint: str | None = None
 
 
-@dataclass(frozen=True)
-class LeagueRecord:
-    id: int
-    guild_id: int
-    name: str
-    game_id: str
-    created_by: int
-    created_at: str
-    closed: bool
-    channel_id: int | None = None
-    min_seats: int | None = None
-    max_seats: int | None = None
-    computers: bool = False
-    min_reliability: float = 0.0
-    carry: float = 0.0
-    points: str | None = None  # points per place, e.g. '3,1,0'; None: shared 1 to 0
-    signups_open: bool = True
-    cap: int | None = None  # most members signed up at once; None: any number
-    checkin: bool = False  # a round pairs only the members who checked in for it
-
-
 # -- leagues -------------------------------------------------------------------------------
 
 
@@ -150,7 +129,23 @@ class LeagueSettings:
     computers: bool = False
     min_reliability: float = 0.0
     carry: float = 0.0
-    points: str | None = None
+    points: str | None = None  # points per place, e.g. '3,1,0'; None: shared 1 to 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeagueRecord(LeagueSettings):
+    """A league: the settings it was created with, and what the store and its admins add."""
+
+    id: int
+    guild_id: int
+    name: str
+    game_id: str
+    created_by: int
+    created_at: str
+    closed: bool
+    signups_open: bool = True
+    cap: int | None = None  # most members signed up at once; None: any number
+    checkin: bool = False  # a round pairs only the members who checked in for it
 
 
 @dataclass(frozen=True)

@@ -163,15 +163,10 @@ async def postgres_to_sqlite(conn: asyncpg.Connection, target: Path) -> dict[str
                 marks = ", ".join("?" for _ in columns)
                 insert = f'INSERT INTO "{name}" ({_list(columns)}) VALUES ({marks})'
                 copied[name] = 0
-                batch: list[tuple[Any, ...]] = []
-                async for row in conn.cursor(f'SELECT {_list(columns)} FROM "{name}" ORDER BY 1'):
-                    batch.append(tuple(to_sqlite(v) for v in row))
-                    if len(batch) >= BATCH:
-                        await db.executemany(insert, batch)
-                        copied[name] += len(batch)
-                        batch = []
-                await db.executemany(insert, batch)
-                copied[name] += len(batch)
+                cursor = await conn.cursor(f'SELECT {_list(columns)} FROM "{name}" ORDER BY 1')
+                while batch := [tuple(map(to_sqlite, r)) for r in await cursor.fetch(BATCH)]:
+                    await db.executemany(insert, batch)
+                    copied[name] += len(batch)
             await db.execute("COMMIT")
         # One self-contained file: no -wal beside it once renamed.
         await db.execute("PRAGMA journal_mode = DELETE")

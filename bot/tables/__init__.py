@@ -8,11 +8,11 @@ Each use case returns a ``Notice`` for the front end to deliver.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import Executor
 
 from bot.store import Store
-from bot.tables.live import Live
+from bot.tables.live import Live, TimingHook
 from bot.tables.lobby import LobbyCases
 from bot.tables.play import PlayCases
 from bot.tables.reading import ReadingCases
@@ -21,8 +21,9 @@ from rules.core import Game
 
 class Tables(LobbyCases, PlayCases, ReadingCases):
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
-                 thinker: Executor | None = None) -> None:
-        self.live = Live(store, games, thinker)
+                 thinker: Executor | None = None, timing: TimingHook | None = None,
+                 on_over: Callable[[int], Awaitable[object]] | None = None) -> None:
+        self.live = Live(store, games, thinker, timing, on_over)
 
     @property
     def store(self) -> Store:

@@ -151,16 +151,17 @@ class TimingHook(Protocol):
 
 class Live:
     def __init__(self, store: Store, games: Mapping[str, Game] | None = None,
-                 thinker: Executor | None = None) -> None:
+                 thinker: Executor | None = None, timing: TimingHook | None = None,
+                 on_over: Callable[[int], Awaitable[object]] | None = None) -> None:
         self.store = store
         self.thinker = thinker  # a process pool for computer players that search
         self.games: Mapping[str, Game] = GAMES if games is None else games
         self.locks = KeyedLocks()
         self._cache: OrderedDict[int, Loaded] = OrderedDict()
         self._evicted: OrderedDict[int, int] = OrderedDict()  # table -> version when evicted
-        self.timing: TimingHook | None = None  # set by the scheduler of asynchronous play
+        self.timing = timing  # plans turns after each change (asynchronous play)
         # Called with a table's id once a commit ends its game (a league stores the result).
-        self.on_over: Callable[[int], Awaitable[object]] | None = None
+        self.on_over = on_over
 
     def game(self, game_id: str) -> Game:
         try:

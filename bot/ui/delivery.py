@@ -43,7 +43,7 @@ from bot.ui import ids
 from bot.ui.components import board_view, lobby_view, seek_view, vote_view, web_view
 from bot.ui.dm_boards import DmBoards, dm_buttons
 from bot.ui.ids import Mark
-from bot.ui.pacing import Pacer
+from bot.ui.rate_limit import Pacer
 from bot.ui.respond import Services
 from bot.web.links import Links
 

@@ -18,7 +18,7 @@ from bot.store import Status
 from bot.ui import ids
 from bot.ui.components import board_view
 from bot.ui.ids import Mark
-from bot.ui.pacing import Pacer
+from bot.ui.rate_limit import Pacer
 
 log = logging.getLogger(__name__)
 

@@ -14,10 +14,10 @@ from discord.utils import MISSING
 from bot.notices import Notice
 from bot.pace.notices import next_line
 from bot.text import clip
+from bot.ui.async_play import seen
 from bot.ui.components import confirm_view, moves_view, web_view
 from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
-from bot.ui.pace import seen
 from bot.ui.replies import DONE, given, owe
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
@@ -106,21 +106,10 @@ async def play(interaction: discord.Interaction[Any], table_id: int, text: str, 
 
 
 async def tell_channel(interaction: discord.Interaction[Any], notice: Notice) -> None:
-    """Post a committed move; computer seats due next answer first, so one message tells of
-    the member's move and their replies (unless something came in between)."""
-    delivery = delivery_of(interaction)
-    tables = bot_of(interaction).tables
-    # The board is a channel message (not a follow-up of the interaction): only a message
-    # created with a nonce can be posted again after a crash without showing twice.
-    if notice.computers_due:
-        later = await tables.run_computers(notice.table_id, notice)
-        if later is None or later.since != notice.since:
-            # Told on its own after all: with the board and news it left for the replies.
-            notice = await tables.complete(notice)
-        if later is not None and later.since != notice.since:
-            await delivery.post_move(notice)
-        notice = later or notice
-    await delivery.post_move(notice)
+    """Post a committed move through the outbox (computer seats due next answer first).
+    The board is a channel message, not a follow-up of the interaction: only a message
+    created with a nonce can be posted again after a crash without showing twice."""
+    await bot_of(interaction).outbox.committed(notice)
 
 
 def shortlist(moves: list[str], last: str | None, finishing: Collection[str],

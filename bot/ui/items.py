@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.text import clean_name, escape
-from bot.ui import components, ids, lobby, pace
+from bot.ui import async_play, components, ids, lobby
 from bot.ui.flows import STALE, confirm, offer_moves, play, show_hand, still_valid
 from bot.ui.ids import Mark
 from bot.ui.respond import bot_of, member_of, refuse, reply, report_error
@@ -129,7 +129,7 @@ class VoteButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return cls(match["choice"], int(match["turn"]), int(match["round"] or 1))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        await pace.vote(interaction, self.turn_id, self.round, self.choice)
+        await async_play.vote(interaction, self.turn_id, self.round, self.choice)
 
 
 class SeekButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.SEEK):
@@ -147,7 +147,7 @@ class SeekButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
         return cls(int(match["table"]), int(match["seat"]), int(match["old"]), int(match["by"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        await pace.take_seat(interaction, self.table_id, self.seat, self.old, self.by)
+        await async_play.take_seat(interaction, self.table_id, self.seat, self.old, self.by)
 
 
 class CheckInButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],

@@ -22,6 +22,7 @@ from bot.pace.scheduler import Scheduler
 from bot.render_pool import RenderPool
 from bot.store import Status, TableRecord
 from bot.tables import Tables
+from bot.tables.outbox import Outbox
 from bot.text import clip, echo
 from bot.values import Member, TableError
 from rules.core import RulesError
@@ -51,6 +52,9 @@ class Services(Protocol):
 
     @property
     def scheduler(self) -> Scheduler: ...
+
+    @property
+    def outbox(self) -> Outbox: ...
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]: ...
 
@@ -150,3 +154,11 @@ def roles_of(interaction: discord.Interaction[Any]) -> list[int]:
     """The caller's role ids in the server (none in a DM)."""
     user = interaction.user
     return [r.id for r in user.roles] if isinstance(user, discord.Member) else []
+
+
+class CommandTree(app_commands.CommandTree[Any]):
+    """Every slash command's errors go through the one handler."""
+
+    async def on_error(self, interaction: discord.Interaction[Any],
+                       error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)

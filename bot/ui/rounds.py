@@ -63,7 +63,7 @@ async def open_round(bot: Services, delivery: Delivery, plan: RoundPlan,
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(m.id) for m in members]))
         if notice is not None:
-            await delivery.post_move(notice)
+            await bot.outbox.publish(notice)
         links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
                      + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
     out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)

@@ -88,6 +88,13 @@ class WebServer:
         return f"http://{self.host}:{self.port}"
 
 
+async def start_web(site: Site, listen: tuple[str, int]) -> WebServer:
+    """The web pages beside the bot (``TABULA_WEB``), serving."""
+    server = WebServer(site, *listen)
+    await server.start()
+    return server
+
+
 async def serve_alone(settings: WebSettings, db: str) -> None:
     """``python -m bot web``: the pages alone until SIGTERM or SIGINT."""
     assert settings.listen is not None

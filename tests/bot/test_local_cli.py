@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.local import local_main, run_local
+from bot.local import local_main
 from bot.text import plain
 from rules import GAMES
+from tests.bot.test_local import run_local
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 60.0

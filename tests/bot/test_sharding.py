@@ -10,6 +10,9 @@ import pytest
 
 from bot.app import ShardedTabulaBot, TabulaBot, create_bot
 from bot.config import ConfigError, Settings, Sharding
+from bot.tables.outbox import Outbox
+from bot.ui.restart import catch_up as restart_catch_up
+from bot.ui.round_deadlines import RoundKeeper
 
 SHARD_0 = 0 << 22 | 123  # (guild_id >> 22) % 2 == 0
 SHARD_1 = 1 << 22 | 456  # (guild_id >> 22) % 2 == 1
@@ -95,10 +98,12 @@ async def test_start_up_catch_up_is_left_to_the_process_that_owns_the_server(
     fake = SimpleNamespace(unannounced=listed, catch_up=catch_up, run_computers=run_computers,
                            store=SimpleNamespace(tables_with_status=listed))
     monkeypatch.setattr(bot, "wait_until_ready", ready)
-    bot._tables = fake  # type: ignore[assignment]
     async def none_half_open() -> list[Any]:
         return []
 
-    bot._rounds = SimpleNamespace(opening=none_half_open)  # type: ignore[assignment]
-    await bot._catch_up()
+    services: Any = SimpleNamespace(tables=fake, rounds=SimpleNamespace(opening=none_half_open))
+    services.outbox = Outbox(fake, bot.delivery)
+    owns = bot.settings.sharding.owns
+    keeper = RoundKeeper(bot, services, bot.delivery, owns)
+    await restart_catch_up(bot, services, keeper, [], owns)
     assert touched == [("announce", 2), ("computers", 2)]

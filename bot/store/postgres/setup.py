@@ -10,7 +10,7 @@ import logging
 
 import asyncpg
 
-from bot.store.errors import IntegrityFailure
+from bot.store.errors import newer_schema
 from bot.store.migrations import numbered
 
 log = logging.getLogger(__name__)
@@ -43,10 +43,7 @@ async def migrate(conn: asyncpg.Connection) -> list[int]:
         current = await applied(conn)
         newest = shipped[-1][0] if shipped else 0
         if current > newest:
-            raise IntegrityFailure(
-                f"The database schema is at migration {current}; this program knows only "
-                f"{newest}. Run the newer program, or restore a matching backup."
-            )
+            raise newer_schema(current, newest)
         done = []
         for number, sql in shipped:
             if number <= current:

@@ -115,13 +115,12 @@ class PostgresDatabase:
         async with self._pool.acquire() as conn:
             return await execute(conn, statement)
 
+    # One statement outside a transaction block is a transaction of its own.
+    execute = query
+
     async def read(self, script: Script[T]) -> T:
         async with self._pool.acquire() as conn:
             return await run(conn, script)
-
-    async def execute(self, statement: Statement) -> Any:
-        async with self._pool.acquire() as conn:
-            return await execute(conn, statement)
 
     async def write(self, script: Script[T]) -> T:
         async with self._pool.acquire() as conn, conn.transaction():

@@ -4,16 +4,16 @@ it."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from bot.store.announcing import CLAIM_COLUMNS, Claim, PendingReply, Turn, decide
-from bot.store.sql.database import Database
+from bot.store.sql.database import Repository
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, row, rows
 
 
-class Announcing:
+class Announcing(Repository):
     """Announcement claims and replies owed, on ``self._db``."""
-
-    _db: Database
 
     async def claim_announcement(self, table_id: int, since: int, version: int, by: str,
                                  now: int, lease: int) -> Claim:
@@ -53,9 +53,8 @@ class Announcing:
         """Replies ``holder`` still owes whose token is still valid; expired ones are
         dropped."""
         await self._db.execute(count("DELETE FROM pending_replies WHERE expires_at <= ?", now))
-        found = await self._db.query(rows(
+        return await self._many(partial(record, PendingReply), rows(
             "SELECT r.interaction_id, r.table_id, t.guild_id, r.application_id, r.token,"
             " r.expires_at, r.holder FROM pending_replies r JOIN game_tables t"
             " ON t.id = r.table_id WHERE r.holder = ? ORDER BY r.table_id, r.interaction_id",
             holder))
-        return [record(PendingReply, r) for r in found]

@@ -8,13 +8,15 @@ PostgreSQL pool).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from bot.store.records import Step
+from bot.store.sql.rows import Row
 from bot.store.sql.script import Script, Statement
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Database(Protocol):
@@ -35,3 +37,19 @@ class Database(Protocol):
         """A table's steps (``StaleVersion`` unless it is at ``expected_version``), then
         ``then`` in the same commit. A failure of ``then`` undoes only its own writes (its
         result is None then), never the steps."""
+
+
+class Repository:
+    """A group of the store's operations, on ``self._db``. Most reads are one statement on
+    committed data whose rows become records: ``_one`` and ``_many``."""
+
+    _db: Database
+
+    async def _one(self, build: Callable[[Any], R], statement: Statement) -> R | None:
+        """``build`` of the statement's row (or value); None when there is none."""
+        found = await self._db.query(statement)
+        return None if found is None else build(found)
+
+    async def _many(self, build: Callable[[Row], R], statement: Statement) -> list[R]:
+        """``build`` of each of the statement's rows."""
+        return [build(r) for r in await self._db.query(statement)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.store.records import LeaguePlace, LeagueRating, LeagueResult
-from bot.store.sql.database import Database
+from bot.store.sql.database import Repository
 from bot.store.sql.rows import Row, iso, record
 from bot.store.sql.script import Script, count, each, lock, marks, rows, value
 from bot.store.sql.tables import now
@@ -54,12 +54,17 @@ def put_ratings(ratings: Ratings) -> Script[None]:
              for (scope, member), r in ratings.items()])
 
 
+def season_carries() -> Script[dict[int, float]]:
+    """Each season's carry-over share, by season."""
+    found = yield rows("SELECT id, carry FROM league_seasons")
+    return {int(r["id"]): float(r["carry"]) for r in found}
+
+
 def rebuild(replay: Replay) -> Script[int]:
     """Every rating replaced by a replay of the results (under the ratings lock)."""
     yield lock(RATINGS)
     done = results((yield rows(RESULTS_SQL + " ORDER BY r.id, p.seat")))
-    carries = {int(r["id"]): float(r["carry"])
-               for r in (yield rows("SELECT id, carry FROM league_seasons"))}
+    carries = yield from season_carries()
     yield count("DELETE FROM league_ratings")
     yield from put_ratings(replay(done, carries))
     return len(done)
@@ -83,10 +88,8 @@ def read_ratings(keys: list[tuple[str, int]]) -> Script[Ratings]:
     return book
 
 
-class LeagueResults:
+class LeagueResults(Repository):
     """League results and ratings, on ``self._db``."""
-
-    _db: Database
 
     async def tables_awaiting_result(self) -> list[int]:
         """Finished or abandoned sanctioned league tables whose result is not stored yet."""

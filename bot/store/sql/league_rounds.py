@@ -6,23 +6,22 @@ open round per league is a unique index)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from bot.store.records import RoundRecord, RoundSlot, TableRecord
-from bot.store.sql.database import Database
+from bot.store.sql.database import Repository
 from bot.store.sql.league_results import stamp
 from bot.store.sql.rows import Row, record
 from bot.store.sql.script import Script, count, each, row, rows, value
 from bot.store.sql.tables import table_record
 
+LOCK_LEAGUE = "SELECT 1 FROM leagues WHERE id = ? FOR UPDATE"
 
-def round_record(found: Row) -> RoundRecord:
-    return record(RoundRecord, found)
+round_record = partial(record, RoundRecord)
 
 
-class LeagueRounds:
+class LeagueRounds(Repository):
     """League rounds and their plans, on ``self._db``."""
-
-    _db: Database
 
     async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
                         *, force: bool = False, deadline: str | None = None,
@@ -35,7 +34,7 @@ class LeagueRounds:
 
         def add() -> Script[Row | None]:
             at = stamp()
-            yield value("SELECT 1 FROM leagues WHERE id = ? FOR UPDATE", league_id)
+            yield value(LOCK_LEAGUE, league_id)
             if force:
                 yield count("UPDATE league_rounds SET closed_at = ? WHERE league_id = ?"
                             " AND closed_at IS NULL", at, league_id)
@@ -75,15 +74,13 @@ class LeagueRounds:
         return bool(closed > 0)
 
     async def open_rounds(self) -> list[RoundRecord]:
-        found = await self._db.query(rows(
+        return await self._many(round_record, rows(
             "SELECT * FROM league_rounds WHERE closed_at IS NULL ORDER BY id"))
-        return [round_record(r) for r in found]
 
     async def scheduled_rounds(self) -> list[RoundRecord]:
         """Rounds whose next round opens by itself at their deadline (not opened yet)."""
-        found = await self._db.query(rows(
+        return await self._many(round_record, rows(
             "SELECT * FROM league_rounds WHERE auto_next IS NOT NULL ORDER BY id"))
-        return [round_record(r) for r in found]
 
     async def claim_next(self, round_id: int) -> int | None:
         """Take the round's order to open the next one (once: None when it was taken; the
@@ -100,10 +97,9 @@ class LeagueRounds:
         return await self._db.write(claim())
 
     async def round_tables(self, round_id: int) -> list[TableRecord]:
-        found = await self._db.query(rows(
+        return await self._many(table_record, rows(
             "SELECT t.* FROM game_tables t JOIN league_round_tables rt ON rt.table_id = t.id"
             " WHERE rt.round_id = ? ORDER BY t.id", round_id))
-        return [table_record(r) for r in found]
 
     async def round_plan(self, round_id: int) -> list[RoundSlot]:
         def read() -> Script[list[RoundSlot]]:
@@ -118,10 +114,9 @@ class LeagueRounds:
         return await self._db.read(read())
 
     async def opening_rounds(self) -> list[RoundRecord]:
-        found = await self._db.query(rows(
+        return await self._many(round_record, rows(
             "SELECT * FROM league_rounds WHERE closed_at IS NULL AND opened_at IS NULL"
             " ORDER BY id"))
-        return [round_record(r) for r in found]
 
     async def set_slot_channel(self, round_id: int, slot: int, channel_id: int) -> int:
         def write() -> Script[int]:
@@ -172,15 +167,13 @@ class LeagueRounds:
             round_id, table_id))
 
     async def rounds(self, league_id: int) -> list[RoundRecord]:
-        found = await self._db.query(rows(
+        return await self._many(round_record, rows(
             "SELECT * FROM league_rounds WHERE league_id = ? ORDER BY number", league_id))
-        return [round_record(r) for r in found]
 
     async def round_of_table(self, table_id: int) -> RoundRecord | None:
-        found = await self._db.query(row(
+        return await self._one(round_record, row(
             "SELECT r.* FROM league_rounds r JOIN league_round_tables t ON t.round_id = r.id"
             " WHERE t.table_id = ?", table_id))
-        return None if found is None else round_record(found)
 
     async def round_marks(self, round_id: int) -> dict[int, float]:
         found = await self._db.query(rows(

@@ -6,6 +6,7 @@ never pick the same number or pass the cap together."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from bot.store.errors import AlreadyExists, UniqueViolation
 from bot.store.records import (
@@ -17,21 +18,14 @@ from bot.store.records import (
     Status,
     TableRecord,
 )
-from bot.store.sql.league_results import stamp
-from bot.store.sql.league_rounds import LeagueRounds
+from bot.store.sql.league_results import season_carries, stamp
+from bot.store.sql.league_rounds import LOCK_LEAGUE, LeagueRounds
 from bot.store.sql.rows import Row, record
 from bot.store.sql.script import Script, count, row, rows, value
 from bot.store.sql.tables import now, table_record
 
-LOCK_LEAGUE = "SELECT 1 FROM leagues WHERE id = ? FOR UPDATE"
-
-
-def league_record(found: Row) -> LeagueRecord:
-    return record(LeagueRecord, found)
-
-
-def season_record(found: Row) -> SeasonRecord:
-    return record(SeasonRecord, found)
+league_record = partial(record, LeagueRecord)
+season_record = partial(record, SeasonRecord)
 
 
 class Leagues(LeagueRounds):
@@ -64,10 +58,9 @@ class Leagues(LeagueRounds):
 
     async def league_named(self, guild_id: int, name: str) -> LeagueRecord | None:
         """The server's league of that name, in any case (as the unique index compares)."""
-        found = await self._db.query(row(
+        return await self._one(league_record, row(
             "SELECT * FROM leagues WHERE guild_id = ? AND lower(name) = lower(?)",
             guild_id, name))
-        return None if found is None else league_record(found)
 
     async def close_league(self, league_id: int) -> None:
         await self._db.execute(count("UPDATE leagues SET closed = TRUE WHERE id = ?",
@@ -75,10 +68,9 @@ class Leagues(LeagueRounds):
 
     async def league_tables(self, league_id: int, status: str = Status.OVER
                             ) -> list[TableRecord]:
-        found = await self._db.query(rows(
+        return await self._many(table_record, rows(
             "SELECT * FROM game_tables WHERE league_id = ? AND status = ? ORDER BY updated_at",
             league_id, str(status)))
-        return [table_record(r) for r in found]
 
     async def set_league_admin_role(self, guild_id: int, role_id: int | None) -> None:
         await self._db.execute(count(
@@ -87,13 +79,12 @@ class Leagues(LeagueRounds):
             guild_id, role_id))
 
     async def league_admin_role(self, guild_id: int) -> int | None:
-        role = await self._db.query(value(
+        return await self._one(int, value(
             "SELECT admin_role_id FROM league_guilds WHERE guild_id = ?", guild_id))
-        return None if role is None else int(role)
 
     async def get_league(self, league_id: int) -> LeagueRecord | None:
-        found = await self._db.query(row("SELECT * FROM leagues WHERE id = ?", league_id))
-        return None if found is None else league_record(found)
+        return await self._one(league_record, row("SELECT * FROM leagues WHERE id = ?",
+                                                  league_id))
 
     # -- sign-ups --------------------------------------------------------------------------
 
@@ -179,13 +170,11 @@ class Leagues(LeagueRounds):
         return None if found is None else season_record(found)
 
     async def seasons(self, league_id: int) -> list[SeasonRecord]:
-        found = await self._db.query(rows(
+        return await self._many(season_record, rows(
             "SELECT * FROM league_seasons WHERE league_id = ? ORDER BY number", league_id))
-        return [season_record(r) for r in found]
 
     async def season_carries(self) -> dict[int, float]:
-        found = await self._db.query(rows("SELECT id, carry FROM league_seasons"))
-        return {int(r["id"]): float(r["carry"]) for r in found}
+        return await self._db.read(season_carries())
 
     # -- sanctioned tables, seatings and forfeits -------------------------------------------
 
@@ -198,11 +187,10 @@ class Leagues(LeagueRounds):
 
     async def sanctioned(self, table_id: int) -> bool:
         """A round's table, or one an organiser opened for the league."""
-        found = await self._db.query(value(
+        return bool(await self._db.query(value(
             "SELECT EXISTS (SELECT 1 FROM league_round_tables WHERE table_id = ?)"
             " OR EXISTS (SELECT 1 FROM league_sanctions WHERE table_id = ?)",
-            table_id, table_id))
-        return bool(found)
+            table_id, table_id)))
 
     async def league_seatings(self, league_id: int, since: str = "") -> list[tuple[int, int]]:
         """(table, member) for every member seated at the league's tables opened since (an
@@ -227,6 +215,5 @@ class Leagues(LeagueRounds):
         return added is not None
 
     async def forfeits(self, table_id: int) -> list[ForfeitRecord]:
-        found = await self._db.query(rows(
+        return await self._many(partial(record, ForfeitRecord), rows(
             "SELECT * FROM league_forfeits WHERE table_id = ? ORDER BY seat", table_id))
-        return [record(ForfeitRecord, r) for r in found]

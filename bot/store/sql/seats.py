@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from bot.store.errors import AlreadySeated, UniqueViolation
 from bot.store.records import ActionRecord
-from bot.store.sql.database import Database
+from bot.store.sql.database import Repository
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, marks, row, rows
 from bot.store.sql.settings import SETTINGS_COLUMNS, member_settings
@@ -23,10 +24,8 @@ def votes_of(turn_id: int, round_: int) -> Script[dict[int, str]]:
     return {int(r["member_id"]): str(r["choice"]) for r in found}
 
 
-class Seats:
+class Seats(Repository):
     """Member settings, dashboards, seat changes and votes, on ``self._db``."""
-
-    _db: Database
 
     # -- reliability -------------------------------------------------------------------------
 
@@ -51,9 +50,8 @@ class Seats:
     # -- server and member settings ----------------------------------------------------------
 
     async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
-        found = await self._db.query(row(
+        return await self._one(lambda r: dict(json.loads(r["settings"])), row(
             "SELECT settings FROM server_settings WHERE guild_id = ?", guild_id))
-        return None if found is None else dict(json.loads(found["settings"]))
 
     async def save_server_settings(self, guild_id: int, values: dict[str, Any], at: int
                                    ) -> None:
@@ -151,9 +149,8 @@ class Seats:
         return version
 
     async def seat_changes(self, table_id: int) -> list[SeatChange]:
-        found = await self._db.query(rows(
+        return await self._many(partial(record, SeatChange), rows(
             "SELECT * FROM seat_changes WHERE table_id = ? ORDER BY id", table_id))
-        return [record(SeatChange, r) for r in found]
 
     async def set_absent(self, table_id: int, seat: int, absent: bool) -> None:
         await self._db.execute(count(
@@ -192,13 +189,12 @@ class Seats:
             return {}, []
         # The log from the earliest of the seats' latest moves on (from the start when a
         # seat never moved) holds every seat's latest move: those come from it.
-        found = await self._db.query(rows(
+        log = await self._many(action_record, rows(
             "SELECT * FROM actions WHERE table_id = ? AND version >= (SELECT CASE WHEN"
             " COUNT(*) < ? THEN 0 ELSE MIN(latest) END FROM (SELECT MAX(version) AS latest"
             " FROM actions WHERE table_id = ? AND kind = 'act'"
             f" AND seat IN ({marks(len(wanted))}) GROUP BY seat) AS moved) ORDER BY version",
             table_id, len(wanted), table_id, *wanted))
-        log = [action_record(r) for r in found]
         last: dict[int, int] = {}
         for action in log:
             if action.kind == "act" and action.seat in wanted:

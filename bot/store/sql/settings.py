@@ -22,10 +22,5 @@ def member_settings(ids: list[int]) -> Script[dict[int, dict[str, Any]]]:
         return {}
     found = yield rows(f"SELECT * FROM member_settings WHERE member_id IN ({marks(len(ids))})",
                        *ids)
-    out = {}
-    for r in found:
-        values = {c: r[c] for c in SETTINGS_COLUMNS}
-        for flag in _FLAGS:
-            values[flag] = bool(r[flag])
-        out[int(r["member_id"])] = values
-    return out
+    return {int(r["member_id"]): {c: bool(r[c]) if c in _FLAGS else r[c]
+                                  for c in SETTINGS_COLUMNS} for r in found}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from bot.store.errors import AlreadySeated, ChannelBusy, StaleVersion, UniqueViolation
@@ -23,7 +24,7 @@ from bot.store.records import (
     TableRecord,
     last_snapshot,
 )
-from bot.store.sql.database import Database
+from bot.store.sql.database import Repository
 from bot.store.sql.rows import Row, record
 from bot.store.sql.script import Script, count, each, marks, row, rows, value
 
@@ -43,12 +44,7 @@ def table_record(found: Row) -> TableRecord:
     return record(TableRecord, found, status=Status(found["status"]))
 
 
-def seat_record(found: Row) -> SeatRecord:
-    return record(SeatRecord, found)
-
-
-def action_record(found: Row) -> ActionRecord:
-    return record(ActionRecord, found)
+action_record = partial(record, ActionRecord)
 
 
 def advance(table_id: int, expected: int) -> Script[None]:
@@ -90,13 +86,11 @@ def write_steps(table_id: int, expected: int, steps: Sequence[Step]) -> Script[i
 
 def seats_of(table_id: int) -> Script[list[SeatRecord]]:
     found = yield rows("SELECT * FROM seats WHERE table_id = ? ORDER BY position", table_id)
-    return [seat_record(r) for r in found]
+    return [record(SeatRecord, r) for r in found]
 
 
-class Tables:
+class Tables(Repository):
     """Tables, seats, the action log and previews, on ``self._db``."""
-
-    _db: Database
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -135,41 +129,36 @@ class Tables:
             raise ChannelBusy("This channel already has a game.") from exc
 
     async def get_table(self, table_id: int) -> TableRecord | None:
-        found = await self._db.query(row("SELECT * FROM game_tables WHERE id = ?", table_id))
-        return None if found is None else table_record(found)
+        return await self._one(table_record, row("SELECT * FROM game_tables WHERE id = ?",
+                                                 table_id))
 
     async def table_version(self, table_id: int) -> int | None:
-        found = await self._db.query(
-            value("SELECT version FROM game_tables WHERE id = ?", table_id))
-        return None if found is None else int(found)
+        return await self._one(int, value("SELECT version FROM game_tables WHERE id = ?",
+                                          table_id))
 
     async def live_table(self, channel_id: int) -> TableRecord | None:
-        found = await self._db.query(row(
+        return await self._one(table_record, row(
             "SELECT * FROM game_tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
             channel_id))
-        return None if found is None else table_record(found)
 
     async def latest_table(self, channel_id: int) -> TableRecord | None:
         """The live table of a channel, else its most recent finished one."""
-        found = await self._db.query(row(
+        return await self._one(table_record, row(
             "SELECT * FROM game_tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
             channel_id))
-        return None if found is None else table_record(found)
 
     async def tables_with_status(self, *statuses: str) -> list[TableRecord]:
-        found = await self._db.query(rows(
+        return await self._many(table_record, rows(
             f"SELECT * FROM game_tables WHERE status IN ({marks(len(statuses))}) ORDER BY id",
             *(str(s) for s in statuses)))
-        return [table_record(r) for r in found]
 
     async def unannounced(self) -> list[TableRecord]:
         """Started tables whose latest committed version never reached their channel."""
         # By the partial index of the few unannounced tables (migration 0014); the status as
         # an expression keeps SQLite from walking the status index over every finished table.
-        found = await self._db.query(rows(
+        return await self._many(table_record, rows(
             "SELECT * FROM game_tables WHERE status || '' IN ('playing', 'over')"
             " AND announced < version AND snapshot IS NOT NULL ORDER BY id"))
-        return [table_record(r) for r in found]
 
     async def mark_announced(self, table_id: int, version: int,
                              message_id: int | None = None) -> None:
@@ -182,11 +171,10 @@ class Tables:
 
     async def tables_of_member(self, member_id: int) -> list[TableRecord]:
         """Live tables where the member holds a seat (for commands sent by DM)."""
-        found = await self._db.query(rows(
+        return await self._many(table_record, rows(
             "SELECT t.* FROM game_tables t JOIN seats s ON s.table_id = t.id"
             " WHERE s.member_id = ? AND t.status IN ('lobby', 'playing') ORDER BY t.id",
             member_id))
-        return [table_record(r) for r in found]
 
     async def set_status(self, table_id: int, status: str, expected_version: int) -> int:
         """End or abandon a table; bumps the version so old buttons stop working."""
@@ -224,9 +212,8 @@ class Tables:
         except UniqueViolation as exc:
             raise AlreadySeated("You already have a seat at this table.") from exc
 
-    async def remove_seat(
-        self, table_id: int, position: int, expected_version: int
-    ) -> list[SeatRecord]:
+    async def remove_seat(self, table_id: int, position: int, expected_version: int
+                          ) -> list[SeatRecord]:
         """Remove a lobby seat and close the gap so positions stay 0..n-1."""
 
         def remove() -> Script[list[SeatRecord]]:
@@ -242,13 +229,8 @@ class Tables:
 
         return await self._db.write(remove())
 
-    async def start(
-        self,
-        table_id: int,
-        expected_version: int,
-        order: list[int],
-        snapshot: dict[str, Any],
-    ) -> list[SeatRecord]:
+    async def start(self, table_id: int, expected_version: int, order: list[int],
+                    snapshot: dict[str, Any]) -> list[SeatRecord]:
         """Seat the lobby in ``order`` (old positions, new seat = index) and store the
         initial snapshot, in one transaction; returns the seats in their new order."""
 
@@ -279,14 +261,8 @@ class Tables:
 
     # -- actions ---------------------------------------------------------------------------
 
-    async def record(
-        self,
-        table_id: int,
-        expected_version: int,
-        snapshot: dict[str, Any],
-        entry: NewAction,
-        status: str = Status.PLAYING,
-    ) -> int:
+    async def record(self, table_id: int, expected_version: int, snapshot: dict[str, Any],
+                     entry: NewAction, status: str = Status.PLAYING) -> int:
         """Write the new snapshot and its log entry; returns the new version once durable.
 
         ``StaleVersion`` if the table moved on since ``expected_version`` was read;
@@ -302,21 +278,18 @@ class Tables:
         return version
 
     async def find_action_by_key(self, table_id: int, idem_key: str) -> ActionRecord | None:
-        found = await self._db.query(row(
+        return await self._one(action_record, row(
             "SELECT * FROM actions WHERE table_id = ? AND idem_key = ?", table_id, idem_key))
-        return None if found is None else action_record(found)
 
     async def last_action_of(self, table_id: int, member_id: int) -> ActionRecord | None:
-        found = await self._db.query(row(
+        return await self._one(action_record, row(
             "SELECT * FROM actions WHERE table_id = ? AND member_id = ? AND kind = 'act'"
             " ORDER BY version DESC LIMIT 1", table_id, member_id))
-        return None if found is None else action_record(found)
 
     async def actions(self, table_id: int, after_version: int = 0) -> list[ActionRecord]:
-        found = await self._db.query(rows(
+        return await self._many(action_record, rows(
             "SELECT * FROM actions WHERE table_id = ? AND version > ? ORDER BY version",
             table_id, after_version))
-        return [action_record(r) for r in found]
 
     # -- previews awaiting Confirm ----------------------------------------------------------
 

@@ -11,10 +11,11 @@ fires at most once whatever restarts.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from bot.store.records import Step
-from bot.store.sql.database import Database
+from bot.store.sql.database import Repository
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, row, rows, value
 from bot.store.sql.settings import MARK_DASHBOARDS
@@ -34,10 +35,8 @@ _RUNNING = ("SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.
             " WHERE t.ended_at IS NULL AND c.paused_at IS NULL")
 
 
-class Timing:
+class Timing(Repository):
     """Timing, pauses, clocks, turns and reminders, on ``self._db``."""
-
-    _db: Database
 
     # -- a move and its planned turns --------------------------------------------------------
 
@@ -80,9 +79,8 @@ class Timing:
         return await self._db.read(timing_in_force(table_id))
 
     async def table_clock(self, table_id: int) -> TableClock | None:
-        found = await self._db.query(row("SELECT * FROM table_timing WHERE table_id = ?",
-                                         table_id))
-        return None if found is None else record(TableClock, found)
+        return await self._one(partial(record, TableClock), row(
+            "SELECT * FROM table_timing WHERE table_id = ?", table_id))
 
     async def seat_clocks(self, table_id: int) -> dict[int, SeatClock]:
         return await self._db.read(seat_clocks(table_id))
@@ -137,15 +135,13 @@ class Timing:
         return await self._db.read(open_turns(table_id))
 
     async def get_turn(self, turn_id: int) -> TurnRecord | None:
-        found = await self._db.query(row("SELECT * FROM turns WHERE id = ?", turn_id))
-        return None if found is None else turn_record(found)
+        return await self._one(turn_record, row("SELECT * FROM turns WHERE id = ?", turn_id))
 
     async def due_turns(self, now: int, limit: int = 100) -> list[TurnRecord]:
         """Open turns past their deadline, not yet fired, at tables that are not paused."""
-        found = await self._db.query(rows(
+        return await self._many(turn_record, rows(
             f"{_RUNNING} AND t.due_at <= ? AND t.fired_at IS NULL ORDER BY t.due_at, t.id"
             " LIMIT ?", now, limit))
-        return [turn_record(r) for r in found]
 
     async def claim_turn(self, turn_id: int, now: int) -> bool:
         claimed = await self._db.execute(count(
@@ -191,9 +187,8 @@ class Timing:
 
     async def due_votes(self, now: int, limit: int = 100) -> list[TurnRecord]:
         """Open votes past their end, at tables that are not paused."""
-        found = await self._db.query(rows(
+        return await self._many(turn_record, rows(
             f"{_RUNNING} AND t.vote_due <= ? ORDER BY t.vote_due, t.id LIMIT ?", now, limit))
-        return [turn_record(r) for r in found]
 
     async def close_vote(self, turn_id: int, round_: int) -> bool:
         closed = await self._db.execute(count(
@@ -207,9 +202,8 @@ class Timing:
             " AND vote_state = 'closing'", turn_id, round_))
 
     async def closing_votes(self, limit: int = 100) -> list[TurnRecord]:
-        found = await self._db.query(rows(
+        return await self._many(turn_record, rows(
             f"{_RUNNING} AND t.vote_state = 'closing' ORDER BY t.id LIMIT ?", limit))
-        return [turn_record(r) for r in found]
 
     async def waiting_turns(self, member_id: int) -> list[WaitingTurn]:
         """Every live table, on every server, that waits on the member: oldest wait first."""
@@ -232,13 +226,12 @@ class Timing:
     async def due_reminders(self, now: int, limit: int = 200) -> list[ReminderRecord]:
         """Unsent reminders that are due, of turns still open and not fired, at tables that
         are not paused."""
-        found = await self._db.query(rows(
+        return await self._many(partial(record, ReminderRecord), rows(
             "SELECT r.* FROM reminders r JOIN turns t ON t.id = r.turn_id"
             " LEFT JOIN table_timing c ON c.table_id = r.table_id"
             " WHERE r.due_at <= ? AND r.fired_at IS NULL AND t.ended_at IS NULL"
             " AND t.fired_at IS NULL AND c.paused_at IS NULL ORDER BY r.member_id, r.id"
             " LIMIT ?", now, limit))
-        return [record(ReminderRecord, r) for r in found]
 
     async def claim_reminder(self, reminder_id: int, now: int) -> bool:
         claimed = await self._db.execute(count(

@@ -8,9 +8,10 @@ processes never plan one table at once.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
-from bot.store.sql.rows import Row, record
+from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, each, marks, row, rows, value
 from bot.store.sql.settings import MARK_DASHBOARDS, member_settings
 from bot.store.timing_records import PlanInputs, PlanRequest, SeatClock, TurnRecord
@@ -21,8 +22,7 @@ FINISHED = ("INSERT INTO member_events (member_id, table_id, kind, at) SELECT s.
             " WHERE s.table_id = ? AND s.member_id IS NOT NULL AND g.status = 'over'"
             " ON CONFLICT DO NOTHING")
 
-def turn_record(found: Row) -> TurnRecord:
-    return record(TurnRecord, found)
+turn_record = partial(record, TurnRecord)
 
 
 def timing_in_force(table_id: int) -> Script[tuple[dict[str, Any] | None, bool]]:

@@ -3,17 +3,15 @@ pages off."""
 
 from __future__ import annotations
 
-from bot.store.sql.database import Database
+from bot.store.sql.database import Repository
 from bot.store.sql.script import Script, count, row, value
 from bot.store.web_ids import check_kind, new_public_id
 
 _FIND = "SELECT public_id FROM web_ids WHERE kind = ? AND ref_id = ?"
 
 
-class WebIds:
+class WebIds(Repository):
     """Public ids and pages turned off, on ``self._db``."""
-
-    _db: Database
 
     async def public_id(self, kind: str, ref_id: int) -> str:
         """The page id of a table or league, made on first ask and kept for good."""

@@ -49,11 +49,11 @@ class Queued:
     moves: bool = False  # the write is a table's moves (the benches count those commits)
 
 
+@dataclass
 class Failed:
     """A queued write refused on its own (its savepoint rolled back), others committed."""
 
-    def __init__(self, error: Exception) -> None:
-        self.error = error
+    error: Exception
 
 
 class GroupCommitter:

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store.errors import IntegrityFailure, NotTabula
+from bot.store.errors import IntegrityFailure, NotTabula, newer_schema
 from bot.store.migrations import numbered
 
 log = logging.getLogger(__name__)
@@ -126,14 +126,6 @@ def check_tabula(db: sqlite3.Connection, *, empty_ok: bool = False) -> None:
     raise NotTabula("The file holds no tables, not a Tabula database: likely a copy made "
                     "without its -wal file while the bot ran (the games were in that file). "
                     f"{RESTORE}")
-
-
-def newer_schema(version: int, newest: int) -> IntegrityFailure:
-    """As the PostgreSQL store words it."""
-    return IntegrityFailure(
-        f"The database schema is at migration {version}; this program knows only {newest}. "
-        "Run the newer program, or restore a matching backup."
-    )
 
 
 def checkpoint(db: sqlite3.Connection) -> tuple[int, int, int]:

@@ -20,6 +20,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -86,11 +87,8 @@ class SqliteStore(Store):
         """An online, consistent copy (SQLite's backup API) while the bot keeps running."""
 
         def copy(db: sqlite3.Connection) -> None:
-            dest = sqlite3.connect(str(target))
-            try:
+            with closing(sqlite3.connect(str(target))) as dest:
                 db.backup(dest)
-            finally:
-                dest.close()
 
         await self._connections.outside(copy)
 

@@ -24,7 +24,7 @@ from bot.leagues.report import standings_text
 from bot.leagues.results import apply, replay
 from bot.leagues.rounds import Rounds
 from bot.pace.clock import FakeClock
-from bot.pace.scheduler import Scheduler
+from bot.pace.scheduler import Scheduler, paced
 from bot.store import LeaguePlace, LeagueResult, LeagueSettings, open_store
 from bot.tables import Tables
 from bot.ui.rounds import thread_delay
@@ -56,8 +56,10 @@ async def round_of(tables: Tables, leagues: Leagues, members: list[Member],
             for i in range(len(made.tables))]
 
 
-def referee(tables: Tables, leagues: Leagues) -> tuple[Referee, Scheduler]:
-    return Referee(Rounds(leagues, tables)), Scheduler(tables, FakeClock())
+def referee(tables: Tables, leagues: Leagues) -> tuple[Tables, Referee, Scheduler]:
+    """Tables that plan their turns over the same store, their referee and scheduler."""
+    tables, scheduler = paced(tables.store, FakeClock(), on_over=tables.live.on_over)
+    return tables, Referee(Rounds(leagues, tables)), scheduler
 
 
 # -- finding 1: substitutes ---------------------------------------------------------------
@@ -66,7 +68,7 @@ def referee(tables: Tables, leagues: Leagues) -> tuple[Referee, Scheduler]:
 async def test_at_a_league_table_only_organisers_substitute_and_the_replaced_forfeits(
     tables: Tables, leagues: Leagues
 ) -> None:
-    ref, scheduler = referee(tables, leagues)
+    tables, ref, scheduler = referee(tables, leagues)
     (table_id,) = await round_of(tables, leagues, [ALICE, BOB, CAROL])
     await leagues.join(GUILD, DAVE, "Cup")
     table = await tables.table_for(table_id)
@@ -98,7 +100,7 @@ async def test_at_a_league_table_only_organisers_substitute_and_the_replaced_for
 async def test_anyone_may_substitute_when_the_organiser_says_so_but_not_twice_a_round(
     tables: Tables, leagues: Leagues
 ) -> None:
-    ref, scheduler = referee(tables, leagues)
+    tables, ref, scheduler = referee(tables, leagues)
     await leagues.create(GUILD, ADMIN, "Duo", "pebbles", settings=LeagueSettings(max_seats=2))
     first, second = await round_of(tables, leagues, [ALICE, BOB, CAROL, DAVE], "Duo")
     elsewhere = [s.member_id for s in await tables.seats(second)]

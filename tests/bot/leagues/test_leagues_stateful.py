@@ -35,9 +35,8 @@ from bot.leagues.referee import Referee
 from bot.leagues.results import placed_at, replay
 from bot.leagues.rounds import Rounds
 from bot.pace.clock import FakeClock
-from bot.pace.scheduler import Scheduler
+from bot.pace.scheduler import paced
 from bot.store import LeagueSettings, Status
-from bot.tables import Tables
 from bot.values import Member, TableError
 from tests.bot.store.stateful_stores import StoreMachine, give_stores
 
@@ -74,12 +73,12 @@ class LeagueMachine(StoreMachine):
 
     def start(self) -> None:
         """The services a (re)started process builds over the store."""
-        self.tables = Tables(self.store)
+        self.tables, scheduler = paced(self.store, FakeClock())
         self.leagues = Leagues(self.store, self.tables.games, clock=lambda: self.now)
         self.tables.live.on_over = self.leagues.recorder.record
         self.rounds = Rounds(self.leagues, self.tables)
         self.referee = Referee(self.rounds)
-        self.hand_over = Scheduler(self.tables, FakeClock()).substitute
+        self.hand_over = scheduler.substitute
 
     def live_tables(self) -> list[int]:
         return [t.id for t in self.run(self.store.tables_with_status(Status.PLAYING))]

@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 
 from bot.pace.clock import FakeClock
-from bot.pace.scheduler import Scheduler
+from bot.pace.scheduler import Scheduler, paced
 from bot.store import Store, is_postgres, open_store
 from bot.tables import Tables
 
@@ -42,16 +42,15 @@ class Stack:
         """A new process on the same database: new store, tables and scheduler objects."""
         await self.store.close()
         self.store = await open_store(self.target)
-        self.tables = Tables(self.store)
-        self.scheduler = Scheduler(self.tables, self.clock)
+        self.tables, self.scheduler = paced(self.store, self.clock)
         await self.scheduler.sync()
 
 
 @pytest.fixture
 async def stack(store_target: str, with_pebbles: None) -> AsyncIterator[Stack]:
     store = await open_store(store_target)
-    tables = Tables(store)
     clock = FakeClock()
-    made = Stack(store_target, clock, store, tables, Scheduler(tables, clock))
+    tables, scheduler = paced(store, clock)
+    made = Stack(store_target, clock, store, tables, scheduler)
     yield made
     await made.store.close()

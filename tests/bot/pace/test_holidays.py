@@ -11,7 +11,7 @@ import pytest
 from bot.pace.member import MemberSettings, check_quiet, plan_holiday
 from bot.pace.model import DAY, HOUR, MINUTE, Mode, Timing, make_timing
 from bot.pace.plan import deadline, grace, quiet_lead
-from bot.pace.server import ServerSettings
+from bot.pace.server_settings import ServerSettings
 from bot.store.timing_records import SeatClock
 from bot.values import TableError
 

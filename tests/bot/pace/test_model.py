@@ -42,12 +42,11 @@ from bot.pace.clock import FakeClock, epoch
 from bot.pace.member import plan_holiday
 from bot.pace.model import DAY, HOUR, MINUTE, make_timing
 from bot.pace.notices import Reminder
-from bot.pace.scheduler import Scheduler
+from bot.pace.scheduler import paced
 from bot.pace.votes import VOTE_CHOICES
 from bot.store import open_store
 from bot.store.sql.script import rows
 from bot.store.timing_records import TurnRecord
-from bot.tables import Tables
 from bot.values import Member, TableError
 from rules.core import RulesError
 from tests.pebbles import GAME as PEBBLES
@@ -91,8 +90,7 @@ class PaceMachine(RuleBasedStateMachine):
 
     def open_services(self) -> None:
         self.store = self.run(open_store(self.target))
-        self.tables = Tables(self.store)
-        self.scheduler = Scheduler(self.tables, self.clock)
+        self.tables, self.scheduler = paced(self.store, self.clock)
         claim = self.store.claim_turn
 
         async def watched(turn_id: int, now: int) -> bool:

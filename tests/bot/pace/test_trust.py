@@ -16,7 +16,7 @@ from bot.pace.model import DAY, HOUR, MINUTE, make_timing
 from bot.pace.notices import MoveNotice, Reminder, TableMessage, VoteRequest
 from bot.pace.overview import server_tables
 from bot.pace.plan import grace
-from bot.pace.server import ServerSettings
+from bot.pace.server_settings import ServerSettings
 from bot.pace.status import status_lines
 from bot.values import TableError
 from tests.bot.pace.conftest import Stack

@@ -11,9 +11,8 @@ import asyncpg
 from bot.pace.clock import FakeClock, epoch
 from bot.pace.model import DAY, HOUR, make_timing
 from bot.pace.notices import MoveNotice, Reminder
-from bot.pace.scheduler import Scheduler
+from bot.pace.scheduler import paced
 from bot.store import open_store
-from bot.tables import Tables
 from tests.conftest import ALICE, BOB
 
 TABLES = 8
@@ -25,7 +24,7 @@ async def test_two_schedulers_fire_each_deadline_once(postgres_url: str, with_pe
     clock = FakeClock()
     stores = [await open_store(postgres_url), await open_store(postgres_url)]
     try:
-        schedulers = [Scheduler(Tables(s), clock) for s in stores]
+        schedulers = [paced(s, clock)[1] for s in stores]
         first = schedulers[0]
         for channel in range(TABLES):
             opened = await first.tables.open("pebbles", 500 + channel, ALICE,
@@ -70,7 +69,7 @@ async def test_of_two_processes_claiming_one_row_exactly_one_wins(postgres_url: 
     clock = FakeClock()
     stores = [await open_store(postgres_url), await open_store(postgres_url)]
     try:
-        scheduler = Scheduler(Tables(stores[0]), clock)
+        scheduler = paced(stores[0], clock)[1]
         for channel in range(TABLES):
             opened = await scheduler.tables.open("pebbles", 600 + channel, ALICE,
                                                  options={"first": 0}, seat_order="join")

@@ -17,7 +17,7 @@ from bot.leagues import Leagues
 from bot.pace.clock import FakeClock
 from bot.pace.member import MemberSettings
 from bot.pace.model import make_timing
-from bot.pace.scheduler import Scheduler
+from bot.pace.scheduler import paced
 from bot.store import LeagueSettings, SqliteStore, Store, open_store
 from bot.tables import Tables
 from tests.conftest import ADMIN, ALICE, BOB, CAROL
@@ -75,8 +75,8 @@ async def a_busy_sqlite_file(path: Path) -> tuple[dict[str, object], int, int]:
     result and ratings, an undo, a closed DM, a computer's level and a waiting preview.
     Returns what the store holds, the live table and the preview's id."""
     store = await SqliteStore.open(path)
-    tables = Tables(store)
-    scheduler = Scheduler(tables, FakeClock())  # every change plans the table's turns
+    # Every change plans the table's turns.
+    tables, scheduler = paced(store, FakeClock())
     await scheduler.save_settings(MemberSettings(ALICE.id, tz="Europe/Paris", dashboard=True))
     leagues = Leagues(store, tables.games)
     await leagues.create(GUILD, ADMIN, "Spring", "pebbles",

@@ -10,7 +10,7 @@ import discord
 
 from bot.notices import Notice
 from bot.ui.dm_boards import DmBoards
-from bot.ui.pacing import Pacer
+from bot.ui.rate_limit import Pacer
 
 TABLE = 7
 

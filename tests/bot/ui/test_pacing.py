@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.ui.pacing import Pacer
+from bot.ui.rate_limit import Pacer
 
 
 def fake_pacer(**settings: int) -> tuple[Pacer, list[float]]:

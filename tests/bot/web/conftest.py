@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.pace.clock import FakeClock
 from bot.pace.model import make_timing
-from bot.pace.scheduler import Scheduler
+from bot.pace.scheduler import Scheduler, paced
 from bot.store import SqliteStore, Store
 from bot.tables import Tables
 from bot.values import Member
@@ -83,9 +83,9 @@ async def web(tmp_path: Path) -> AsyncIterator[Web]:
     site = Site(store, Signer(SECRET), clock=clock, limits=Limits(burst=10_000, rate=1_000))
     client = TestClient(TestServer(make_app(site)))
     await client.start_server()
-    tables = Tables(store)
+    tables, scheduler = paced(store, clock)
     try:
-        yield Web(client, site, tables, clock, Scheduler(tables, clock))
+        yield Web(client, site, tables, clock, scheduler)
     finally:
         await client.close()
         await site.store.close()

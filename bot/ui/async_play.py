@@ -14,6 +14,7 @@ import discord
 from bot.pace.notices import Dashboard, MoveNotice, TableMessage, VoteEnded, VoteRequest
 from bot.pace.scheduler import Delivered
 from bot.pace.votes import VoteOver
+from bot.tables.outbox import Outbox
 from bot.text import clip, escape
 from bot.ui.components import VOTE_LABELS, seek_view
 from bot.ui.delivery import Delivery, delivery_of
@@ -23,13 +24,13 @@ from bot.values import Member
 log = logging.getLogger(__name__)
 
 
-async def deliver(delivery: Delivery, items: Sequence[Delivered]) -> None:
+async def deliver(outbox: Outbox, delivery: Delivery, items: Sequence[Delivered]) -> None:
     """Post what the scheduler fired: each item on its own, one failure never stops the rest
     (the move is committed, the reminder claimed, whatever the post does)."""
     for item in items:
         try:
             if isinstance(item, MoveNotice):
-                await delivery.post_move(item.notice)
+                await outbox.publish(item.notice)
             elif isinstance(item, TableMessage):
                 await delivery.post_text(item)
             elif isinstance(item, VoteRequest):
@@ -115,7 +116,7 @@ async def substitute(interaction: discord.Interaction[Any], table_id: int, seat:
                                           bot.scheduler.substitute, roles=roles, anyone=anyone)
     await reply(interaction, f"Seat {seat + 1} now belongs to {escape(newcomer.name)}.",
                 allowed_mentions=discord.AllowedMentions.none())
-    await delivery_of(interaction).post_move(notice)
+    await bot.outbox.publish(notice)
 
 
 async def seek(interaction: discord.Interaction[Any], seat: int, role: discord.Role | None
@@ -183,4 +184,4 @@ async def vote(interaction: discord.Interaction[Any], turn_id: int, round_: int,
                                view=None, allowed_mentions=discord.AllowedMentions.none())
         return
     await reply(interaction, f"Your vote: {VOTE_LABELS[choice]}.")
-    await deliver(delivery, decided)
+    await deliver(bot_of(interaction).outbox, delivery, decided)
