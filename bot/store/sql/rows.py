@@ -69,12 +69,14 @@ def _fields(cls: type[Any]) -> tuple[tuple[str, Convert | None], ...]:
 def record(cls: type[R], found: Row, **given: Any) -> R:
     """``cls`` from the row's columns of the same names (converted by the field's type);
     ``given`` values win, and a field neither has keeps its default."""
-    keys = set(found.keys())  # asyncpg hands out a one-pass iterator
     values: dict[str, Any] = {}
     for name, convert in _fields(cls):
-        if name in given:
+        if given and name in given:
             values[name] = given[name]
-        elif name in keys:
+            continue
+        try:
             raw = found[name]
-            values[name] = raw if raw is None or convert is None else convert(raw)
+        except (IndexError, KeyError):  # sqlite3.Row's and asyncpg's words for "no column"
+            continue
+        values[name] = raw if raw is None or convert is None else convert(raw)
     return cls(**values)

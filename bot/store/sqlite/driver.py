@@ -29,7 +29,20 @@ def dialect(sql: str) -> str:
 # Times are stored as ISO text (the PostgreSQL store's are ``timestamptz``). Registered with
 # sqlite3 itself, which looks adapters up only for values of types it does not know: the
 # store's ints and strings pass without a Python call.
-sqlite3.register_adapter(datetime, iso)
+# A change's one time is written several times (the table's row, each log row): converted once.
+# One immutable pair, read and replaced whole: both connections' threads use it.
+_last: list[tuple[datetime | None, str]] = [(None, "")]
+
+
+def _time_text(moment: datetime) -> str:
+    seen, text = _last[0]
+    if seen is not moment:
+        text = iso(moment)
+        _last[0] = (moment, text)
+    return text
+
+
+sqlite3.register_adapter(datetime, _time_text)
 
 
 def execute(db: sqlite3.Connection, statement: Statement) -> Any:
