@@ -78,5 +78,9 @@ def record(cls: type[R], found: Row, **given: Any) -> R:
             raw = found[name]
         except (IndexError, KeyError):  # sqlite3.Row's and asyncpg's words for "no column"
             continue
-        values[name] = raw if raw is None or convert is None else convert(raw)
+        # Most columns need nothing: text that is text already, or a field with no converter.
+        if raw is None or convert is None or (convert is as_text and type(raw) is str):
+            values[name] = raw
+        else:
+            values[name] = convert(raw)
     return cls(**values)
