@@ -6,11 +6,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-if TYPE_CHECKING:  # the services import the whole bot; only their type is needed here
-    from bot.services import Services
-    from bot.web.server import WebServer
+from bot.services import Services
+from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
 

@@ -12,10 +12,11 @@ and in version order (its announcement claim), whatever process committed it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.notices import Notice
+from bot.store import TableRecord
 from bot.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -52,23 +53,22 @@ class Outbox:
         """After a restart: what was committed but never told, on the tables of the servers
         this process looks after."""
         for table in await self.tables.unannounced():
-            if not owns(table.guild_id):
-                continue  # another process's shard announces it
-            try:
-                notice = await self.tables.catch_up(table.id)
-                if notice is not None:
-                    await self.poster.post_move(notice)
-            except Exception:
-                log.exception("could not announce table %s after a restart", table.id)
+            await self._told(table, owns, self.tables.catch_up, "announce")
 
     async def resume_computers(self, owns: Callable[[int | None], bool]) -> None:
         """After a restart: computer seats that were due move, and are told."""
         for table in await self.tables.store.tables_with_status("playing"):
-            if not owns(table.guild_id):
-                continue
-            try:
-                notice = await self.tables.run_computers(table.id)
-                if notice is not None:
-                    await self.poster.post_move(notice)
-            except Exception:
-                log.exception("could not resume computer seats of table %s", table.id)
+            await self._told(table, owns, self.tables.run_computers, "resume computer seats of")
+
+    async def _told(self, table: TableRecord, owns: Callable[[int | None], bool],
+                    notice_of: Callable[[int], Awaitable[Notice | None]], what: str) -> None:
+        """``notice_of`` the table, posted; a table of another process's shard is left to it,
+        and one that fails is logged, never stopping the others."""
+        if not owns(table.guild_id):
+            return
+        try:
+            notice = await notice_of(table.id)
+            if notice is not None:
+                await self.poster.post_move(notice)
+        except Exception:
+            log.exception("could not %s table %s after a restart", what, table.id)
