@@ -5,7 +5,7 @@ For each: the calls into ``bot/`` functions (each call once), the distinct funct
 they were in, how deep the deepest ``bot/`` stack went, and the store's public methods called
 (reads and writes). Run it in two checkouts to compare them.
 
-    python bench/bench_move_trace.py
+    python bench/bench_move_trace.py [--by-file]
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ class Trace:
         self.store: Counter[str] = Counter()
         self.depth = 0
         self.frames: dict[int, FrameType] = {}
+        self.by_file: Counter[str] = Counter()
 
     def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
         if event != "call":
@@ -53,6 +54,7 @@ class Trace:
             return
         self.frames[id(frame)] = frame  # kept alive, so that no other frame takes its id
         self.calls += 1
+        self.by_file[name[len(BOT):]] += 1
         self.functions.add((name, frame.f_code.co_name))
         depth, up = 0, frame
         while up is not None:
@@ -70,6 +72,9 @@ class Trace:
         print(f"{what}: {self.calls} calls into bot/, {len(self.functions)} functions in "
               f"{len(files)} files, deepest bot/ stack {self.depth}; store calls "
               f"{sum(self.store.values())}: {dict(sorted(self.store.items()))}")
+        if "--by-file" in sys.argv:
+            for file, calls in self.by_file.most_common():
+                print(f"  {calls:4d}  {file}")
 
 
 async def traced(what: str, act: Callable[[], Awaitable[None]]) -> None:

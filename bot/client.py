@@ -20,7 +20,7 @@ from bot.heartbeat import Heartbeat
 from bot.leagues import Leagues
 from bot.leagues.referee import Referee
 from bot.leagues.rounds import Rounds
-from bot.pace.clock import Clock, SystemClock, epoch
+from bot.pace.clock import Clock, SystemClock
 from bot.pace.scheduler import Scheduler
 from bot.render_pool import RenderPool
 from bot.services import Served, Services, build, spawned_pool
@@ -59,7 +59,7 @@ class TabulaBot(commands.Bot):
         self.settings, self.render_workers, self.grace = settings, render_workers, grace
         self.clock: Clock = SystemClock()  # tests put a fake clock here before setup_hook
         self.services: Services | None = None  # built in setup_hook
-        self.delivery = Delivery(self, self, settings.sharding.name, lambda: epoch(self.clock))
+        self.delivery = Delivery(self, self)
         self.rounds_kept = RoundKeeper(self, self, self.delivery, settings.sharding.owns)
         self.background: set[asyncio.Task[None]] = set()
         self.draining = False
@@ -87,7 +87,7 @@ class TabulaBot(commands.Bot):
         self.services = services = await build(self.settings, self.clock, self.render_workers,
                                                self.delivery)
         # Answers a previous run of this process owed, read before any interaction of this run.
-        owed = await services.store.pending_replies(epoch(self.clock), self.delivery.holder)
+        owed = await services.outbox.owed()
         self.delivery.links = Links(services.store, self.settings.web, self.clock)
         if self.settings.web.listen is not None:
             # A long game's replay is seconds of CPU: never on the loop's own process.

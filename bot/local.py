@@ -19,8 +19,10 @@ from typing import TextIO
 import rendering
 from bot.notices import Notice, SeatNotice
 from bot.store import SqliteStore
+from bot.store.announcing import PendingReply
 from bot.tables import Tables
 from bot.tables.computers import DEFAULT_LEVEL, LEVELS
+from bot.tables.outbox import Outbox, Versions
 from bot.terminal_input import TerminalInput
 from bot.text import plain
 from bot.values import Member, TableError
@@ -107,6 +109,7 @@ class TerminalTable:
         self.images = 0
         self.table_id = 0
         self.over = False
+        self.outbox = Outbox(tables, self)
 
     def say(self, text: str) -> None:
         print(plain(text), file=self.out, flush=True)
@@ -165,25 +168,49 @@ class TerminalTable:
                 "or choose another folder with --out.")
         self.table_id = table.id
         self.say("Picking up the unfinished game kept here.")
-        await self.show(await self.tables.status(table.id))
+        # The board shown now tells all before it (a folder from a release that claimed
+        # nothing, or a run that stopped between a commit and its print).
+        await self.tables.mark_announced(table.id, table.version)
+        status = await self.tables.status(table.id)
+        await self.post_plain(status)
+        await self.send_private(status)
         self.show_private(await self.tables.private_view(table.id, YOU))
         return True
 
     async def show(self, notice: Notice) -> None:
+        """A committed change, told through the outbox as Discord's are (this table is its
+        poster)."""
         self.over = notice.over
-        if notice.public_text:
-            self.say(notice.public_text)
-        if notice.public_view is not None:
-            text, _ = await self.tables.public_view(notice.table_id)
-            if not rendering.has_renderer(self.game_id):
-                self.say(text)
-            self.save_image(notice.public_view, "board")
+        await self.outbox.publish(notice)
+
+    # -- the outbox's poster ----------------------------------------------------------------
+
+    async def post_versions(self, notice: Notice, versions: Versions) -> int | None:
+        await self._public(notice, versions.text, versions.board)
+        return None  # no message to point at
+
+    async def post_plain(self, notice: Notice) -> None:
+        await self._public(notice, notice.public_text, True)
+
+    async def send_private(self, notice: Notice) -> None:
         for private in notice.private:
             self.show_private(private)
         if notice.next_names and not notice.over:
             self.say("To act: " + ", ".join(notice.next_names))
         if notice.over:
             await self.save_replay()
+
+    async def answer_owed(self, reply: PendingReply, text: str) -> None:
+        """Nothing is owed at a terminal: every answer is printed as the move commits."""
+
+    async def _public(self, notice: Notice, text: str, board: bool) -> None:
+        if text:
+            self.say(text)
+        if board and notice.public_view is not None:
+            shown, _ = await self.tables.public_view(notice.table_id)
+            if not rendering.has_renderer(self.game_id):
+                self.say(shown)
+            self.save_image(notice.public_view, "board")
 
     async def save_replay(self) -> None:
         path = self.folder / "replay.json"

@@ -84,4 +84,5 @@ async def build(settings: Settings, clock: Clock, render_workers: int, poster: P
     rounds = Rounds(leagues, tables)
     renderer = RenderPool(render_workers, processes=render_workers > 0)
     return Services(store, tables, scheduler, leagues, rounds, Referee(rounds), renderer,
-                    thinker, Outbox(tables, poster))
+                    thinker,
+                    Outbox(tables, poster, settings.sharding.name, scheduler.now))

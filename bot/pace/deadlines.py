@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 
-from bot.pace.base import SchedulerBase
 from bot.pace.member import MemberSettings
 from bot.pace.model import Mode
 from bot.pace.plan import allowance, deadline, quiet_lead, turn_span
+from bot.pace.table_time import TableTime
 from bot.store.timing_records import PlanInputs, PlanRequest, PlanRows, SeatClock, TurnRecord
 
 # A turn's new extra time (seconds added to its deadline), from the turn and the time now.
@@ -22,12 +22,10 @@ def afresh(turn: TurnRecord, now: int) -> int:
     return max(turn.extra, now - turn.started_at)
 
 
-class Deadlines(SchedulerBase):
-    async def gone(self, table_id: int, member_id: int | None) -> None:
-        """The member's seat went absent or was voted out: an abandoned game on their
-        reliability record (once per table)."""
-        if member_id is not None:
-            await self.store.add_member_event(member_id, table_id, "abandoned", 0, self.now())
+class Deadlines:
+    def __init__(self, time: TableTime) -> None:
+        self.time = time
+        self.store = time.store
 
     async def replan(self, table_id: int, seats: Collection[int] | None = None,
                      added: Added | None = None, least: Added | None = None,
@@ -42,14 +40,14 @@ class Deadlines(SchedulerBase):
         A deadline still ahead never moves behind the time now (nor within a reminder's lead
         of it): a member's change of settings must not fire a turn at once. Returns the
         deadlines that changed, by member."""
-        timing = await self.timing(table_id)
+        timing = await self.time.timing(table_id)
         turns = [t for t in (await self.store.open_turns(table_id)).values()
                  if seats is None or t.seat in seats]
         if not turns:
             return {}
         clocks = await self.store.seat_clocks(table_id)
-        members = await self.settings_of(t.member_id for t in turns if t.member_id)
-        now, changed = self.now(), {}
+        members = await self.time.settings_of(t.member_id for t in turns if t.member_id)
+        now, changed = self.time.now(), {}
         for turn in turns:
             if turn.member_id is None:
                 continue
@@ -78,7 +76,7 @@ class Deadlines(SchedulerBase):
         tables: dict[int, set[int]] = {}
         for w in await self.store.waiting_turns(member_id):
             tables.setdefault(w.table_id, set()).add(w.seat)
-        after = await self.settings(member_id)
+        after = await self.time.settings(member_id)
         moved = before is not None and (before.away_from, before.away_until) != (
             after.away_from, after.away_until)
         for table_id, seats in tables.items():
@@ -92,11 +90,11 @@ class Deadlines(SchedulerBase):
         no longer show (a holiday ended, then another planned; one planned again from today):
         charged to the seat's allowance now, and kept as the turn's extra time, so neither is
         erased. By turn id."""
-        timing = await self.timing(table_id)
+        timing = await self.time.timing(table_id)
         if not timing.timed:
             return {}
         clocks = await self.store.seat_clocks(table_id)
-        now, held, charged = self.now(), {}, {}
+        now, held, charged = self.time.now(), {}, {}
         bank = timing.mode is Mode.BANK
         for turn in (await self.store.open_turns(table_id)).values():
             if turn.seat not in seats or turn.member_id != after.member_id:
@@ -128,7 +126,7 @@ class Deadlines(SchedulerBase):
         clocks = await self.store.seat_clocks(table_id)
         if not any(c.absent for c in clocks.values()):
             return False
-        back = [s.position for s in await self.tables.seats(table_id)
+        back = [s.position for s in await self.time.tables.seats(table_id)
                 if s.member_id == member_id and s.position in clocks
                 and clocks[s.position].absent]
         for seat in back:

@@ -22,6 +22,7 @@ from bot.pace.notices import (
     VoteRequest,
     deadline_text,
 )
+from bot.pace.table_time import TableTime
 from bot.pace.usecases import move_for
 from bot.store.timing_records import TurnRecord
 from bot.text import escape
@@ -55,7 +56,11 @@ def settled(votes: dict[int, str], voters: tuple[int, ...]) -> bool:
     return len(counted) >= len(voters) or bool(top and top[0][1] * 2 > len(voters))
 
 
-class Votes(Deadlines):
+class Votes:
+    def __init__(self, time: TableTime, deadlines: Deadlines) -> None:
+        self.time, self.deadlines = time, deadlines
+        self.store, self.tables = time.store, time.tables
+
     async def voters(self, table_id: int, seat: int) -> tuple[int, ...]:
         return tuple(s.member_id for s in await self.tables.seats(table_id)
                      if s.member_id is not None and s.position != seat)
@@ -66,13 +71,13 @@ class Votes(Deadlines):
         if fired is None or fired.ended_at is not None:
             return []
         table = await self.tables.live.record(turn.table_id)
-        timing = await self.timing(table.id)
+        timing = await self.time.timing(table.id)
         voters = await self.voters(table.id, turn.seat)
         if fired.round > 1 and outcome({m: c for m, c in (await self.store.votes_cast(
                 fired.id, fired.round - 1)).items() if m in voters}) == "substitute":
             # The table sought a substitute last round and nobody took the seat in time.
             return await self.unclaimed(table.id, table.channel_id, fired)
-        ends = self.now() + (vote_span(timing.period) if voters else 0)
+        ends = self.time.now() + (vote_span(timing.period) if voters else 0)
         if not await self.store.open_vote(fired.id, fired.round, ends):
             return []  # opened already (a process starting while another fired it)
         if not voters:
@@ -92,7 +97,7 @@ class Votes(Deadlines):
         voters = await self.voters(turn.table_id, turn.seat)
         if member.id not in voters:
             raise TableError("Only the other players at this table vote.")
-        votes = await self.store.cast_vote(turn.id, round_, member.id, choice, self.now())
+        votes = await self.store.cast_vote(turn.id, round_, member.id, choice, self.time.now())
         if not settled(votes, voters):
             return []
         return await self.conclude(turn)
@@ -123,8 +128,8 @@ class Votes(Deadlines):
         """Nobody took a seat the table offered to a substitute: the computer plays it."""
         name = escape((await self.tables.seats(table_id))[turn.seat].name)
         await self.store.set_absent(table_id, turn.seat, True)
-        await self.gone(table_id, turn.member_id)
-        timing = await self.timing(table_id)
+        await self.time.gone(table_id, turn.member_id)
+        timing = await self.time.timing(table_id)
         notice = await move_for(self.tables.live, turn, timing.level, False)
         out: Decided = [TableMessage(channel_id, f"Nobody took {name}'s seat in time: the "
                                      "computer plays it from now on.")]
@@ -139,7 +144,7 @@ class Votes(Deadlines):
                  if m in voters}
         won = outcome(votes)
         name = escape((await self.tables.seats(table.id))[turn.seat].name)
-        timing = await self.timing(table.id)
+        timing = await self.time.timing(table.id)
         how = {"wait": "wait another period", "substitute": "look for a substitute",
                "remove": "remove the seat; the computer plays it"}.get(
             won or "", f"no majority ({'a tie' if votes else 'nobody voted'}); the computer "
@@ -147,7 +152,8 @@ class Votes(Deadlines):
         ended = VoteEnded(table.channel_id, turn.id, turn.round,
                           f"Time ran out for {name}. The vote is over: {how}.")
         if won == "wait":
-            due = (await self.replan(table.id, [turn.seat], afresh)).get(turn.member_id or 0)
+            due = (await self.deadlines.replan(table.id, [turn.seat], afresh)).get(
+                turn.member_id or 0)
             until = f": deadline {deadline_text(due)}" if due is not None else ""
             return [ended, TableMessage(table.channel_id, f"The table gives {name} another "
                                         f"period{until}.",
@@ -155,7 +161,7 @@ class Votes(Deadlines):
         if won == "substitute":
             # The seat is offered for one vote period; when its deadline fires again unclaimed
             # (``open_vote`` sees this round's outcome), the computer takes it over.
-            offered = self.now() + vote_span(timing.period)
+            offered = self.time.now() + vote_span(timing.period)
             await self.store.set_deadline(turn.id, offered, None, turn.extra, True)
             offer = SeatOffer(table.id, turn.seat, turn.member_id or 0, table.creator_id)
             return [ended, TableMessage(
@@ -165,7 +171,7 @@ class Votes(Deadlines):
                 f"{deadline_text(offered)}, the computer plays it.", seek=offer)]
         if won == "remove":
             await self.store.set_absent(table.id, turn.seat, True)
-            await self.gone(table.id, turn.member_id)
+            await self.time.gone(table.id, turn.member_id)
             said = f"The table voted {name} out; the computer plays the seat."
         else:
             said = (f"The vote on {name} ended without a majority "
@@ -174,13 +180,9 @@ class Votes(Deadlines):
         before = (await self.store.seat_clocks(table.id)).get(turn.seat)
         notice = await move_for(self.tables.live, replace(turn, fired_at=None), timing.level,
                                 False)
-        if won is None and not (before is not None and before.absent):
+        if won is None:
             # The computer's moves count towards absence as under autopilot.
-            after = (await self.store.seat_clocks(table.id)).get(turn.seat)
-            if after is not None and after.absent:
-                await self.gone(table.id, turn.member_id)
-                if self.on_absent is not None:
-                    await self.on_absent(table.id, turn.seat)
+            await self.time.absent_by_computer(turn, before is not None and before.absent)
         out: Decided = [ended, TableMessage(table.channel_id, said)]
         if notice is not None:
             out.append(MoveNotice(notice))

@@ -1,23 +1,20 @@
-"""Delivering notices: the channel message after each move, lobby messages, and DMs with an
-ephemeral ``/hand`` fallback for members whose DMs are closed.
+"""Discord's side of the outbox (``bot.tables.outbox``): the channel message of the versions
+it claimed, lobby messages, DMs with an ephemeral ``/hand`` fallback for members whose DMs are
+closed, and the answers a restart owed.
 
-Moves are announced once and in order, from any number of processes: the right to post
-versions is claimed in the database (``bot.store.announcing``), and each channel post carries a
-nonce made of its table and last version, so a post repeated after a crash returns the message
-Discord already has. Discord forgets a nonce after a few minutes, so a range taken over from a
-holder that died is first looked for among the channel's latest messages. A notice already
-covered is skipped; one that comes after a gap first tells each missed version from the log.
-Each seat's DMs go out in version order, and never one older than a view already sent.
+Each channel post of a move carries a nonce made of its table and last version, so a post
+repeated after a crash returns the message Discord already has. Discord forgets a nonce after a
+few minutes, so a range taken over from a holder that died is first looked for among the
+channel's latest messages. Each seat's DMs go out in version order, and never one older than a
+view already sent.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -26,7 +23,6 @@ from discord.utils import MISSING
 from bot.locks import KeyedLocks
 from bot.metrics import DMS_REFUSED
 from bot.notices import Notice, SeatNotice
-from bot.pace.clock import SystemClock, epoch
 from bot.pace.notices import (
     Dashboard,
     Reminder,
@@ -37,13 +33,15 @@ from bot.pace.notices import (
 )
 from bot.render_pool import Rendered
 from bot.store import Status
-from bot.store.announcing import Turn
+from bot.store.announcing import PendingReply
+from bot.tables.outbox import Versions
 from bot.text import clip
 from bot.ui import ids
 from bot.ui.components import board_view, lobby_view, seek_view, vote_view, web_view
 from bot.ui.dm_boards import DmBoards, dm_buttons
 from bot.ui.ids import Mark
 from bot.ui.rate_limit import Pacer
+from bot.ui.replies import ORIGINAL
 from bot.ui.respond import Services
 from bot.web.links import Links
 
@@ -54,8 +52,6 @@ REMEMBERED = 4096  # seats whose last version sent by DM is kept in memory
 # Seats whose last DM'd view is kept (a view is tens of KB): past this, an update is drawn
 # as if nothing were known of the last one (only the parts that ask for a decision).
 VIEWS_REMEMBERED = 512
-LEASE_SECONDS = 60  # a claim to announce not ended by then was left by a crash: taken over
-BUSY_PAUSE = 0.05  # seconds between asking again while another process tells a table
 # Latest channel messages searched, on a takeover, for a post the crashed holder made: Discord
 # forgets a nonce after a few minutes, and the look-back must stay one request.
 LOOK_BACK = 50
@@ -86,13 +82,10 @@ def nonce_of(table_id: int, version: int) -> str:
 
 
 class Delivery:
-    def __init__(self, client: discord.Client, services: Services, holder: str = "all",
-                 now: Callable[[], int] = lambda: epoch(SystemClock())) -> None:
+    def __init__(self, client: discord.Client, services: Services) -> None:
         self.client = client
         self.services = services
-        self.holder = holder  # names this process in the claims to announce
-        self.now = now  # epoch seconds, for the claims' leases
-        self._order = KeyedLocks()
+        self._order = KeyedLocks()  # each seat's DMs in version order
         self._dm_sent: _Bounded = _Bounded()  # (table, member) -> last version sent by DM
         # (table, member) -> the view last sent by DM: an update sends what changed since.
         self._dm_views: OrderedDict[tuple[int, int], Any] = OrderedDict()
@@ -136,59 +129,40 @@ class Delivery:
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def post_move(self, notice: Notice) -> None:
-        """The channel message of a committed change (what happened, the board, one mention
-        of who acts next), once and in version order whichever process posts it; then a DM
-        to each seat with news of its own."""
-        if notice.duplicate:
-            return
-        if notice.since is None:
-            await self._post(notice, notice.public_text)
-        else:
-            async with self._order.hold(notice.table_id):
-                await self._announce(notice)
-        await self.send_private(notice)
+    async def post_plain(self, notice: Notice) -> None:
+        await self._post(notice, notice.public_text)
 
-    async def _announce(self, notice: Notice) -> None:
-        """Claim versions in the database and post them until the notice's are told. The
-        notice's own range goes out as it is; versions nobody told (a crash, a notice that
-        lost a race) go out first, one message each from the log; a range a crashed holder
-        claimed goes out again whole, under the same nonce, so Discord keeps one message,
-        unless it is found among the channel's latest (past Discord's nonce window)."""
-        assert notice.since is not None
-        tables = self.services.tables
-        while True:
-            claim = await tables.claim_announcement(
-                notice.table_id, notice.since, notice.version, self.holder, self.now(),
-                LEASE_SECONDS)
-            if claim.turn is Turn.TOLD:
-                return
-            if claim.turn is Turn.BUSY:  # another process tells earlier versions
-                await asyncio.sleep(BUSY_PAUSE)
-                continue
-            own = not claim.retold and (claim.after, claim.upto) == (notice.since,
-                                                                     notice.version)
-            text = notice.public_text if own else "\n".join(
-                await tables.told_lines(notice.table_id, claim.after, claim.upto))
-            board = claim.upto == notice.version  # the notice's board shows this version
-            nonce = nonce_of(notice.table_id, claim.upto)
-            message_id = None
-            try:
-                # Only a takeover looks back: the normal path costs no extra request.
-                found = (await self._posted_before(notice, claim.upto, text, nonce)
-                         if claim.retold and (text or board) else None)
-                if found is not None:
-                    message_id = found
-                elif text or board:
-                    message_id = await self._post(notice, text, board=board, nonce=nonce)
-            except discord.Forbidden as exc:
-                # The bot may not post there (any more): retrying cannot help, and a claim
-                # left held would make every process wait on this table. `/history` keeps it.
-                log.warning("table %s: versions %s-%s not told in channel %s: %s",
-                            notice.table_id, claim.after + 1, claim.upto, notice.channel_id, exc)
-            await tables.mark_announced(
-                notice.table_id, claim.upto,
-                message_id if board and notice.public_view is not None else None)
+    async def post_versions(self, notice: Notice, versions: Versions) -> int | None:
+        """The channel message of claimed versions (what happened, the board, one mention of
+        who acts next) under a nonce of the table and last version, so Discord keeps one
+        message if it is posted again. A range a crashed holder claimed is looked for among
+        the channel's latest first (past Discord's nonce window)."""
+        text, board = versions.text, versions.board
+        if not (text or board):
+            return None
+        nonce = nonce_of(notice.table_id, versions.upto)
+        try:
+            # Only a takeover looks back: the normal path costs no extra request.
+            found = (await self._posted_before(notice, versions.upto, text, nonce)
+                     if versions.retold else None)
+            if found is not None:
+                return found
+            return await self._post(notice, text, board=board, nonce=nonce)
+        except discord.Forbidden as exc:
+            # The bot may not post there (any more): retrying cannot help, and a claim left
+            # held would make every process wait on this table. `/history` keeps it.
+            log.warning("table %s: versions %s-%s not told in channel %s: %s",
+                        notice.table_id, versions.after + 1, versions.upto, notice.channel_id,
+                        exc)
+            return None
+
+    async def answer_owed(self, reply: PendingReply, text: str) -> None:
+        webhook = discord.Webhook.partial(int(reply.application_id), reply.token,
+                                          client=self.client)
+        try:
+            await webhook.edit_message(ORIGINAL, content=text)
+        except discord.HTTPException as exc:
+            log.info("could not finish the answer to %s: %s", reply.interaction_id, exc)
 
     async def _posted_before(self, notice: Notice, upto: int, text: str,
                              nonce: str) -> int | None:

@@ -13,12 +13,13 @@ from discord.utils import MISSING
 
 from bot.notices import Notice
 from bot.pace.notices import next_line
+from bot.tables.outbox import DONE
 from bot.text import clip
 from bot.ui.async_play import seen
 from bot.ui.components import confirm_view, moves_view, web_view
 from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
-from bot.ui.replies import DONE, given, owe
+from bot.ui.replies import given, owe
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 
 SELECT_LIMIT = 25
@@ -47,7 +48,7 @@ async def commit(interaction: discord.Interaction[Any], table_id: int, text: str
     ``always`` makes it the member's standing answer."""
     await defer(interaction)
     # Owed from here: should the bot die before answering, a restart answers.
-    await owe(interaction, table_id, delivery_of(interaction).holder)
+    await owe(interaction, table_id)
     try:
         notice = await bot_of(interaction).tables.act(
             table_id, member_of(interaction), text, idem_key=str(interaction.id),

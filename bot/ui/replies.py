@@ -10,44 +10,23 @@ from typing import Any
 import discord
 
 from bot.store import Store
-from bot.store.announcing import PendingReply
 from bot.ui.respond import bot_of
 
 log = logging.getLogger(__name__)
 
-DONE = "Done. The board is in the game's channel."
-LOST = ("I restarted before your move counted, so nothing was played. "
-        "Look at the board (`/board`) and make it again.")
 TOKEN_SECONDS = 15 * 60  # how long Discord accepts an interaction's token
 MARGIN_SECONDS = 60  # a token this close to its end is not worth a try
 ORIGINAL: Any = "@original"  # the deferred answer, where a message id would go
 
 
-async def owe(interaction: discord.Interaction[Any], table_id: int, holder: str) -> None:
+async def owe(interaction: discord.Interaction[Any], table_id: int) -> None:
     bot = bot_of(interaction)
-    expires = bot.scheduler.now() + TOKEN_SECONDS - MARGIN_SECONDS
-    await bot.tables.store.add_reply(PendingReply(
-        str(interaction.id), table_id, None, str(interaction.application_id),
-        interaction.token, expires, holder))
+    await bot.outbox.owe(str(interaction.id), table_id, str(interaction.application_id),
+                         interaction.token, bot.scheduler.now() + TOKEN_SECONDS - MARGIN_SECONDS)
 
 
 async def given(interaction: discord.Interaction[Any]) -> None:
-    await bot_of(interaction).tables.store.drop_reply(str(interaction.id))
-
-
-async def give_owed(client: discord.Client, store: Store, owed: list[PendingReply]) -> None:
-    """After a restart: answer each move this process left thinking (read before the gateway
-    connected, so no move of this run is among them), while its token holds; whether the move
-    counted is in the log, under the interaction's id."""
-    for reply in owed:
-        made = await store.find_action_by_key(reply.table_id, reply.interaction_id)
-        webhook = discord.Webhook.partial(int(reply.application_id), reply.token,
-                                          client=client)
-        try:
-            await webhook.edit_message(ORIGINAL, content=DONE if made else LOST)
-        except discord.HTTPException as exc:
-            log.info("could not finish the answer to %s: %s", reply.interaction_id, exc)
-        await store.drop_reply(reply.interaction_id)
+    await bot_of(interaction).outbox.given(str(interaction.id))
 
 
 async def owe_round(interaction: discord.Interaction[Any], round_id: int) -> None:

@@ -11,7 +11,6 @@ from collections.abc import Callable
 import discord
 
 from bot.store.announcing import PendingReply
-from bot.ui.replies import give_owed
 from bot.ui.respond import Services
 from bot.ui.round_deadlines import RoundKeeper
 
@@ -22,7 +21,7 @@ async def catch_up(client: discord.Client, services: Services, rounds: RoundKeep
                    owed: list[PendingReply], owns: Callable[[int | None], bool]) -> None:
     if owed:
         log.info("answering %d moves left thinking before the restart", len(owed))
-        await give_owed(client, services.tables.store, owed)
+        await services.outbox.answer_owed(owed)
     await services.outbox.catch_up(owns)
     await rounds.finish_opening()
     await services.outbox.resume_computers(owns)

@@ -107,7 +107,7 @@ class RoundKeeper:
     async def _tell(self, plan: RoundPlan, parent: object, text: str) -> None:
         """The organiser's owed answer, or (its token expired) the league's channel."""
         if await give_round_owed(self.client, self.services.tables.store, plan.round.id,
-                                 self.delivery.now(), text):
+                                 self.services.scheduler.now(), text):
             return
         if isinstance(parent, discord.TextChannel):
             await self.delivery.pacer.wait()

@@ -140,7 +140,7 @@ async def play_to_the_end(t: Table, table_id: int, rng: Rng, clock: FakeClock,
             if moves:
                 notice = await bot.tables.act(table_id, member, rng.choice(moves))
                 if notice.over:
-                    await bot.delivery.post_move(notice)
+                    await bot.outbox.publish(notice)
                 moved = True
                 break
         if not moved:

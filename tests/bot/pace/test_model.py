@@ -35,7 +35,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-import bot.pace.scheduler as scheduler_module
+import bot.pace.firing as firing_module
 import bot.pace.votes as votes_module
 import rules
 from bot.pace.clock import FakeClock, epoch
@@ -286,9 +286,9 @@ class PaceMachine(RuleBasedStateMachine):
 
         owner, name = {
             "open_vote": (self.store, "open_vote"),
-            "deadline move": (scheduler_module, "move_for"),
+            "deadline move": (firing_module, "move_for"),
             "vote move": (votes_module, "move_for"),
-            "replan": (self.scheduler, "replan"),
+            "replan": (self.scheduler.deadlines, "replan"),
         }[point]
         real = getattr(owner, name)
         setattr(owner, name, die)

@@ -343,7 +343,7 @@ async def test_a_vote_to_wait_cut_short_gives_the_period_on_start(
         stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
     table_id, request = await vote_on_alice(stack)
     await stack.scheduler.vote(request.turn_id, request.round, BOB, "wait")
-    crash_once(monkeypatch, type(stack.scheduler), "replan")
+    crash_once(monkeypatch, type(stack.scheduler.deadlines), "replan")
     with pytest.raises(Crash):
         await stack.scheduler.vote(request.turn_id, request.round, CAROL, "wait")
     await stack.restart()

@@ -102,15 +102,15 @@ async def test_a_crash_between_a_vote_closing_and_the_move_is_recovered_at_start
 async def test_a_vote_whose_carrying_out_failed_is_retried_by_the_tick(
         stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
     table_id, request = await _removed_by_vote(stack)
-    real = stack.scheduler.carry_out
+    real = stack.scheduler.votes.carry_out
 
     async def broken(turn: object) -> list[object]:
         raise RuntimeError("the store went away")
 
-    monkeypatch.setattr(stack.scheduler, "carry_out", broken)
+    monkeypatch.setattr(stack.scheduler.votes, "carry_out", broken)
     with pytest.raises(RuntimeError):
         await stack.scheduler.vote(request.turn_id, request.round, CAROL, "remove")
-    monkeypatch.setattr(stack.scheduler, "carry_out", real)
+    monkeypatch.setattr(stack.scheduler.votes, "carry_out", real)
     fired: list[object] = []
     for _ in range(3):
         stack.clock.advance(MINUTE)

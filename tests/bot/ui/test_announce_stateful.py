@@ -17,9 +17,10 @@ from hypothesis.stateful import invariant, rule, run_state_machine_as_test
 
 from bot.notices import Notice
 from bot.tables import Tables
+from bot.tables import outbox as outbox_module
 from bot.tables.narration import text_names
+from bot.tables.outbox import Outbox
 from bot.text import fill
-from bot.ui import delivery as delivery_module
 from bot.ui.delivery import Delivery
 from bot.values import Member, TableError
 from tests.bot.store.stateful_stores import StoreMachine, give_stores
@@ -102,8 +103,8 @@ class Process:
         self.renderer = Renderer()
         self.outbox: list[Notice] = []
         self.die_after_accept = False
-        self.delivery = Delivery(ProcessClient(self.channel, self),  # type: ignore[arg-type]
-                                 self, f"p{self.number}", self.now)  # type: ignore[arg-type]
+        delivery = Delivery(ProcessClient(self.channel, self), self)  # type: ignore[arg-type]
+        self.posting = Outbox(self.tables, delivery, f"p{self.number}", self.now)
 
 
 class AnnounceMachine(StoreMachine):
@@ -130,7 +131,7 @@ class AnnounceMachine(StoreMachine):
 
     async def deliver(self, process: Process, notice: Notice) -> None:
         try:
-            await process.delivery.post_move(notice)
+            await process.posting.publish(notice)
         except Crash:
             process.restart()
 
@@ -225,8 +226,8 @@ class AnnounceMachine(StoreMachine):
 def test_each_version_is_announced_once_in_order_by_whichever_process(
     backend: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(delivery_module, "LEASE_SECONDS", LEASE)
-    monkeypatch.setattr(delivery_module, "BUSY_PAUSE", 0)
+    monkeypatch.setattr(outbox_module, "LEASE_SECONDS", LEASE)
+    monkeypatch.setattr(outbox_module, "BUSY_PAUSE", 0)
 
     class Machine(AnnounceMachine):
         pass

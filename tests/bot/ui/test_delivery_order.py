@@ -10,6 +10,7 @@ import discord
 
 from bot.notices import Notice, SeatNotice
 from bot.store.announcing import Claim, Turn, decide
+from bot.tables.outbox import Outbox
 from bot.ui.delivery import Delivery, nonce_of
 
 
@@ -86,6 +87,11 @@ class FakeServices:
         self.renderer = FakeRenderer()
 
 
+def posted_by(client: FakeClient, services: FakeServices) -> Outbox:
+    """The outbox's claims over Discord's delivery, as the bot builds them."""
+    return Outbox(services.tables, Delivery(client, services))  # type: ignore[arg-type]
+
+
 def notice(version: int, since: int) -> Notice:
     seat = SeatNotice(0, 42, "Ann", f"view v{version}", {"v": version}, version=version,
                       fingerprint="ab")
@@ -95,17 +101,17 @@ def notice(version: int, since: int) -> Notice:
 
 async def test_a_seat_never_gets_an_older_view_after_a_newer_one() -> None:
     client, services = FakeClient(), FakeServices()
-    delivery = Delivery(client, services)  # type: ignore[arg-type]
-    await delivery.post_move(notice(13, 12))
-    await delivery.post_move(notice(7, 6))
+    outbox = posted_by(client, services)
+    await outbox.publish(notice(13, 12))
+    await outbox.publish(notice(7, 6))
     dms = [text for channel, text in client.sent if channel == 10_042]
     assert dms == ["view v13"]
 
 
 async def test_moves_are_told_once_and_in_order_after_a_gap() -> None:
     client, services = FakeClient(), FakeServices()
-    delivery = Delivery(client, services)  # type: ignore[arg-type]
-    await asyncio.gather(delivery.post_move(notice(3, 2)), delivery.post_move(notice(2, 1)))
+    outbox = posted_by(client, services)
+    await asyncio.gather(outbox.publish(notice(3, 2)), outbox.publish(notice(2, 1)))
     said = [text for channel, text in client.sent if channel == 7]
     told = "\n".join(said)
     # Whatever the order of arrival, version 2 is told before version 3, and each once.
@@ -116,9 +122,9 @@ async def test_moves_are_told_once_and_in_order_after_a_gap() -> None:
 
 async def test_a_dm_is_drawn_as_an_update_on_the_view_sent_before() -> None:
     client, services = FakeClient(), FakeServices()
-    delivery = Delivery(client, services)  # type: ignore[arg-type]
-    await delivery.post_move(notice(2, 1))
-    await delivery.post_move(notice(3, 2))
+    outbox = posted_by(client, services)
+    await outbox.publish(notice(2, 1))
+    await outbox.publish(notice(3, 2))
     dms = [(view, previous) for view, update, previous in services.renderer.calls if update]
     # The first DM knows no earlier view; the next one is drawn against the first.
     assert dms == [({"v": 2}, None), ({"v": 3}, {"v": 2})]
@@ -126,8 +132,8 @@ async def test_a_dm_is_drawn_as_an_update_on_the_view_sent_before() -> None:
 
 async def test_each_channel_post_carries_the_nonce_of_its_table_and_last_version() -> None:
     client, services = FakeClient(), FakeServices()
-    delivery = Delivery(client, services)  # type: ignore[arg-type]
-    await delivery.post_move(notice(3, 2))  # version 2 never told: on its own, first
+    outbox = posted_by(client, services)
+    await outbox.publish(notice(3, 2))  # version 2 never told: on its own, first
     assert client.nonces == [nonce_of(1, 2), nonce_of(1, 3)] == ["1.2", "1.3"]
     # Within Discord's 25 characters for any table id and version the stores can hold.
     assert len(nonce_of(2**63 - 1, 2**31 - 1)) <= 25
@@ -135,7 +141,7 @@ async def test_each_channel_post_carries_the_nonce_of_its_table_and_last_version
 
 async def test_a_channel_the_bot_may_not_post_in_does_not_hold_the_table_up() -> None:
     client, services = FakeClient(), FakeServices()
-    delivery = Delivery(client, services)  # type: ignore[arg-type]
+    outbox = posted_by(client, services)
 
     async def refused(*_: Any, **__: Any) -> Any:
         raise discord.Forbidden(type("R", (), {"status": 403, "reason": "Forbidden"})(),
@@ -144,7 +150,7 @@ async def test_a_channel_the_bot_may_not_post_in_does_not_hold_the_table_up() ->
     channel = FakeChannel(client.sent, 7)
     channel.send = refused  # type: ignore[method-assign]
     client.get_partial_messageable = lambda channel_id: channel  # type: ignore[method-assign]
-    await delivery.post_move(notice(2, 1))
+    await outbox.publish(notice(2, 1))
     assert services.tables.announced == [2]  # marked: no claim is left held
     assert [text for c, text in client.sent if c == 10_042] == ["view v2"]  # DMs still go
 
@@ -193,8 +199,8 @@ async def test_a_takeover_finds_the_crashed_holders_post_among_the_latest_messag
                             Said(7, "(missed v2)\n(missed v3)\nNext: <@42>")])
     services = FakeServices()
     taken_over(services)
-    delivery = Delivery(client, services)  # type: ignore[arg-type]
-    await delivery.post_move(notice(3, 2))
+    outbox = posted_by(client, services)
+    await outbox.publish(notice(3, 2))
     assert [text for channel, text in client.sent if channel == 7] == []
     assert client.reads == [50] and services.tables.announced == [3]
 
@@ -205,8 +211,8 @@ async def test_a_takeover_posts_what_came_after_the_tables_last_board() -> None:
                             Said(7, "(missed v2)\n(missed v3)")])
     services = FakeServices()
     taken_over(services)
-    delivery = Delivery(client, services)  # type: ignore[arg-type]
-    await delivery.post_move(notice(3, 2))
+    outbox = posted_by(client, services)
+    await outbox.publish(notice(3, 2))
     assert [text for channel, text in client.sent if channel == 7] == [
         "(missed v2)\n(missed v3)"]
     assert client.nonces[0] == nonce_of(1, 3)
@@ -217,15 +223,15 @@ async def test_a_takeover_finds_the_board_by_its_buttons() -> None:
                                                                "tabula:board:hand:1:v3"))])
     services = FakeServices()
     taken_over(services)
-    delivery = Delivery(client, services)  # type: ignore[arg-type]
-    await delivery.post_move(notice(3, 2))
+    outbox = posted_by(client, services)
+    await outbox.publish(notice(3, 2))
     assert [text for channel, text in client.sent if channel == 7] == []
 
 
 async def test_the_normal_path_reads_no_history() -> None:
     client = ReadingClient([])
     services = FakeServices()
-    delivery = Delivery(client, services)  # type: ignore[arg-type]
-    await delivery.post_move(notice(2, 1))
-    await delivery.post_move(notice(3, 2))
+    outbox = posted_by(client, services)
+    await outbox.publish(notice(2, 1))
+    await outbox.publish(notice(3, 2))
     assert client.reads == [] and services.tables.announced == [2, 3]

@@ -1,5 +1,5 @@
-"""What the scheduler's parts share: the table use cases, the store, the clock, a table's
-timing and a member's settings."""
+"""What the scheduler's services share: the table use cases and their store, the clock, a
+table's timing, a member's settings, and what follows when a seat is lost to its member."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from bot.pace.clock import Clock, epoch
 from bot.pace.member import MemberSettings
 from bot.pace.model import Timing, timing_of
 from bot.pace.planning import TurnPlanning
+from bot.store.timing_records import TurnRecord
 from bot.tables import Tables
 
 
-class SchedulerBase:
+class TableTime:
     def __init__(self, tables: Tables, turns: TurnPlanning, *,
                  owns: Callable[[int | None], bool] | None = None,
                  on_absent: Callable[[int, int], Awaitable[object]] | None = None) -> None:
@@ -50,3 +51,20 @@ class SchedulerBase:
         found = await self.store.member_settings(wanted)
         return {m: MemberSettings(**found[m]) if m in found else MemberSettings(m)
                 for m in wanted}
+
+    async def gone(self, table_id: int, member_id: int | None) -> None:
+        """The member's seat went absent or was voted out: an abandoned game on their
+        reliability record (once per table)."""
+        if member_id is not None:
+            await self.store.add_member_event(member_id, table_id, "abandoned", 0, self.now())
+
+    async def absent_by_computer(self, turn: TurnRecord, was_absent: bool) -> None:
+        """After the computer moved for a seat out of time: if those moves just made it
+        absent (as autopilot counts them), the member has left the game."""
+        if was_absent:
+            return
+        after = (await self.store.seat_clocks(turn.table_id)).get(turn.seat)
+        if after is not None and after.absent:
+            await self.gone(turn.table_id, turn.member_id)
+            if self.on_absent is not None:
+                await self.on_absent(turn.table_id, turn.seat)
