@@ -1,4 +1,5 @@
-"""``open_store``: the backend named by ``TABULA_DB`` (a SQLite file path, or a PostgreSQL URL)."""
+"""``open_store``: the backend named by ``TABULA_DB`` (a SQLite file path, or a PostgreSQL URL),
+and how to show that target safely."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from bot.store.migrations import numbered
 from bot.store.sql.store import Store
 from bot.store.sqlite import setup as sqlite_setup
 from bot.store.sqlite.store import SqliteStore
-from bot.store.targets import is_postgres, redacted
 
 __all__ = ["POSTGRES_INSTALL", "check_database", "is_postgres", "migrate_schema", "open_store",
            "redacted", "schema_version_at"]
@@ -20,6 +20,21 @@ __all__ = ["POSTGRES_INSTALL", "check_database", "is_postgres", "migrate_schema"
 # What installs the optional PostgreSQL driver (the project's ``postgres`` extra, from a
 # checkout): the one hint every "asyncpg is not installed" message gives.
 POSTGRES_INSTALL = "pip install -e '.[postgres]'"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def redacted(target: str | Path) -> str:
+    """``target`` without a URL's password, for messages and logs."""
+    url = str(target)
+    head, at, tail = url.rpartition("@")
+    if not at or "://" not in head:
+        return url
+    scheme, _, user = head.partition("://")
+    return f"{scheme}://{user.split(':', 1)[0]}@{tail}"
 
 
 def no_postgres_driver() -> StoreError:
@@ -85,18 +100,13 @@ def _sqlite_version(path: Path) -> int:
         return sqlite_setup.user_version(db)
 
 
-def newest_schema(target: str | Path) -> int:
-    """The last migration this program ships for ``target``'s backend."""
-    shipped = numbered("postgres" if is_postgres(target) else "sqlite")
-    return shipped[-1][0] if shipped else 0
-
-
 async def migrate_schema(target: str | Path) -> tuple[int, int]:
     """Apply every pending migration to ``target`` as opening the store does (a SQLite file
     not there yet is created, and so is a 0-byte one: the command is the ask to create, and
     such a file holds nothing to lose); returns the schema version before and after."""
     before = await schema_version_at(target)
-    newest = newest_schema(target)
+    shipped = numbered("postgres" if is_postgres(target) else "sqlite")
+    newest = shipped[-1][0] if shipped else 0
     if before > newest:
         raise StoreError(f"{redacted(target)}: {newer_schema(before, newest)}")
     if not is_postgres(target):

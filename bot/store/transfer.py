@@ -18,6 +18,7 @@ import asyncpg
 
 from bot.store.errors import StoreError
 from bot.store.sql.rows import iso
+from bot.store.sql.script import marks
 from bot.store.sqlite.store import SqliteStore
 
 BATCH = 2_000
@@ -37,8 +38,7 @@ async def sqlite_layout(db: aiosqlite.Connection) -> Layout:
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         " ORDER BY name"
     )]
-    parents = {}
-    columns = {}
+    parents, columns = {}, {}
     for name in names:
         keys = await db.execute_fetchall(f'PRAGMA foreign_key_list("{name}")')
         parents[name] = {str(k[2]) for k in keys} - {name}
@@ -54,26 +54,19 @@ async def sqlite_layout(db: aiosqlite.Connection) -> Layout:
     return [(name, columns[name]) for name in ordered]
 
 
-async def postgres_types(conn: asyncpg.Connection, table: str) -> dict[str, str]:
-    found = await conn.fetch(
-        "SELECT column_name, data_type FROM information_schema.columns"
-        " WHERE table_schema = current_schema() AND table_name = $1",
-        table,
-    )
-    return {r["column_name"]: r["data_type"] for r in found}
-
-
 async def check_same_tables(conn: asyncpg.Connection, layout: Layout) -> dict[str, dict[str, str]]:
     """The PostgreSQL column types of every table, once both schemas are known to match."""
     found = await conn.fetch(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
-    )
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
     extra = {r["table_name"] for r in found} - PG_ONLY - {name for name, _ in layout}
     if extra:
         raise TransferError(f"PostgreSQL has tables SQLite lacks: {', '.join(sorted(extra))}.")
     types = {}
     for name, columns in layout:
-        types[name] = await postgres_types(conn, name)
+        found = await conn.fetch(
+            "SELECT column_name, data_type FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = $1", name)
+        types[name] = {r["column_name"]: r["data_type"] for r in found}
         if set(types[name]) != set(columns):
             raise TransferError(
                 f"Table {name} differs: SQLite has {sorted(columns)}, "
@@ -135,16 +128,12 @@ async def _advance_identities(conn: asyncpg.Connection, table: str) -> None:
     """Rows copied with their ids leave the identity sequence behind; move it past them."""
     found = await conn.fetch(
         "SELECT column_name FROM information_schema.columns WHERE table_schema ="
-        " current_schema() AND table_name = $1 AND is_identity = 'YES'",
-        table,
-    )
+        " current_schema() AND table_name = $1 AND is_identity = 'YES'", table)
     for row in found:
         column = row["column_name"]
         await conn.execute(
             f"SELECT setval(pg_get_serial_sequence($1, $2), GREATEST(MAX(\"{column}\"), 1),"
-            f" MAX(\"{column}\") IS NOT NULL) FROM \"{table}\"",
-            table, column,
-        )
+            f" MAX(\"{column}\") IS NOT NULL) FROM \"{table}\"", table, column)
 
 
 async def postgres_to_sqlite(conn: asyncpg.Connection, target: Path) -> dict[str, int]:
@@ -160,8 +149,7 @@ async def postgres_to_sqlite(conn: asyncpg.Connection, target: Path) -> dict[str
             await check_same_tables(conn, layout)
             await db.execute("BEGIN")
             for name, columns in layout:
-                marks = ", ".join("?" for _ in columns)
-                insert = f'INSERT INTO "{name}" ({_list(columns)}) VALUES ({marks})'
+                insert = f'INSERT INTO "{name}" ({_list(columns)}) VALUES ({marks(len(columns))})'
                 copied[name] = 0
                 cursor = await conn.cursor(f'SELECT {_list(columns)} FROM "{name}" ORDER BY 1')
                 while batch := [tuple(map(to_sqlite, r)) for r in await cursor.fetch(BATCH)]:

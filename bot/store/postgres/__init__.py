@@ -1,3 +1,2 @@
-"""The PostgreSQL store (the ``postgres`` extra): ``store`` opens it, ``tables``,
-``seats``, ``timing`` and ``leagues`` hold its rows (module for module as in the SQLite store),
-``setup`` applies the migrations."""
+"""The PostgreSQL store (the ``postgres`` extra): ``store`` opens it and runs scripts, ``steps``
+writes a move in one statement, ``setup`` applies the migrations."""

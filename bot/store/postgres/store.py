@@ -5,26 +5,28 @@ Every write is one transaction on a pooled connection; a move is one statement
 (``postgres/steps.py``). COMMIT returns once the WAL is flushed (our sessions never run with
 ``synchronous_commit`` off): acknowledged means durable. Concurrent commits from the pool, and
 from other processes, share WAL flushes: PostgreSQL's own group commit, so the store needs no
-queue of its own.
+queue of its own. Scripts (``bot.store.sql.script``) run on a pooled connection, their ``?``
+placeholders numbered as PostgreSQL's.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.store.errors import IntegrityFailure, StoreError
-from bot.store.postgres.driver import execute, run
+from bot.store.errors import IntegrityFailure, StoreError, UniqueViolation
+from bot.store.factory import redacted
 from bot.store.postgres.setup import applied, migrate, migrations
 from bot.store.postgres.steps import write_steps
 from bot.store.records import Step
-from bot.store.sql.script import Script, Statement
+from bot.store.sql.script import Script, Statement, Want
 from bot.store.sql.store import Store
-from bot.store.targets import redacted
 from bot.store.transfer import postgres_to_sqlite
 
 log = logging.getLogger(__name__)
@@ -41,8 +43,54 @@ _DURABLE = (
 )
 
 
+# A ``?`` outside quoted text: the store's SQL never has one inside.
+_MARK = re.compile(r"\?")
+
+
 async def _prepare(conn: asyncpg.Connection) -> None:
     await conn.execute(_DURABLE)
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, ...``."""
+    counter = iter(range(1, sql.count("?") + 1))
+    return _MARK.sub(lambda _: f"${next(counter)}", sql)
+
+
+async def execute(conn: asyncpg.Connection, statement: Statement) -> Any:
+    sql, params, want = numbered(statement.sql), statement.params, statement.want
+    try:
+        if want is Want.ROWS:
+            return await conn.fetch(sql, *params)
+        if want is Want.ROW:
+            return await conn.fetchrow(sql, *params)
+        if want is Want.VALUE:
+            return await conn.fetchval(sql, *params)
+        if want is Want.LOCK:
+            await conn.execute(f"LOCK TABLE {statement.sql} IN SHARE ROW EXCLUSIVE MODE")
+            return None
+        if want is Want.MANY:
+            await conn.executemany(sql, params)
+            return None
+        status: str = await conn.execute(sql, *params)
+    except asyncpg.UniqueViolationError as exc:
+        raise UniqueViolation(str(exc), exc.constraint_name) from exc
+    # "UPDATE 3", "DELETE 1", "INSERT 0 1": the last word is the count.
+    return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
+
+
+async def run(conn: asyncpg.Connection, script: Script[T]) -> T:
+    """The script to its end, each statement on ``conn``; what it returns."""
+    try:
+        statement = next(script)
+        while True:
+            statement = script.send(await execute(conn, statement))
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    finally:
+        script.close()
 
 
 class PostgresStore(Store):

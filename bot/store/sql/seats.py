@@ -13,9 +13,27 @@ from bot.store.records import ActionRecord
 from bot.store.sql.database import Repository
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, marks, row, rows
-from bot.store.sql.settings import SETTINGS_COLUMNS, member_settings
 from bot.store.sql.tables import action_record, advance
 from bot.store.timing_records import DashboardRecord, SeatChange
+
+SETTINGS_COLUMNS = ("member_id", "tz", "quiet_start", "quiet_end", "interval_hours",
+                    "dm_notices", "preview", "away_from", "away_until", "dashboard",
+                    "dms_refused")
+_FLAGS = ("dm_notices", "preview", "dashboard", "dms_refused")
+
+# Marks the dashboards of a table's members for an edit (their waiting tables changed).
+MARK_DASHBOARDS = ("UPDATE dashboards SET dirty = TRUE WHERE NOT dirty AND member_id IN"
+                   " (SELECT member_id FROM seats WHERE table_id = ?)")
+
+
+def member_settings(ids: list[int]) -> Script[dict[int, dict[str, Any]]]:
+    """Stored settings of these members, as ``bot.pace.member.MemberSettings`` fields."""
+    if not ids:
+        return {}
+    found = yield rows(f"SELECT * FROM member_settings WHERE member_id IN ({marks(len(ids))})",
+                       *ids)
+    return {int(r["member_id"]): {c: bool(r[c]) if c in _FLAGS else r[c]
+                                  for c in SETTINGS_COLUMNS} for r in found}
 
 
 def votes_of(turn_id: int, round_: int) -> Script[dict[int, str]]:
@@ -118,10 +136,8 @@ class Seats(Repository):
 
     # -- seats changing hands ----------------------------------------------------------------
 
-    async def substitute_seat(
-        self, table_id: int, seat: int, member_id: int, name: str, by: int, at: int,
-        expected_version: int,
-    ) -> int:
+    async def substitute_seat(self, table_id: int, seat: int, member_id: int, name: str, by: int,
+                              at: int, expected_version: int) -> int:
         """Give a seat to another member and record the change; bumps the version so the old
         member's buttons stop working. ``AlreadySeated`` if the member holds another seat."""
         version = expected_version + 1

@@ -94,21 +94,10 @@ class Tables(Repository):
 
     # -- tables ----------------------------------------------------------------------------
 
-    async def create_table(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        game_id: str,
-        creator_id: int,
-        creator_name: str,
-        options: dict[str, Any],
-        max_players: int | None,
-        seat_order: str,
-        seed: str,
-        seed_hash: str,
-        league_id: int | None = None,
-    ) -> TableRecord:
+    async def create_table(self, *, guild_id: int | None, channel_id: int, game_id: str,
+                           creator_id: int, creator_name: str, options: dict[str, Any],
+                           max_players: int | None, seat_order: str, seed: str, seed_hash: str,
+                           league_id: int | None = None) -> TableRecord:
         """A new lobby with its creator in the first seat; ``ChannelBusy`` if one is live."""
 
         def create() -> Script[TableRecord]:
@@ -191,10 +180,8 @@ class Tables(Repository):
     async def seats(self, table_id: int) -> list[SeatRecord]:
         return await self._db.read(seats_of(table_id))
 
-    async def add_seat(
-        self, table_id: int, member_id: int | None, name: str, expected_version: int,
-        level: str | None = None,
-    ) -> list[SeatRecord]:
+    async def add_seat(self, table_id: int, member_id: int | None, name: str,
+                       expected_version: int, level: str | None = None) -> list[SeatRecord]:
         """Append a seat in the lobby; returns the seats as they now are (the table version
         is ``expected_version + 1``)."""
 
@@ -264,7 +251,6 @@ class Tables(Repository):
     async def record(self, table_id: int, expected_version: int, snapshot: dict[str, Any],
                      entry: NewAction, status: str = Status.PLAYING) -> int:
         """Write the new snapshot and its log entry; returns the new version once durable.
-
         ``StaleVersion`` if the table moved on since ``expected_version`` was read;
         ``DuplicateKey`` if ``entry.idem_key`` was recorded before."""
         return await self.record_steps(table_id, expected_version,
@@ -293,19 +279,17 @@ class Tables(Repository):
 
     # -- previews awaiting Confirm ----------------------------------------------------------
 
-    async def add_pending(
-        self, table_id: int, member_id: int, version: int, action: dict[str, Any], text: str,
-        fingerprint: str | None = None,
-    ) -> int:
+    async def add_pending(self, table_id: int, member_id: int, version: int,
+                          action: dict[str, Any], text: str, fingerprint: str | None = None
+                          ) -> int:
         def add() -> Script[int]:
             # Old previews of the same member at this table are superseded by the new one.
             yield count("DELETE FROM pending_moves WHERE table_id = ? AND member_id = ?",
                         table_id, member_id)
-            made = yield value(
+            return int((yield value(
                 "INSERT INTO pending_moves (table_id, member_id, version, action, text,"
                 " created_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                table_id, member_id, version, dumps(action), text, now(), fingerprint)
-            return int(made)
+                table_id, member_id, version, dumps(action), text, now(), fingerprint)))
 
         return await self._db.write(add())
 

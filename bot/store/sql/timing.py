@@ -18,7 +18,7 @@ from bot.store.records import Step
 from bot.store.sql.database import Repository
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, row, rows, value
-from bot.store.sql.settings import MARK_DASHBOARDS
+from bot.store.sql.seats import MARK_DASHBOARDS
 from bot.store.sql.tables import dumps
 from bot.store.sql.turns import open_turns, seat_clocks, timing_in_force, turn_record, write_plan
 from bot.store.timing_records import (
@@ -40,10 +40,9 @@ class Timing(Repository):
 
     # -- a move and its planned turns --------------------------------------------------------
 
-    async def record_steps_planned(
-        self, table_id: int, expected_version: int, steps: Sequence[Step],
-        plan: PlanRequest | None,
-    ) -> tuple[int, dict[int, TurnRecord] | None]:
+    async def record_steps_planned(self, table_id: int, expected_version: int,
+                                   steps: Sequence[Step], plan: PlanRequest | None
+                                   ) -> tuple[int, dict[int, TurnRecord] | None]:
         """``record_steps``, then the table's turns planned (``plan``) in the same
         transaction. A failure of the plan undoes only its own writes, never the moves; the
         open turns it returns are None then."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, each, marks, row, rows, value
-from bot.store.sql.settings import MARK_DASHBOARDS, member_settings
+from bot.store.sql.seats import MARK_DASHBOARDS, member_settings
 from bot.store.timing_records import PlanInputs, PlanRequest, SeatClock, TurnRecord
 
 # The table ended with its game over: each member seated finished it (once).

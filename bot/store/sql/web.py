@@ -1,12 +1,14 @@
-"""Web page rows: random public ids of tables and leagues, and servers that turned their
-pages off."""
+"""Web page rows: random public ids of tables and leagues (16 URL-safe characters from 96
+random bits: not guessable, not enumerable), and servers that turned their pages off."""
 
 from __future__ import annotations
 
+import secrets
+
 from bot.store.sql.database import Repository
 from bot.store.sql.script import Script, count, row, value
-from bot.store.web_ids import check_kind, new_public_id
 
+KINDS = ("table", "league")
 _FIND = "SELECT public_id FROM web_ids WHERE kind = ? AND ref_id = ?"
 
 
@@ -15,7 +17,8 @@ class WebIds(Repository):
 
     async def public_id(self, kind: str, ref_id: int) -> str:
         """The page id of a table or league, made on first ask and kept for good."""
-        check_kind(kind)
+        if kind not in KINDS:
+            raise ValueError(f"public ids are for {' and '.join(KINDS)}, not {kind!r}")
         found = await self._db.query(value(_FIND, kind, ref_id))
         if found is not None:
             return str(found)
@@ -23,7 +26,8 @@ class WebIds(Repository):
         def make() -> Script[str]:
             # Whoever asks first makes it; a second asker keeps the first one's id.
             yield count("INSERT INTO web_ids (public_id, kind, ref_id) VALUES (?, ?, ?)"
-                        " ON CONFLICT (kind, ref_id) DO NOTHING", new_public_id(), kind, ref_id)
+                        " ON CONFLICT (kind, ref_id) DO NOTHING", secrets.token_urlsafe(12),
+                        kind, ref_id)
             return str((yield value(_FIND, kind, ref_id)))
 
         return await self._db.write(make())
