@@ -11,7 +11,7 @@ from bot.pace.member import MemberSettings
 from bot.pace.model import Mode
 from bot.pace.plan import allowance, deadline, quiet_lead, turn_span
 from bot.pace.table_time import TableTime
-from bot.store.timing_records import PlanInputs, PlanRequest, PlanRows, SeatClock, TurnRecord
+from bot.store.records import PlanInputs, PlanRequest, PlanRows, SeatClock, TurnRecord
 
 # A turn's new extra time (seconds added to its deadline), from the turn and the time now.
 Added = Callable[[TurnRecord, int], int]

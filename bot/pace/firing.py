@@ -26,7 +26,7 @@ from bot.pace.table_time import TableTime
 from bot.pace.usecases import move_for
 from bot.pace.votes import Votes
 from bot.store import Status
-from bot.store.timing_records import TurnRecord
+from bot.store.records import TurnRecord
 from bot.text import escape
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.notices import Notice
-from bot.store.timing_records import WaitingTurn
+from bot.store.records import WaitingTurn
 from rules import GAMES
 
 

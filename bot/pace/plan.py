@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.pace.member import MemberSettings
 from bot.pace.model import DAY, MINUTE, Mode, Timing, reminder_lead
-from bot.store.timing_records import NewTurn, SeatClock, TurnRecord
+from bot.store.records import NewTurn, SeatClock, TurnRecord
 
 SETTLE_PASSES = 3  # a deadline moved out of quiet hours may land in a holiday, and back
 

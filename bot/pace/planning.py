@@ -9,7 +9,7 @@ from bot.pace.member import MemberSettings
 from bot.pace.model import timing_of
 from bot.pace.plan import SeatInfo, reconcile
 from bot.store import Status, Store
-from bot.store.timing_records import PlanInputs, PlanRequest, PlanRows, TurnRecord
+from bot.store.records import PlanInputs, PlanRequest, PlanRows, TurnRecord
 from bot.tables.live import Loaded, Planning, Timed
 
 

@@ -23,7 +23,7 @@ from bot.pace.settings import PaceSettings
 from bot.pace.table_time import TableTime
 from bot.pace.usecases import substitute
 from bot.store import Status
-from bot.store.timing_records import TurnRecord
+from bot.store.records import TurnRecord
 from bot.text import escape
 from bot.values import Member, TableError
 

@@ -28,7 +28,7 @@ from bot.pace.settings import PaceSettings
 from bot.pace.table_time import TableTime
 from bot.pace.votes import Decided, Votes
 from bot.store import Store
-from bot.store.timing_records import WaitingTurn
+from bot.store.records import WaitingTurn
 from bot.tables import Tables
 from bot.values import Member
 

@@ -13,7 +13,7 @@ from bot.pace.model import Timing
 from bot.pace.server_settings import ServerSettings
 from bot.pace.table_time import TableTime
 from bot.store import Status
-from bot.store.timing_records import WaitingTurn
+from bot.store.records import WaitingTurn
 from bot.values import Member, TableError
 
 

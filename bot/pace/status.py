@@ -9,7 +9,7 @@ from datetime import datetime
 from bot.pace.model import Mode, span
 from bot.pace.scheduler import Scheduler
 from bot.pace.votes import outcome
-from bot.store.timing_records import TurnRecord
+from bot.store.records import TurnRecord
 from bot.text import escape
 
 

@@ -9,7 +9,7 @@ from bot.pace.clock import Clock, epoch
 from bot.pace.member import MemberSettings
 from bot.pace.model import Timing, timing_of
 from bot.pace.planning import TurnPlanning
-from bot.store.timing_records import TurnRecord
+from bot.store.records import TurnRecord
 from bot.tables import Tables
 
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from bot.notices import Notice
 from bot.pace.autopilot import pass_action
 from bot.store import AlreadySeated, DuplicateKey, StaleVersion, Status
-from bot.store.timing_records import TurnRecord
+from bot.store.records import TurnRecord
 from bot.tables import offload
 from bot.tables.computers import decide
 from bot.tables.live import Live

@@ -24,7 +24,7 @@ from bot.pace.notices import (
 )
 from bot.pace.table_time import TableTime
 from bot.pace.usecases import move_for
-from bot.store.timing_records import TurnRecord
+from bot.store.records import TurnRecord
 from bot.text import escape
 from bot.values import Member, TableError
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store import ActionRecord, TableRecord
-from bot.store.timing_records import SeatChange
+from bot.store.records import SeatChange
 from bot.text import escape
 from rules.core import Game, State, format_text
 

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from bot.locks import KeyedLocks
 from bot.store import SeatRecord, Store, TableRecord
-from bot.store.timing_records import PlanRequest, TurnRecord
+from bot.store.records import PlanRequest, TurnRecord
 from bot.values import OutOfDate, TableError
 from rules import GAMES
 from rules.core import Game, RulesError, State

@@ -34,21 +34,15 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 POOL_SIZE = 10
-
-# Run on each new pooled connection: a server or role configured with synchronous_commit=off
-# would acknowledge commits that a crash can lose, so our sessions put it back on.
-_DURABLE = (
-    "SELECT CASE WHEN current_setting('synchronous_commit') = 'off'"
-    " THEN set_config('synchronous_commit', 'on', false) END"
-)
-
-
 # A ``?`` outside quoted text: the store's SQL never has one inside.
 _MARK = re.compile(r"\?")
 
 
 async def _prepare(conn: asyncpg.Connection) -> None:
-    await conn.execute(_DURABLE)
+    # Run on each new pooled connection: a server or role configured with synchronous_commit=off
+    # would acknowledge commits that a crash can lose, so our sessions put it back on.
+    await conn.execute("SELECT CASE WHEN current_setting('synchronous_commit') = 'off'"
+                       " THEN set_config('synchronous_commit', 'on', false) END")
 
 
 @functools.lru_cache(maxsize=1024)

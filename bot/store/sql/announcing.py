@@ -13,13 +13,10 @@ from bot.store.sql.script import Script, count, row, rows
 
 
 class Announcing(Repository):
-    """Announcement claims and replies owed, on ``self._db``."""
-
     async def claim_announcement(self, table_id: int, since: int, version: int, by: str,
                                  now: int, lease: int) -> Claim:
         """What ``by`` may post next towards versions ``since + 1 .. version`` (a POST claim
         is held until ``now + lease``; ``mark_announced`` ends it)."""
-
         def claim() -> Script[Claim]:
             found = yield row(f"SELECT {CLAIM_COLUMNS} FROM game_tables WHERE id = ?"
                               " FOR UPDATE", table_id)

@@ -89,8 +89,6 @@ def read_ratings(keys: list[tuple[str, int]]) -> Script[Ratings]:
 
 
 class LeagueResults(Repository):
-    """League results and ratings, on ``self._db``."""
-
     async def tables_awaiting_result(self) -> list[int]:
         """Finished or abandoned sanctioned league tables whose result is not stored yet."""
         found = await self._db.query(rows(
@@ -109,7 +107,6 @@ class LeagueResults(Repository):
         recording is idempotent, in any process (the unique table id decides). The NOT
         EXISTS spares a repeat an id from a PostgreSQL sequence, so result numbers shown to
         members stay 1, 2, 3."""
-
         def save() -> Script[int | None]:
             yield lock(RATINGS)
             made = yield value(
@@ -145,7 +142,6 @@ class LeagueResults(Repository):
                           replay: Replay) -> bool:
         """Void a result (logged with who and why) and rebuild every rating, in one
         transaction; False when there is no such result or it was voided before."""
-
         def void() -> Script[bool]:
             yield lock(RATINGS)
             if (yield count("UPDATE league_results SET voided = ? WHERE id = ?"
@@ -163,7 +159,6 @@ class LeagueResults(Repository):
                              places: list[tuple[int, int, bool]], replay: Replay) -> bool:
         """Set each (seat, place, forfeited) of a result (logged with who and why) and
         rebuild every rating, in one transaction; False when there is no such result."""
-
         def correct() -> Script[bool]:
             yield lock(RATINGS)
             if (yield value("SELECT 1 FROM league_results WHERE id = ?", result_id)) is None:

@@ -21,8 +21,6 @@ round_record = partial(record, RoundRecord)
 
 
 class LeagueRounds(Repository):
-    """League rounds and their plans, on ``self._db``."""
-
     async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
                         *, force: bool = False, deadline: str | None = None,
                         auto_next: int | None = None, plan: Sequence[RoundSlot] = ()
@@ -31,7 +29,6 @@ class LeagueRounds(Repository):
         None while another round of the league is open, unless ``force`` closes that one
         first. The check and the insert are one transaction, under the league's row lock
         (and one open round per league is a unique index)."""
-
         def add() -> Script[Row | None]:
             at = stamp()
             yield value(LOCK_LEAGUE, league_id)
@@ -68,10 +65,9 @@ class LeagueRounds(Repository):
 
     async def close_round(self, round_id: int) -> bool:
         """Mark the round complete; False when it already was."""
-        closed = await self._db.execute(count(
+        return bool(await self._db.execute(count(
             "UPDATE league_rounds SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
-            stamp(), round_id))
-        return bool(closed > 0)
+            stamp(), round_id)))
 
     async def open_rounds(self) -> list[RoundRecord]:
         return await self._many(round_record, rows(
@@ -85,7 +81,6 @@ class LeagueRounds(Repository):
     async def claim_next(self, round_id: int) -> int | None:
         """Take the round's order to open the next one (once: None when it was taken; the
         row is read locked, so a second claim waits and then finds it taken)."""
-
         def claim() -> Script[int | None]:
             seconds = yield value("SELECT auto_next FROM league_rounds WHERE id = ?"
                                   " FOR UPDATE", round_id)

@@ -29,11 +29,7 @@ season_record = partial(record, SeasonRecord)
 
 
 class Leagues(LeagueRounds):
-    """Leagues, their members and seasons (and, from ``LeagueRounds``, their rounds), on
-    ``self._db``."""
-
     # -- leagues ---------------------------------------------------------------------------
-
     async def create_league(self, guild_id: int, name: str, game_id: str, created_by: int,
                             settings: LeagueSettings | None = None) -> int:
         """A new league; ``AlreadyExists`` when the server has one of that name."""
@@ -87,13 +83,11 @@ class Leagues(LeagueRounds):
                                                   league_id))
 
     # -- sign-ups --------------------------------------------------------------------------
-
     async def join_league(self, league_id: int, member_id: int, name: str,
                           cap: int | None = None) -> bool:
         """Sign a member up (again); keeps their first join date. False (nothing written)
         when ``cap`` members are signed up already and this one is not among them; under
         the league's row lock, so two joins at once never pass the cap."""
-
         def join() -> Script[bool]:
             yield value(LOCK_LEAGUE, league_id)
             if cap is not None and (yield value(
@@ -130,10 +124,9 @@ class Leagues(LeagueRounds):
 
     async def leave_league(self, league_id: int, member_id: int) -> bool:
         """False when the member was not signed up."""
-        left = await self._db.execute(count(
+        return bool(await self._db.execute(count(
             "UPDATE league_members SET left_at = ? WHERE league_id = ? AND member_id = ?"
-            " AND left_at IS NULL", stamp(), league_id, member_id))
-        return bool(left > 0)
+            " AND left_at IS NULL", stamp(), league_id, member_id)))
 
     async def league_members(self, league_id: int, *, signed_up: bool = True
                              ) -> list[LeagueMemberRecord]:
@@ -144,11 +137,9 @@ class Leagues(LeagueRounds):
         return [record(LeagueMemberRecord, r, active=r["left_at"] is None) for r in found]
 
     # -- seasons ---------------------------------------------------------------------------
-
     async def start_season(self, league_id: int, ends_on: str | None, carry: float
                            ) -> SeasonRecord:
         """End the running season (if any) and start the next one, in one transaction."""
-
         def start() -> Script[Row]:
             at = stamp()
             yield value(LOCK_LEAGUE, league_id)
@@ -177,7 +168,6 @@ class Leagues(LeagueRounds):
         return await self._db.read(season_carries())
 
     # -- sanctioned tables, seatings and forfeits -------------------------------------------
-
     async def sanction_table(self, league_id: int, table_id: int, by: int) -> None:
         """An organiser opened this league table outside rounds: its result counts."""
         await self._db.execute(count(

@@ -9,12 +9,11 @@ from functools import partial
 from typing import Any
 
 from bot.store.errors import AlreadySeated, UniqueViolation
-from bot.store.records import ActionRecord
+from bot.store.records import ActionRecord, DashboardRecord, SeatChange
 from bot.store.sql.database import Repository
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, marks, row, rows
 from bot.store.sql.tables import action_record, advance
-from bot.store.timing_records import DashboardRecord, SeatChange
 
 SETTINGS_COLUMNS = ("member_id", "tz", "quiet_start", "quiet_end", "interval_hours",
                     "dm_notices", "preview", "away_from", "away_until", "dashboard",
@@ -43,10 +42,7 @@ def votes_of(turn_id: int, round_: int) -> Script[dict[int, str]]:
 
 
 class Seats(Repository):
-    """Member settings, dashboards, seat changes and votes, on ``self._db``."""
-
     # -- reliability -------------------------------------------------------------------------
-
     async def add_member_event(self, member_id: int, table_id: int, kind: str, turn_id: int,
                                at: int) -> None:
         await self._db.execute(count(
@@ -66,7 +62,6 @@ class Seats(Repository):
             member_id, table_id, kind))
 
     # -- server and member settings ----------------------------------------------------------
-
     async def server_settings(self, guild_id: int) -> dict[str, Any] | None:
         return await self._one(lambda r: dict(json.loads(r["settings"])), row(
             "SELECT settings FROM server_settings WHERE guild_id = ?", guild_id))
@@ -108,7 +103,6 @@ class Seats(Repository):
             member_id, bool(refused), at))
 
     # -- dashboards --------------------------------------------------------------------------
-
     async def take_dashboards(self, limit: int = 50) -> list[DashboardRecord]:
         """Dashboards whose tables changed since their last edit, marked as edited (each
         taken by one process: rows another process is taking are skipped, not waited for)."""
@@ -122,7 +116,6 @@ class Seats(Repository):
                                message_id: int | None) -> None:
         """Where a member's dashboard message is now; None: it cannot be sent (DMs closed),
         so the member's dashboard is turned off."""
-
         def post() -> Script[None]:
             if message_id is None:
                 yield count("DELETE FROM dashboards WHERE member_id = ?", member_id)
@@ -135,7 +128,6 @@ class Seats(Repository):
         await self._db.write(post())
 
     # -- seats changing hands ----------------------------------------------------------------
-
     async def substitute_seat(self, table_id: int, seat: int, member_id: int, name: str, by: int,
                               at: int, expected_version: int) -> int:
         """Give a seat to another member and record the change; bumps the version so the old
@@ -176,11 +168,9 @@ class Seats(Repository):
             table_id, seat, bool(absent)))
 
     # -- votes on a seat out of time ---------------------------------------------------------
-
     async def cast_vote(self, turn_id: int, round_: int, member_id: int, choice: str, at: int
                         ) -> dict[int, str]:
         """Record (or change) a member's vote in this round; returns the round's votes."""
-
         def cast() -> Script[dict[int, str]]:
             yield count(
                 "INSERT INTO out_of_time_votes (turn_id, round, member_id, choice, at)"
@@ -195,7 +185,6 @@ class Seats(Repository):
         return await self._db.read(votes_of(turn_id, round_))
 
     # -- what a seat missed ------------------------------------------------------------------
-
     async def since_last_moves(self, table_id: int, seats: Iterable[int]
                                ) -> tuple[dict[int, int], list[ActionRecord]]:
         """Each seat's latest move (its table version; seats that never moved are left out),

@@ -90,16 +90,12 @@ def seats_of(table_id: int) -> Script[list[SeatRecord]]:
 
 
 class Tables(Repository):
-    """Tables, seats, the action log and previews, on ``self._db``."""
-
     # -- tables ----------------------------------------------------------------------------
-
     async def create_table(self, *, guild_id: int | None, channel_id: int, game_id: str,
                            creator_id: int, creator_name: str, options: dict[str, Any],
                            max_players: int | None, seat_order: str, seed: str, seed_hash: str,
                            league_id: int | None = None) -> TableRecord:
         """A new lobby with its creator in the first seat; ``ChannelBusy`` if one is live."""
-
         def create() -> Script[TableRecord]:
             at = now()
             made = yield row(
@@ -176,7 +172,6 @@ class Tables(Repository):
         return int(version)
 
     # -- seats -----------------------------------------------------------------------------
-
     async def seats(self, table_id: int) -> list[SeatRecord]:
         return await self._db.read(seats_of(table_id))
 
@@ -184,7 +179,6 @@ class Tables(Repository):
                        expected_version: int, level: str | None = None) -> list[SeatRecord]:
         """Append a seat in the lobby; returns the seats as they now are (the table version
         is ``expected_version + 1``)."""
-
         def add() -> Script[list[SeatRecord]]:
             yield from advance(table_id, expected_version)
             yield count(
@@ -202,7 +196,6 @@ class Tables(Repository):
     async def remove_seat(self, table_id: int, position: int, expected_version: int
                           ) -> list[SeatRecord]:
         """Remove a lobby seat and close the gap so positions stay 0..n-1."""
-
         def remove() -> Script[list[SeatRecord]]:
             yield from advance(table_id, expected_version)
             yield count("DELETE FROM seats WHERE table_id = ? AND position = ?",
@@ -220,7 +213,6 @@ class Tables(Repository):
                     snapshot: dict[str, Any]) -> list[SeatRecord]:
         """Seat the lobby in ``order`` (old positions, new seat = index) and store the
         initial snapshot, in one transaction; returns the seats in their new order."""
-
         def begin() -> Script[list[SeatRecord]]:
             moved = yield count(
                 "UPDATE game_tables SET status = 'playing', snapshot = ?,"
@@ -247,7 +239,6 @@ class Tables(Repository):
             text, table_id, position))
 
     # -- actions ---------------------------------------------------------------------------
-
     async def record(self, table_id: int, expected_version: int, snapshot: dict[str, Any],
                      entry: NewAction, status: str = Status.PLAYING) -> int:
         """Write the new snapshot and its log entry; returns the new version once durable.
@@ -278,7 +269,6 @@ class Tables(Repository):
             table_id, after_version))
 
     # -- previews awaiting Confirm ----------------------------------------------------------
-
     async def add_pending(self, table_id: int, member_id: int, version: int,
                           action: dict[str, Any], text: str, fingerprint: str | None = None
                           ) -> int:
@@ -297,7 +287,6 @@ class Tables(Repository):
         """Remove and return the member's own preview, so one Confirm uses it at most once
         (in any process: the DELETE is the claim); ``None`` when it is gone. Another member's
         preview is left alone (``PermissionError``)."""
-
         def take() -> Script[Row | None]:
             taken = yield row("DELETE FROM pending_moves WHERE id = ? AND member_id = ?"
                               " RETURNING *", pending_id, member_id)

@@ -14,21 +14,21 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from bot.store.records import Step
+from bot.store.records import (
+    PlanRequest,
+    ReminderRecord,
+    SeatClock,
+    Step,
+    TableClock,
+    TurnRecord,
+    WaitingTurn,
+)
 from bot.store.sql.database import Repository
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, row, rows, value
 from bot.store.sql.seats import MARK_DASHBOARDS
 from bot.store.sql.tables import dumps
 from bot.store.sql.turns import open_turns, seat_clocks, timing_in_force, turn_record, write_plan
-from bot.store.timing_records import (
-    PlanRequest,
-    ReminderRecord,
-    SeatClock,
-    TableClock,
-    TurnRecord,
-    WaitingTurn,
-)
 
 # Open turns of tables that are not paused.
 _RUNNING = ("SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
@@ -36,10 +36,7 @@ _RUNNING = ("SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.
 
 
 class Timing(Repository):
-    """Timing, pauses, clocks, turns and reminders, on ``self._db``."""
-
     # -- a move and its planned turns --------------------------------------------------------
-
     async def record_steps_planned(self, table_id: int, expected_version: int,
                                    steps: Sequence[Step], plan: PlanRequest | None
                                    ) -> tuple[int, dict[int, TurnRecord] | None]:
@@ -55,7 +52,6 @@ class Timing(Repository):
         return await self._db.write(write_plan(plan, locked=False))
 
     # -- a table's timing --------------------------------------------------------------------
-
     async def set_table_timing(self, table_id: int, timing: dict[str, Any]) -> None:
         await self._db.execute(count(
             "INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
@@ -88,7 +84,6 @@ class Timing(Repository):
                           timing: dict[str, Any]) -> bool:
         """Stop a table's clock (a table without a timing row gets ``timing``); False if it
         was already paused."""
-
         def pause() -> Script[bool]:
             yield count("INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
                         " ON CONFLICT (table_id) DO NOTHING", table_id, dumps(timing))
@@ -104,7 +99,6 @@ class Timing(Repository):
         """Restart a paused table's clock: open deadlines and reminders move on by the time it
         stood still (a turn started during the pause, by the time since it started). Returns
         the seconds paused, or None if the table was not paused."""
-
         def resume() -> Script[int | None]:
             found = yield value("SELECT paused_at FROM table_timing WHERE table_id = ?"
                                 " AND paused_at IS NOT NULL FOR UPDATE", table_id)
@@ -129,7 +123,6 @@ class Timing(Repository):
         return await self._db.write(resume())
 
     # -- turns -------------------------------------------------------------------------------
-
     async def open_turns(self, table_id: int) -> dict[int, TurnRecord]:
         return await self._db.read(open_turns(table_id))
 
@@ -143,15 +136,13 @@ class Timing(Repository):
             " LIMIT ?", now, limit))
 
     async def claim_turn(self, turn_id: int, now: int) -> bool:
-        claimed = await self._db.execute(count(
+        return bool(await self._db.execute(count(
             "UPDATE turns SET fired_at = ?, round = round + 1, vote_state = NULL WHERE id = ?"
-            " AND fired_at IS NULL AND ended_at IS NULL", now, turn_id))
-        return bool(claimed == 1)
+            " AND fired_at IS NULL AND ended_at IS NULL", now, turn_id)))
 
     async def set_deadline(self, turn_id: int, due_at: int | None, reminder_at: int | None,
                            extra: int, refire: bool) -> bool:
         """A turn's deadline planned again (see the interface)."""
-
         def plan() -> Script[bool]:
             found = yield row("SELECT * FROM turns WHERE id = ? AND ended_at IS NULL"
                               " AND vote_due IS NULL FOR UPDATE", turn_id)
@@ -179,10 +170,9 @@ class Timing(Repository):
         return await self._db.write(plan())
 
     async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> bool:
-        opened = await self._db.execute(count(
+        return bool(await self._db.execute(count(
             "UPDATE turns SET vote_due = ? WHERE id = ? AND round = ? AND ended_at IS NULL"
-            " AND vote_due IS NULL AND vote_state IS NULL", vote_due, turn_id, round_))
-        return bool(opened == 1)
+            " AND vote_due IS NULL AND vote_state IS NULL", vote_due, turn_id, round_)))
 
     async def due_votes(self, now: int, limit: int = 100) -> list[TurnRecord]:
         """Open votes past their end, at tables that are not paused."""
@@ -190,10 +180,9 @@ class Timing(Repository):
             f"{_RUNNING} AND t.vote_due <= ? ORDER BY t.vote_due, t.id LIMIT ?", now, limit))
 
     async def close_vote(self, turn_id: int, round_: int) -> bool:
-        closed = await self._db.execute(count(
+        return bool(await self._db.execute(count(
             "UPDATE turns SET vote_due = NULL, vote_state = 'closing' WHERE id = ? AND round = ?"
-            " AND vote_due IS NOT NULL AND ended_at IS NULL", turn_id, round_))
-        return bool(closed == 1)
+            " AND vote_due IS NOT NULL AND ended_at IS NULL", turn_id, round_)))
 
     async def vote_carried_out(self, turn_id: int, round_: int) -> None:
         await self._db.execute(count(
@@ -215,7 +204,6 @@ class Timing(Repository):
         return [record(WaitingTurn, r, paused=r["paused_at"] is not None) for r in found]
 
     # -- reminders ---------------------------------------------------------------------------
-
     async def add_reminder(self, turn_id: int, table_id: int, member_id: int, due_at: int
                            ) -> None:
         await self._db.execute(count(
@@ -233,10 +221,9 @@ class Timing(Repository):
             " LIMIT ?", now, limit))
 
     async def claim_reminder(self, reminder_id: int, now: int) -> bool:
-        claimed = await self._db.execute(count(
+        return bool(await self._db.execute(count(
             "UPDATE reminders SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
-            now, reminder_id))
-        return bool(claimed == 1)
+            now, reminder_id)))
 
     async def move_reminder(self, reminder_id: int, due_at: int) -> None:
         await self._db.execute(count(

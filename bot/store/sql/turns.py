@@ -11,10 +11,10 @@ import json
 from functools import partial
 from typing import Any
 
+from bot.store.records import PlanInputs, PlanRequest, SeatClock, TurnRecord
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, each, marks, row, rows, value
 from bot.store.sql.seats import MARK_DASHBOARDS, member_settings
-from bot.store.timing_records import PlanInputs, PlanRequest, SeatClock, TurnRecord
 
 # The table ended with its game over: each member seated finished it (once).
 FINISHED = ("INSERT INTO member_events (member_id, table_id, kind, at) SELECT s.member_id,"

@@ -13,8 +13,6 @@ _FIND = "SELECT public_id FROM web_ids WHERE kind = ? AND ref_id = ?"
 
 
 class WebIds(Repository):
-    """Public ids and pages turned off, on ``self._db``."""
-
     async def public_id(self, kind: str, ref_id: int) -> str:
         """The page id of a table or league, made on first ask and kept for good."""
         if kind not in KINDS:

@@ -51,9 +51,8 @@ class SqliteStore(Store):
 
     @classmethod
     async def open(cls, path: str | Path, *, empty_ok: bool = False) -> SqliteStore:
-        """Connect, set the pragmas, check integrity, and apply pending migrations.
-
-        A database is created only where there is no file: a file already there must hold a
+        """Connect, set the pragmas, check integrity, and apply pending migrations. A
+        database is created only where there is no file: a file already there must hold a
         Tabula schema (``NotTabula`` otherwise; with ``empty_ok`` a 0-byte file is taken as
         new, as ``python -m bot migrate`` does)."""
         name = str(path)
@@ -85,7 +84,6 @@ class SqliteStore(Store):
 
     async def backup(self, target: str | Path) -> None:
         """An online, consistent copy (SQLite's backup API) while the bot keeps running."""
-
         def copy(db: sqlite3.Connection) -> None:
             with closing(sqlite3.connect(str(target))) as dest:
                 db.backup(dest)

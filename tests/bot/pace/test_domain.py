@@ -21,7 +21,7 @@ from bot.pace.model import (
     reminder_lead,
 )
 from bot.pace.plan import SeatInfo, reconcile, reminder_time
-from bot.store.timing_records import SeatClock, TurnRecord
+from bot.store.records import SeatClock, TurnRecord
 from bot.values import TableError
 
 T0 = int(datetime(2025, 1, 6, 12, 0, tzinfo=UTC).timestamp())  # a Monday, noon UTC

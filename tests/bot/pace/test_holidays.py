@@ -12,7 +12,7 @@ from bot.pace.member import MemberSettings, check_quiet, plan_holiday
 from bot.pace.model import DAY, HOUR, MINUTE, Mode, Timing, make_timing
 from bot.pace.plan import deadline, grace, quiet_lead
 from bot.pace.server_settings import ServerSettings
-from bot.store.timing_records import SeatClock
+from bot.store.records import SeatClock
 from bot.values import TableError
 
 T0 = int(datetime(2025, 1, 6, 12, 0, tzinfo=UTC).timestamp())  # a Monday, noon UTC

@@ -45,8 +45,8 @@ from bot.pace.notices import Reminder
 from bot.pace.scheduler import paced
 from bot.pace.votes import VOTE_CHOICES
 from bot.store import open_store
+from bot.store.records import TurnRecord
 from bot.store.sql.script import rows
-from bot.store.timing_records import TurnRecord
 from bot.values import Member, TableError
 from rules.core import RulesError
 from tests.pebbles import GAME as PEBBLES

@@ -9,7 +9,7 @@ from bot.pace.clock import epoch
 from bot.pace.model import DAY, HOUR, make_timing
 from bot.pace.status import status_lines
 from bot.store import ActionRecord, NewAction, Status, Step
-from bot.store.timing_records import NewTurn, PlanInputs, PlanRequest, PlanRows
+from bot.store.records import NewTurn, PlanInputs, PlanRequest, PlanRows
 from bot.tables.moves import RECAP_LINES, recap
 from rules.core import Rng
 from tests.bot.pace.conftest import Stack
