@@ -18,8 +18,7 @@ import aiosqlite
 import asyncpg
 
 from bot.store import SqliteStore, StoreError, is_postgres, redacted
-from bot.store.postgres.setup import MIGRATION_LOCK
-from bot.store.postgres.store import PostgresStore
+from bot.store.postgres.store import MIGRATION_LOCK, PostgresStore
 from bot.store.sql.tables import action_record, table_record
 from bot.store.transfer import check_same_tables, row_counts, sqlite_layout, sqlite_to_postgres
 from bot.tables import gamelog

@@ -20,6 +20,7 @@ __all__ = ["POSTGRES_INSTALL", "check_database", "is_postgres", "migrate_schema"
 # What installs the optional PostgreSQL driver (the project's ``postgres`` extra, from a
 # checkout): the one hint every "asyncpg is not installed" message gives.
 POSTGRES_INSTALL = "pip install -e '.[postgres]'"
+NO_DRIVER = f"TABULA_DB is a PostgreSQL URL but asyncpg is not installed: {POSTGRES_INSTALL}"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -37,12 +38,6 @@ def redacted(target: str | Path) -> str:
     return f"{scheme}://{user.split(':', 1)[0]}@{tail}"
 
 
-def no_postgres_driver() -> StoreError:
-    return StoreError(
-        f"TABULA_DB is a PostgreSQL URL but asyncpg is not installed: {POSTGRES_INSTALL}"
-    )
-
-
 async def open_store(target: str | Path, *, empty_ok: bool = False) -> Store:
     """Open (and migrate) the store ``target`` names: a ``postgresql://`` URL, else a file
     (created where there is none; ``empty_ok`` takes a 0-byte file for a new one too)."""
@@ -52,7 +47,7 @@ async def open_store(target: str | Path, *, empty_ok: bool = False) -> Store:
         # Imported only here: asyncpg is the optional ``postgres`` extra.
         from bot.store.postgres.store import PostgresStore
     except ImportError as exc:
-        raise no_postgres_driver() from exc
+        raise StoreError(NO_DRIVER) from exc
     return await PostgresStore.open(str(target))
 
 
@@ -79,9 +74,9 @@ async def schema_version_at(target: str | Path) -> int:
         # Imported only here: asyncpg is the optional ``postgres`` extra.
         import asyncpg
 
-        from bot.store.postgres.setup import applied
+        from bot.store.postgres.store import applied
     except ImportError as exc:
-        raise no_postgres_driver() from exc
+        raise StoreError(NO_DRIVER) from exc
     try:
         conn = await asyncpg.connect(str(target))
     except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:

@@ -1,2 +1,2 @@
-"""The PostgreSQL store (the ``postgres`` extra): ``store`` opens it and runs scripts, ``steps``
-writes a move in one statement, ``setup`` applies the migrations."""
+"""The PostgreSQL store (the ``postgres`` extra): ``store`` migrates and opens it and runs
+scripts, ``steps`` writes a move in one statement."""

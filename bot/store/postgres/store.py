@@ -7,6 +7,10 @@ Every write is one transaction on a pooled connection; a move is one statement
 from other processes, share WAL flushes: PostgreSQL's own group commit, so the store needs no
 queue of its own. Scripts (``bot.store.sql.script``) run on a pooled connection, their ``?``
 placeholders numbered as PostgreSQL's.
+
+Migrations are numbered SQL files applied in one transaction under an advisory lock, their
+versions rows of ``schema_version``: two processes that start at once take turns, the second
+sees the first one's rows and applies nothing twice.
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.store.errors import IntegrityFailure, StoreError, UniqueViolation
+from bot.store.errors import IntegrityFailure, StoreError, UniqueViolation, newer_schema
 from bot.store.factory import redacted
-from bot.store.postgres.setup import applied, migrate, migrations
+from bot.store.migrations import numbered as numbered_files
 from bot.store.postgres.steps import write_steps
 from bot.store.records import Step
 from bot.store.sql.script import Script, Statement, Want
@@ -34,6 +38,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 POOL_SIZE = 10
+# Any fixed 64-bit number, the same in every Tabula process ("tabula" in ASCII).
+MIGRATION_LOCK = 0x746162756C61
 # A ``?`` outside quoted text: the store's SQL never has one inside.
 _MARK = re.compile(r"\?")
 
@@ -50,6 +56,43 @@ def numbered(sql: str) -> str:
     """``?`` placeholders as PostgreSQL's ``$1, $2, ...``."""
     counter = iter(range(1, sql.count("?") + 1))
     return _MARK.sub(lambda _: f"${next(counter)}", sql)
+
+
+def migrations() -> list[tuple[int, str]]:
+    return numbered_files("postgres")
+
+
+async def applied(conn: asyncpg.Connection) -> int:
+    """The last migration applied (0 on an empty database)."""
+    exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+
+
+async def migrate(conn: asyncpg.Connection) -> list[int]:
+    """Apply every pending migration in one transaction; returns the numbers applied."""
+    shipped = migrations()
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            " version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        current = await applied(conn)
+        newest = shipped[-1][0] if shipped else 0
+        if current > newest:
+            raise newer_schema(current, newest)
+        done = []
+        for number, sql in shipped:
+            if number <= current:
+                continue
+            await conn.execute(sql)
+            await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+            done.append(number)
+    for number in done:
+        log.info("applied PostgreSQL migration %04d", number)
+    return done
 
 
 async def execute(conn: asyncpg.Connection, statement: Statement) -> Any:
@@ -99,10 +142,8 @@ class PostgresStore(Store):
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStore:
         """Connect a pool, apply pending migrations (under the advisory lock), check."""
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, init=_prepare,
-                server_settings={"application_name": "tabula"},
-            )
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, init=_prepare,
+                                             server_settings={"application_name": "tabula"})
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreError(f"Could not connect to {redacted(url)}: {exc}") from exc
         store = cls(pool, url)
@@ -124,9 +165,8 @@ class PostgresStore(Store):
         async with self._pool.acquire() as conn:
             current = await applied(conn)
             if current != newest:
-                raise IntegrityFailure(
-                    f"The database schema is at migration {current}; this program needs {newest}."
-                )
+                raise IntegrityFailure(f"The database schema is at migration {current};"
+                                       f" this program needs {newest}.")
             await conn.fetchval("SELECT count(*) FROM (SELECT 1 FROM game_tables LIMIT 1) AS t")
 
     async def schema_version(self) -> int:

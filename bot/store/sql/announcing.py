@@ -7,30 +7,28 @@ from __future__ import annotations
 from functools import partial
 
 from bot.store.announcing import CLAIM_COLUMNS, Claim, PendingReply, Turn, decide
-from bot.store.sql.database import Repository
+from bot.store.sql.database import Repository, transaction
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, row, rows
 
 
 class Announcing(Repository):
-    async def claim_announcement(self, table_id: int, since: int, version: int, by: str,
-                                 now: int, lease: int) -> Claim:
+    @transaction
+    def claim_announcement(self, table_id: int, since: int, version: int, by: str,
+                           now: int, lease: int) -> Script[Claim]:
         """What ``by`` may post next towards versions ``since + 1 .. version`` (a POST claim
         is held until ``now + lease``; ``mark_announced`` ends it)."""
-        def claim() -> Script[Claim]:
-            found = yield row(f"SELECT {CLAIM_COLUMNS} FROM game_tables WHERE id = ?"
-                              " FOR UPDATE", table_id)
-            if found is None:
-                return Claim(Turn.TOLD)
-            taken = decide(found["announced"], found["announcing"], found["announce_until"],
-                           found["announce_by"], since, version, by, now)
-            if taken.turn is Turn.POST:
-                yield count("UPDATE game_tables SET announcing = ?, announce_until = ?,"
-                            " announce_by = ? WHERE id = ?",
-                            taken.upto, now + lease, by, table_id)
-            return taken
-
-        return await self._db.write(claim())
+        found = yield row(f"SELECT {CLAIM_COLUMNS} FROM game_tables WHERE id = ?"
+                          " FOR UPDATE", table_id)
+        if found is None:
+            return Claim(Turn.TOLD)
+        taken = decide(found["announced"], found["announcing"], found["announce_until"],
+                       found["announce_by"], since, version, by, now)
+        if taken.turn is Turn.POST:
+            yield count("UPDATE game_tables SET announcing = ?, announce_until = ?,"
+                        " announce_by = ? WHERE id = ?",
+                        taken.upto, now + lease, by, table_id)
+        return taken
 
     async def add_reply(self, reply: PendingReply) -> None:
         await self._db.execute(count(

@@ -8,8 +8,9 @@ PostgreSQL pool).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+import functools
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from bot.store.records import Step
 from bot.store.sql.rows import Row
@@ -17,6 +18,8 @@ from bot.store.sql.script import Script, Statement
 
 T = TypeVar("T")
 R = TypeVar("R")
+P = ParamSpec("P")
+Repo = TypeVar("Repo", bound="Repository")
 
 
 class Database(Protocol):
@@ -41,7 +44,8 @@ class Database(Protocol):
 
 class Repository:
     """A group of the store's operations, on ``self._db``. Most reads are one statement on
-    committed data whose rows become records: ``_one`` and ``_many``."""
+    committed data whose rows become records (``_one``, ``_many``); a write of several
+    statements is a method written as a script (``transaction``)."""
 
     _db: Database
 
@@ -53,3 +57,15 @@ class Repository:
     async def _many(self, build: Callable[[Row], R], statement: Statement) -> list[R]:
         """``build`` of each of the statement's rows."""
         return [build(r) for r in await self._db.query(statement)]
+
+
+def transaction(script: Callable[Concatenate[Repo, P], Script[T]]
+                ) -> Callable[Concatenate[Repo, P], Coroutine[Any, Any, T]]:
+    """A repository method written as a script (its body yields the statements), run as one
+    write: all or nothing, durable once it returns (``Database.write``)."""
+
+    @functools.wraps(script)
+    async def write(self: Repo, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._db.write(script(self, *args, **kwargs))
+
+    return write

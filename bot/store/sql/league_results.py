@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.store.records import LeaguePlace, LeagueRating, LeagueResult
-from bot.store.sql.database import Repository
+from bot.store.sql.database import Repository, transaction
 from bot.store.sql.rows import Row, iso, record
 from bot.store.sql.script import Script, count, each, lock, marks, rows, value
 from bot.store.sql.tables import now
@@ -98,8 +98,9 @@ class LeagueResults(Repository):
             " OR t.id IN (SELECT table_id FROM league_sanctions)) ORDER BY t.updated_at, t.id"))
         return [int(r[0]) for r in found]
 
-    async def save_result(self, result: LeagueResult, keys: list[tuple[str, int]],
-                          changes: Changes) -> int | None:
+    @transaction
+    def save_result(self, result: LeagueResult, keys: list[tuple[str, int]],
+                    changes: Changes) -> Script[int | None]:
         """Store a result and the ratings it moves, in one transaction: the ratings at
         ``keys`` are read inside it, under the ratings lock, and ``changes`` turns them into
         the ratings to write, so no rebuild or other result can come between the read and
@@ -107,30 +108,27 @@ class LeagueResults(Repository):
         recording is idempotent, in any process (the unique table id decides). The NOT
         EXISTS spares a repeat an id from a PostgreSQL sequence, so result numbers shown to
         members stay 1, 2, 3."""
-        def save() -> Script[int | None]:
-            yield lock(RATINGS)
-            made = yield value(
-                "INSERT INTO league_results (league_id, guild_id, game_id, season_id,"
-                " round_id, table_id, finished_at, abandoned)"
-                " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS"
-                " (SELECT 1 FROM league_results WHERE table_id = ?)"
-                " ON CONFLICT (table_id) DO NOTHING RETURNING id",
-                result.league_id, result.guild_id, result.game_id, result.season_id,
-                result.round_id, result.table_id, result.finished_at, result.abandoned,
-                result.table_id)
-            if made is None:
-                return None
-            if result.places:
-                yield each(
-                    "INSERT INTO league_places (result_id, seat, member_id, name, place,"
-                    " forfeited, score) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(made, p.seat, p.member_id, p.name, p.place, p.forfeited, p.score)
-                     for p in result.places])
-            book = yield from read_ratings(keys)
-            yield from put_ratings(changes(book))
-            return int(made)
-
-        return await self._db.write(save())
+        yield lock(RATINGS)
+        made = yield value(
+            "INSERT INTO league_results (league_id, guild_id, game_id, season_id,"
+            " round_id, table_id, finished_at, abandoned)"
+            " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS"
+            " (SELECT 1 FROM league_results WHERE table_id = ?)"
+            " ON CONFLICT (table_id) DO NOTHING RETURNING id",
+            result.league_id, result.guild_id, result.game_id, result.season_id,
+            result.round_id, result.table_id, result.finished_at, result.abandoned,
+            result.table_id)
+        if made is None:
+            return None
+        if result.places:
+            yield each(
+                "INSERT INTO league_places (result_id, seat, member_id, name, place,"
+                " forfeited, score) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(made, p.seat, p.member_id, p.name, p.place, p.forfeited, p.score)
+                 for p in result.places])
+        book = yield from read_ratings(keys)
+        yield from put_ratings(changes(book))
+        return int(made)
 
     async def rebuild_ratings(self, replay: Replay) -> int:
         """Every stored rating replaced by a replay of the results, read and written in one
@@ -138,42 +136,38 @@ class LeagueResults(Repository):
         how many results."""
         return await self._db.write(rebuild(replay))
 
-    async def void_result(self, result_id: int, member_id: int, reason: str,
-                          replay: Replay) -> bool:
+    @transaction
+    def void_result(self, result_id: int, member_id: int, reason: str,
+                    replay: Replay) -> Script[bool]:
         """Void a result (logged with who and why) and rebuild every rating, in one
         transaction; False when there is no such result or it was voided before."""
-        def void() -> Script[bool]:
-            yield lock(RATINGS)
-            if (yield count("UPDATE league_results SET voided = ? WHERE id = ?"
-                            " AND voided IS NULL", reason, result_id)) == 0:
-                return False
-            yield count("INSERT INTO league_corrections (result_id, member_id, what, reason,"
-                        " at) VALUES (?, ?, 'void', ?, ?)", result_id, member_id, reason,
-                        stamp())
-            yield from rebuild(replay)
-            return True
+        yield lock(RATINGS)
+        if (yield count("UPDATE league_results SET voided = ? WHERE id = ?"
+                        " AND voided IS NULL", reason, result_id)) == 0:
+            return False
+        yield count("INSERT INTO league_corrections (result_id, member_id, what, reason,"
+                    " at) VALUES (?, ?, 'void', ?, ?)", result_id, member_id, reason,
+                    stamp())
+        yield from rebuild(replay)
+        return True
 
-        return await self._db.write(void())
-
-    async def correct_places(self, result_id: int, member_id: int, reason: str,
-                             places: list[tuple[int, int, bool]], replay: Replay) -> bool:
+    @transaction
+    def correct_places(self, result_id: int, member_id: int, reason: str,
+                       places: list[tuple[int, int, bool]], replay: Replay) -> Script[bool]:
         """Set each (seat, place, forfeited) of a result (logged with who and why) and
         rebuild every rating, in one transaction; False when there is no such result."""
-        def correct() -> Script[bool]:
-            yield lock(RATINGS)
-            if (yield value("SELECT 1 FROM league_results WHERE id = ?", result_id)) is None:
-                return False
-            if places:
-                yield each("UPDATE league_places SET place = ?, forfeited = ?"
-                           " WHERE result_id = ? AND seat = ?",
-                           [(place, f, result_id, seat) for seat, place, f in places])
-            yield count("INSERT INTO league_corrections (result_id, member_id, what, reason,"
-                        " at) VALUES (?, ?, 'place', ?, ?)", result_id, member_id, reason,
-                        stamp())
-            yield from rebuild(replay)
-            return True
-
-        return await self._db.write(correct())
+        yield lock(RATINGS)
+        if (yield value("SELECT 1 FROM league_results WHERE id = ?", result_id)) is None:
+            return False
+        if places:
+            yield each("UPDATE league_places SET place = ?, forfeited = ?"
+                       " WHERE result_id = ? AND seat = ?",
+                       [(place, f, result_id, seat) for seat, place, f in places])
+        yield count("INSERT INTO league_corrections (result_id, member_id, what, reason,"
+                    " at) VALUES (?, ?, 'place', ?, ?)", result_id, member_id, reason,
+                    stamp())
+        yield from rebuild(replay)
+        return True
 
     async def corrections(self, result_id: int) -> list[tuple[str, int, str]]:
         """(what, by whom, why) of each correction of a result, oldest first."""

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from functools import partial
 
 from bot.store.records import RoundRecord, RoundSlot, TableRecord
-from bot.store.sql.database import Repository
+from bot.store.sql.database import Repository, transaction
 from bot.store.sql.league_results import stamp
-from bot.store.sql.rows import Row, record
+from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, each, row, rows, value
 from bot.store.sql.tables import table_record
 
@@ -21,47 +21,44 @@ round_record = partial(record, RoundRecord)
 
 
 class LeagueRounds(Repository):
-    async def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
-                        *, force: bool = False, deadline: str | None = None,
-                        auto_next: int | None = None, plan: Sequence[RoundSlot] = ()
-                        ) -> RoundRecord | None:
+    @transaction
+    def add_round(self, league_id: int, season_id: int | None, marks: dict[int, float],
+                  *, force: bool = False, deadline: str | None = None,
+                  auto_next: int | None = None, plan: Sequence[RoundSlot] = ()
+                  ) -> Script[RoundRecord | None]:
         """A new round, with each member's shown rating at this moment and its ``plan``;
         None while another round of the league is open, unless ``force`` closes that one
         first. The check and the insert are one transaction, under the league's row lock
         (and one open round per league is a unique index)."""
-        def add() -> Script[Row | None]:
-            at = stamp()
-            yield value(LOCK_LEAGUE, league_id)
-            if force:
-                yield count("UPDATE league_rounds SET closed_at = ? WHERE league_id = ?"
-                            " AND closed_at IS NULL", at, league_id)
-            elif (yield value("SELECT 1 FROM league_rounds WHERE league_id = ?"
-                              " AND closed_at IS NULL", league_id)) is not None:
-                return None
-            # A round with no table to open is opened as it is made.
-            opened = None if any(s.slot >= 0 for s in plan) else at
-            made = yield row(
-                "INSERT INTO league_rounds (league_id, season_id, number, created_at, deadline,"
-                " auto_next, opened_at) VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1"
-                " FROM league_rounds WHERE league_id = ?), ?, ?, ?, ?) RETURNING *",
-                league_id, season_id, league_id, at, deadline, auto_next, opened)
-            round_id = made["id"]
-            if marks:
-                yield each("INSERT INTO league_round_marks (round_id, member_id, rating)"
-                           " VALUES (?, ?, ?)", [(round_id, m, r) for m, r in marks.items()])
-            if plan:
-                yield each("INSERT INTO league_round_slots (round_id, slot, computers)"
-                           " VALUES (?, ?, ?)", [(round_id, s.slot, s.computers) for s in plan])
-            seats = [(round_id, s.slot, place, m, name) for s in plan
-                     for place, (m, name) in enumerate(s.members)]
-            if seats:
-                yield each("INSERT INTO league_round_seats (round_id, slot, place, member_id,"
-                           " name) VALUES (?, ?, ?, ?, ?)", seats)
-            yield count("DELETE FROM league_checkins WHERE league_id = ?", league_id)
-            return made  # type: ignore[no-any-return]
-
-        made = await self._db.write(add())
-        return None if made is None else round_record(made)
+        at = stamp()
+        yield value(LOCK_LEAGUE, league_id)
+        if force:
+            yield count("UPDATE league_rounds SET closed_at = ? WHERE league_id = ?"
+                        " AND closed_at IS NULL", at, league_id)
+        elif (yield value("SELECT 1 FROM league_rounds WHERE league_id = ?"
+                          " AND closed_at IS NULL", league_id)) is not None:
+            return None
+        # A round with no table to open is opened as it is made.
+        opened = None if any(s.slot >= 0 for s in plan) else at
+        made = yield row(
+            "INSERT INTO league_rounds (league_id, season_id, number, created_at, deadline,"
+            " auto_next, opened_at) VALUES (?, ?, (SELECT COALESCE(MAX(number), 0) + 1"
+            " FROM league_rounds WHERE league_id = ?), ?, ?, ?, ?) RETURNING *",
+            league_id, season_id, league_id, at, deadline, auto_next, opened)
+        round_id = made["id"]
+        if marks:
+            yield each("INSERT INTO league_round_marks (round_id, member_id, rating)"
+                       " VALUES (?, ?, ?)", [(round_id, m, r) for m, r in marks.items()])
+        if plan:
+            yield each("INSERT INTO league_round_slots (round_id, slot, computers)"
+                       " VALUES (?, ?, ?)", [(round_id, s.slot, s.computers) for s in plan])
+        seats = [(round_id, s.slot, place, m, name) for s in plan
+                 for place, (m, name) in enumerate(s.members)]
+        if seats:
+            yield each("INSERT INTO league_round_seats (round_id, slot, place, member_id,"
+                       " name) VALUES (?, ?, ?, ?, ?)", seats)
+        yield count("DELETE FROM league_checkins WHERE league_id = ?", league_id)
+        return round_record(made)
 
     async def close_round(self, round_id: int) -> bool:
         """Mark the round complete; False when it already was."""
@@ -78,18 +75,16 @@ class LeagueRounds(Repository):
         return await self._many(round_record, rows(
             "SELECT * FROM league_rounds WHERE auto_next IS NOT NULL ORDER BY id"))
 
-    async def claim_next(self, round_id: int) -> int | None:
+    @transaction
+    def claim_next(self, round_id: int) -> Script[int | None]:
         """Take the round's order to open the next one (once: None when it was taken; the
         row is read locked, so a second claim waits and then finds it taken)."""
-        def claim() -> Script[int | None]:
-            seconds = yield value("SELECT auto_next FROM league_rounds WHERE id = ?"
-                                  " FOR UPDATE", round_id)
-            if seconds is None:
-                return None
-            yield count("UPDATE league_rounds SET auto_next = NULL WHERE id = ?", round_id)
-            return int(seconds)
-
-        return await self._db.write(claim())
+        seconds = yield value("SELECT auto_next FROM league_rounds WHERE id = ?"
+                              " FOR UPDATE", round_id)
+        if seconds is None:
+            return None
+        yield count("UPDATE league_rounds SET auto_next = NULL WHERE id = ?", round_id)
+        return int(seconds)
 
     async def round_tables(self, round_id: int) -> list[TableRecord]:
         return await self._many(table_record, rows(
@@ -113,26 +108,22 @@ class LeagueRounds(Repository):
             "SELECT * FROM league_rounds WHERE closed_at IS NULL AND opened_at IS NULL"
             " ORDER BY id"))
 
-    async def set_slot_channel(self, round_id: int, slot: int, channel_id: int) -> int:
-        def write() -> Script[int]:
-            yield count("UPDATE league_round_slots SET channel_id = ? WHERE round_id = ?"
-                        " AND slot = ? AND channel_id IS NULL", channel_id, round_id, slot)
-            return int((yield value("SELECT channel_id FROM league_round_slots"
-                                    " WHERE round_id = ? AND slot = ?", round_id, slot)))
+    @transaction
+    def set_slot_channel(self, round_id: int, slot: int, channel_id: int) -> Script[int]:
+        yield count("UPDATE league_round_slots SET channel_id = ? WHERE round_id = ?"
+                    " AND slot = ? AND channel_id IS NULL", channel_id, round_id, slot)
+        return int((yield value("SELECT channel_id FROM league_round_slots"
+                                " WHERE round_id = ? AND slot = ?", round_id, slot)))
 
-        return await self._db.write(write())
-
-    async def file_slot_table(self, round_id: int, slot: int, table_id: int) -> int:
-        def write() -> Script[int]:
-            yield count("UPDATE league_round_slots SET table_id = ? WHERE round_id = ?"
-                        " AND slot = ? AND table_id IS NULL", table_id, round_id, slot)
-            filed = int((yield value("SELECT table_id FROM league_round_slots"
-                                     " WHERE round_id = ? AND slot = ?", round_id, slot)))
-            yield count("INSERT INTO league_round_tables (round_id, table_id) VALUES (?, ?)"
-                        " ON CONFLICT (table_id) DO NOTHING", round_id, filed)
-            return filed
-
-        return await self._db.write(write())
+    @transaction
+    def file_slot_table(self, round_id: int, slot: int, table_id: int) -> Script[int]:
+        yield count("UPDATE league_round_slots SET table_id = ? WHERE round_id = ?"
+                    " AND slot = ? AND table_id IS NULL", table_id, round_id, slot)
+        filed = int((yield value("SELECT table_id FROM league_round_slots"
+                                 " WHERE round_id = ? AND slot = ?", round_id, slot)))
+        yield count("INSERT INTO league_round_tables (round_id, table_id) VALUES (?, ?)"
+                    " ON CONFLICT (table_id) DO NOTHING", round_id, filed)
+        return filed
 
     async def mark_round_opened(self, round_id: int) -> None:
         await self._db.execute(count(

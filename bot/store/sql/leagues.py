@@ -18,9 +18,10 @@ from bot.store.records import (
     Status,
     TableRecord,
 )
+from bot.store.sql.database import transaction
 from bot.store.sql.league_results import season_carries, stamp
 from bot.store.sql.league_rounds import LOCK_LEAGUE, LeagueRounds
-from bot.store.sql.rows import Row, record
+from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, row, rows, value
 from bot.store.sql.tables import now, table_record
 
@@ -83,25 +84,23 @@ class Leagues(LeagueRounds):
                                                   league_id))
 
     # -- sign-ups --------------------------------------------------------------------------
-    async def join_league(self, league_id: int, member_id: int, name: str,
-                          cap: int | None = None) -> bool:
+    @transaction
+    def join_league(self, league_id: int, member_id: int, name: str,
+                    cap: int | None = None) -> Script[bool]:
         """Sign a member up (again); keeps their first join date. False (nothing written)
         when ``cap`` members are signed up already and this one is not among them; under
         the league's row lock, so two joins at once never pass the cap."""
-        def join() -> Script[bool]:
-            yield value(LOCK_LEAGUE, league_id)
-            if cap is not None and (yield value(
-                    "SELECT COUNT(*) FROM league_members WHERE league_id = ?"
-                    " AND left_at IS NULL AND member_id != ?", league_id, member_id)) >= cap:
-                return False
-            yield count(
-                "INSERT INTO league_members (league_id, member_id, name, joined_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (league_id, member_id)"
-                " DO UPDATE SET name = excluded.name, left_at = NULL",
-                league_id, member_id, name, stamp())
-            return True
-
-        return await self._db.write(join())
+        yield value(LOCK_LEAGUE, league_id)
+        if cap is not None and (yield value(
+                "SELECT COUNT(*) FROM league_members WHERE league_id = ?"
+                " AND left_at IS NULL AND member_id != ?", league_id, member_id)) >= cap:
+            return False
+        yield count(
+            "INSERT INTO league_members (league_id, member_id, name, joined_at)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (league_id, member_id)"
+            " DO UPDATE SET name = excluded.name, left_at = NULL",
+            league_id, member_id, name, stamp())
+        return True
 
     async def set_signups(self, league_id: int, signups_open: bool, cap: int | None,
                           checkin: bool) -> None:
@@ -137,22 +136,20 @@ class Leagues(LeagueRounds):
         return [record(LeagueMemberRecord, r, active=r["left_at"] is None) for r in found]
 
     # -- seasons ---------------------------------------------------------------------------
-    async def start_season(self, league_id: int, ends_on: str | None, carry: float
-                           ) -> SeasonRecord:
+    @transaction
+    def start_season(self, league_id: int, ends_on: str | None, carry: float
+                     ) -> Script[SeasonRecord]:
         """End the running season (if any) and start the next one, in one transaction."""
-        def start() -> Script[Row]:
-            at = stamp()
-            yield value(LOCK_LEAGUE, league_id)
-            yield count("UPDATE league_seasons SET ended_at = ? WHERE league_id = ?"
-                        " AND ended_at IS NULL", at, league_id)
-            made = yield row(
-                "INSERT INTO league_seasons (league_id, number, started_at, ends_on, carry)"
-                " VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_seasons"
-                " WHERE league_id = ?), ?, ?, ?) RETURNING *",
-                league_id, league_id, at, ends_on, carry)
-            return made  # type: ignore[no-any-return]
-
-        return season_record(await self._db.write(start()))
+        at = stamp()
+        yield value(LOCK_LEAGUE, league_id)
+        yield count("UPDATE league_seasons SET ended_at = ? WHERE league_id = ?"
+                    " AND ended_at IS NULL", at, league_id)
+        made = yield row(
+            "INSERT INTO league_seasons (league_id, number, started_at, ends_on, carry)"
+            " VALUES (?, (SELECT COALESCE(MAX(number), 0) + 1 FROM league_seasons"
+            " WHERE league_id = ?), ?, ?, ?) RETURNING *",
+            league_id, league_id, at, ends_on, carry)
+        return season_record(made)
 
     async def end_season(self, league_id: int) -> SeasonRecord | None:
         found = await self._db.execute(row(

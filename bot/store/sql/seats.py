@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.store.errors import AlreadySeated, UniqueViolation
 from bot.store.records import ActionRecord, DashboardRecord, SeatChange
-from bot.store.sql.database import Repository
+from bot.store.sql.database import Repository, transaction
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, marks, row, rows
 from bot.store.sql.tables import action_record, advance
@@ -78,23 +78,20 @@ class Seats(Repository):
         """Stored settings of these members (members without any are left out)."""
         return await self._db.read(member_settings(list(dict.fromkeys(member_ids))))
 
-    async def save_member_settings(self, values: dict[str, Any], at: int) -> None:
+    @transaction
+    def save_member_settings(self, values: dict[str, Any], at: int) -> Script[None]:
         """Save a member's settings; a dashboard turned on is due for its first message."""
         sets = ", ".join(f"{c} = excluded.{c}" for c in SETTINGS_COLUMNS[1:])
-
-        def save() -> Script[None]:
-            yield count(
-                f"INSERT INTO member_settings ({', '.join(SETTINGS_COLUMNS)}, updated_at)"
-                f" VALUES ({marks(len(SETTINGS_COLUMNS) + 1)}) ON CONFLICT (member_id)"
-                f" DO UPDATE SET {sets}, updated_at = excluded.updated_at",
-                *(values[c] for c in SETTINGS_COLUMNS), at)
-            if values["dashboard"]:
-                yield count("INSERT INTO dashboards (member_id) VALUES (?) ON CONFLICT"
-                            " (member_id) DO UPDATE SET dirty = TRUE", values["member_id"])
-            else:
-                yield count("DELETE FROM dashboards WHERE member_id = ?", values["member_id"])
-
-        await self._db.write(save())
+        yield count(
+            f"INSERT INTO member_settings ({', '.join(SETTINGS_COLUMNS)}, updated_at)"
+            f" VALUES ({marks(len(SETTINGS_COLUMNS) + 1)}) ON CONFLICT (member_id)"
+            f" DO UPDATE SET {sets}, updated_at = excluded.updated_at",
+            *(values[c] for c in SETTINGS_COLUMNS), at)
+        if values["dashboard"]:
+            yield count("INSERT INTO dashboards (member_id) VALUES (?) ON CONFLICT"
+                        " (member_id) DO UPDATE SET dirty = TRUE", values["member_id"])
+        else:
+            yield count("DELETE FROM dashboards WHERE member_id = ?", values["member_id"])
 
     async def set_dms_refused(self, member_id: int, refused: bool, at: int) -> None:
         await self._db.execute(count(
@@ -112,20 +109,18 @@ class Seats(Repository):
             " FOR UPDATE SKIP LOCKED) RETURNING *", limit))
         return sorted((record(DashboardRecord, r) for r in found), key=lambda d: d.member_id)
 
-    async def dashboard_posted(self, member_id: int, channel_id: int | None,
-                               message_id: int | None) -> None:
+    @transaction
+    def dashboard_posted(self, member_id: int, channel_id: int | None,
+                         message_id: int | None) -> Script[None]:
         """Where a member's dashboard message is now; None: it cannot be sent (DMs closed),
         so the member's dashboard is turned off."""
-        def post() -> Script[None]:
-            if message_id is None:
-                yield count("DELETE FROM dashboards WHERE member_id = ?", member_id)
-                yield count("UPDATE member_settings SET dashboard = FALSE WHERE member_id = ?",
-                            member_id)
-                return
-            yield count("UPDATE dashboards SET channel_id = ?, message_id = ?"
-                        " WHERE member_id = ?", channel_id, message_id, member_id)
-
-        await self._db.write(post())
+        if message_id is None:
+            yield count("DELETE FROM dashboards WHERE member_id = ?", member_id)
+            yield count("UPDATE member_settings SET dashboard = FALSE WHERE member_id = ?",
+                        member_id)
+            return
+        yield count("UPDATE dashboards SET channel_id = ?, message_id = ?"
+                    " WHERE member_id = ?", channel_id, message_id, member_id)
 
     # -- seats changing hands ----------------------------------------------------------------
     async def substitute_seat(self, table_id: int, seat: int, member_id: int, name: str, by: int,
@@ -168,18 +163,16 @@ class Seats(Repository):
             table_id, seat, bool(absent)))
 
     # -- votes on a seat out of time ---------------------------------------------------------
-    async def cast_vote(self, turn_id: int, round_: int, member_id: int, choice: str, at: int
-                        ) -> dict[int, str]:
+    @transaction
+    def cast_vote(self, turn_id: int, round_: int, member_id: int, choice: str, at: int
+                  ) -> Script[dict[int, str]]:
         """Record (or change) a member's vote in this round; returns the round's votes."""
-        def cast() -> Script[dict[int, str]]:
-            yield count(
-                "INSERT INTO out_of_time_votes (turn_id, round, member_id, choice, at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
-                " choice = excluded.choice, at = excluded.at, round = excluded.round",
-                turn_id, round_, member_id, choice, at)
-            return (yield from votes_of(turn_id, round_))
-
-        return await self._db.write(cast())
+        yield count(
+            "INSERT INTO out_of_time_votes (turn_id, round, member_id, choice, at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (turn_id, member_id) DO UPDATE SET"
+            " choice = excluded.choice, at = excluded.at, round = excluded.round",
+            turn_id, round_, member_id, choice, at)
+        return (yield from votes_of(turn_id, round_))
 
     async def votes_cast(self, turn_id: int, round_: int) -> dict[int, str]:
         return await self._db.read(votes_of(turn_id, round_))

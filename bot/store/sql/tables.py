@@ -24,7 +24,7 @@ from bot.store.records import (
     TableRecord,
     last_snapshot,
 )
-from bot.store.sql.database import Repository
+from bot.store.sql.database import Repository, transaction
 from bot.store.sql.rows import Row, record
 from bot.store.sql.script import Script, count, each, marks, row, rows, value
 
@@ -193,40 +193,36 @@ class Tables(Repository):
         except UniqueViolation as exc:
             raise AlreadySeated("You already have a seat at this table.") from exc
 
-    async def remove_seat(self, table_id: int, position: int, expected_version: int
-                          ) -> list[SeatRecord]:
+    @transaction
+    def remove_seat(self, table_id: int, position: int, expected_version: int
+                    ) -> Script[list[SeatRecord]]:
         """Remove a lobby seat and close the gap so positions stay 0..n-1."""
-        def remove() -> Script[list[SeatRecord]]:
-            yield from advance(table_id, expected_version)
-            yield count("DELETE FROM seats WHERE table_id = ? AND position = ?",
-                        table_id, position)
-            # Two steps through negative numbers: the primary key forbids a transient clash.
-            yield count("UPDATE seats SET position = -position - 1"
-                        " WHERE table_id = ? AND position > ?", table_id, position)
-            yield count("UPDATE seats SET position = -position - 2"
-                        " WHERE table_id = ? AND position < 0", table_id)
-            return (yield from seats_of(table_id))
+        yield from advance(table_id, expected_version)
+        yield count("DELETE FROM seats WHERE table_id = ? AND position = ?",
+                    table_id, position)
+        # Two steps through negative numbers: the primary key forbids a transient clash.
+        yield count("UPDATE seats SET position = -position - 1"
+                    " WHERE table_id = ? AND position > ?", table_id, position)
+        yield count("UPDATE seats SET position = -position - 2"
+                    " WHERE table_id = ? AND position < 0", table_id)
+        return (yield from seats_of(table_id))
 
-        return await self._db.write(remove())
-
-    async def start(self, table_id: int, expected_version: int, order: list[int],
-                    snapshot: dict[str, Any]) -> list[SeatRecord]:
+    @transaction
+    def start(self, table_id: int, expected_version: int, order: list[int],
+              snapshot: dict[str, Any]) -> Script[list[SeatRecord]]:
         """Seat the lobby in ``order`` (old positions, new seat = index) and store the
         initial snapshot, in one transaction; returns the seats in their new order."""
-        def begin() -> Script[list[SeatRecord]]:
-            moved = yield count(
-                "UPDATE game_tables SET status = 'playing', snapshot = ?,"
-                " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-                dumps(snapshot), now(), table_id, expected_version)
-            if moved != 1:
-                raise StaleVersion(STALE)
-            yield count("UPDATE seats SET position = -position - 1 WHERE table_id = ?",
-                        table_id)
-            yield each("UPDATE seats SET position = ? WHERE table_id = ? AND position = ?",
-                       [(seat, table_id, -old - 1) for seat, old in enumerate(order)])
-            return (yield from seats_of(table_id))
-
-        return await self._db.write(begin())
+        moved = yield count(
+            "UPDATE game_tables SET status = 'playing', snapshot = ?,"
+            " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+            dumps(snapshot), now(), table_id, expected_version)
+        if moved != 1:
+            raise StaleVersion(STALE)
+        yield count("UPDATE seats SET position = -position - 1 WHERE table_id = ?",
+                    table_id)
+        yield each("UPDATE seats SET position = ? WHERE table_id = ? AND position = ?",
+                   [(seat, table_id, -old - 1) for seat, old in enumerate(order)])
+        return (yield from seats_of(table_id))
 
     async def set_dm_closed(self, table_id: int, member_id: int, closed: bool) -> None:
         await self._db.execute(count(
@@ -269,31 +265,26 @@ class Tables(Repository):
             table_id, after_version))
 
     # -- previews awaiting Confirm ----------------------------------------------------------
-    async def add_pending(self, table_id: int, member_id: int, version: int,
-                          action: dict[str, Any], text: str, fingerprint: str | None = None
-                          ) -> int:
-        def add() -> Script[int]:
-            # Old previews of the same member at this table are superseded by the new one.
-            yield count("DELETE FROM pending_moves WHERE table_id = ? AND member_id = ?",
-                        table_id, member_id)
-            return int((yield value(
-                "INSERT INTO pending_moves (table_id, member_id, version, action, text,"
-                " created_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                table_id, member_id, version, dumps(action), text, now(), fingerprint)))
+    @transaction
+    def add_pending(self, table_id: int, member_id: int, version: int,
+                    action: dict[str, Any], text: str, fingerprint: str | None = None
+                    ) -> Script[int]:
+        # Old previews of the same member at this table are superseded by the new one.
+        yield count("DELETE FROM pending_moves WHERE table_id = ? AND member_id = ?",
+                    table_id, member_id)
+        return int((yield value(
+            "INSERT INTO pending_moves (table_id, member_id, version, action, text,"
+            " created_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            table_id, member_id, version, dumps(action), text, now(), fingerprint)))
 
-        return await self._db.write(add())
-
-    async def take_pending(self, pending_id: int, member_id: int) -> PendingMove | None:
+    @transaction
+    def take_pending(self, pending_id: int, member_id: int) -> Script[PendingMove | None]:
         """Remove and return the member's own preview, so one Confirm uses it at most once
         (in any process: the DELETE is the claim); ``None`` when it is gone. Another member's
         preview is left alone (``PermissionError``)."""
-        def take() -> Script[Row | None]:
-            taken = yield row("DELETE FROM pending_moves WHERE id = ? AND member_id = ?"
-                              " RETURNING *", pending_id, member_id)
-            if taken is None and (yield value(
-                    "SELECT 1 FROM pending_moves WHERE id = ?", pending_id)) is not None:
-                raise PermissionError("That preview belongs to another player.")
-            return taken  # type: ignore[no-any-return]
-
-        taken = await self._db.write(take())
+        taken = yield row("DELETE FROM pending_moves WHERE id = ? AND member_id = ?"
+                          " RETURNING *", pending_id, member_id)
+        if taken is None and (yield value(
+                "SELECT 1 FROM pending_moves WHERE id = ?", pending_id)) is not None:
+            raise PermissionError("That preview belongs to another player.")
         return None if taken is None else record(PendingMove, taken)

@@ -23,7 +23,7 @@ from bot.store.records import (
     TurnRecord,
     WaitingTurn,
 )
-from bot.store.sql.database import Repository
+from bot.store.sql.database import Repository, transaction
 from bot.store.sql.rows import record
 from bot.store.sql.script import Script, count, row, rows, value
 from bot.store.sql.seats import MARK_DASHBOARDS
@@ -80,47 +80,43 @@ class Timing(Repository):
     async def seat_clocks(self, table_id: int) -> dict[int, SeatClock]:
         return await self._db.read(seat_clocks(table_id))
 
-    async def pause_table(self, table_id: int, at: int, by: int, reason: str,
-                          timing: dict[str, Any]) -> bool:
+    @transaction
+    def pause_table(self, table_id: int, at: int, by: int, reason: str,
+                    timing: dict[str, Any]) -> Script[bool]:
         """Stop a table's clock (a table without a timing row gets ``timing``); False if it
         was already paused."""
-        def pause() -> Script[bool]:
-            yield count("INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
-                        " ON CONFLICT (table_id) DO NOTHING", table_id, dumps(timing))
-            yield count(MARK_DASHBOARDS, table_id)
-            paused = yield count(
-                "UPDATE table_timing SET paused_at = ?, paused_by = ?, pause_reason = ?"
-                " WHERE table_id = ? AND paused_at IS NULL", at, by, reason, table_id)
-            return bool(paused == 1)
+        yield count("INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
+                    " ON CONFLICT (table_id) DO NOTHING", table_id, dumps(timing))
+        yield count(MARK_DASHBOARDS, table_id)
+        paused = yield count(
+            "UPDATE table_timing SET paused_at = ?, paused_by = ?, pause_reason = ?"
+            " WHERE table_id = ? AND paused_at IS NULL", at, by, reason, table_id)
+        return bool(paused == 1)
 
-        return await self._db.write(pause())
-
-    async def resume_table(self, table_id: int, at: int) -> int | None:
+    @transaction
+    def resume_table(self, table_id: int, at: int) -> Script[int | None]:
         """Restart a paused table's clock: open deadlines and reminders move on by the time it
         stood still (a turn started during the pause, by the time since it started). Returns
         the seconds paused, or None if the table was not paused."""
-        def resume() -> Script[int | None]:
-            found = yield value("SELECT paused_at FROM table_timing WHERE table_id = ?"
-                                " AND paused_at IS NOT NULL FOR UPDATE", table_id)
-            if found is None:
-                return None
-            paused_at = int(found)
-            shift = "(? - CASE WHEN created_at > ? THEN created_at ELSE ? END)"
-            yield count(
-                f"UPDATE turns SET due_at = due_at + {shift}, started_at = started_at + {shift}"
-                " WHERE table_id = ? AND ended_at IS NULL AND fired_at IS NULL",
-                at, paused_at, paused_at, at, paused_at, paused_at, table_id)
-            yield count("UPDATE reminders SET due_at = due_at + ? WHERE table_id = ?"
-                        " AND fired_at IS NULL", at - paused_at, table_id)
-            yield count("UPDATE turns SET vote_due = vote_due + ? WHERE table_id = ?"
-                        " AND ended_at IS NULL AND vote_due IS NOT NULL", at - paused_at,
-                        table_id)
-            yield count("UPDATE table_timing SET paused_at = NULL, paused_by = NULL,"
-                        " pause_reason = NULL WHERE table_id = ?", table_id)
-            yield count(MARK_DASHBOARDS, table_id)
-            return at - paused_at
-
-        return await self._db.write(resume())
+        found = yield value("SELECT paused_at FROM table_timing WHERE table_id = ?"
+                            " AND paused_at IS NOT NULL FOR UPDATE", table_id)
+        if found is None:
+            return None
+        paused_at = int(found)
+        shift = "(? - CASE WHEN created_at > ? THEN created_at ELSE ? END)"
+        yield count(
+            f"UPDATE turns SET due_at = due_at + {shift}, started_at = started_at + {shift}"
+            " WHERE table_id = ? AND ended_at IS NULL AND fired_at IS NULL",
+            at, paused_at, paused_at, at, paused_at, paused_at, table_id)
+        yield count("UPDATE reminders SET due_at = due_at + ? WHERE table_id = ?"
+                    " AND fired_at IS NULL", at - paused_at, table_id)
+        yield count("UPDATE turns SET vote_due = vote_due + ? WHERE table_id = ?"
+                    " AND ended_at IS NULL AND vote_due IS NOT NULL", at - paused_at,
+                    table_id)
+        yield count("UPDATE table_timing SET paused_at = NULL, paused_by = NULL,"
+                    " pause_reason = NULL WHERE table_id = ?", table_id)
+        yield count(MARK_DASHBOARDS, table_id)
+        return at - paused_at
 
     # -- turns -------------------------------------------------------------------------------
     async def open_turns(self, table_id: int) -> dict[int, TurnRecord]:
@@ -140,34 +136,32 @@ class Timing(Repository):
             "UPDATE turns SET fired_at = ?, round = round + 1, vote_state = NULL WHERE id = ?"
             " AND fired_at IS NULL AND ended_at IS NULL", now, turn_id)))
 
-    async def set_deadline(self, turn_id: int, due_at: int | None, reminder_at: int | None,
-                           extra: int, refire: bool) -> bool:
+    @transaction
+    def set_deadline(self, turn_id: int, due_at: int | None, reminder_at: int | None,
+                     extra: int, refire: bool) -> Script[bool]:
         """A turn's deadline planned again (see the interface)."""
-        def plan() -> Script[bool]:
-            found = yield row("SELECT * FROM turns WHERE id = ? AND ended_at IS NULL"
-                              " AND vote_due IS NULL FOR UPDATE", turn_id)
-            if found is None or (found["fired_at"] is not None and not refire):
-                return False
-            if found["due_at"] == due_at and found["fired_at"] is None:
-                if found["extra"] != extra:
-                    yield count("UPDATE turns SET extra = ? WHERE id = ?", extra, turn_id)
-                return False
-            yield count("UPDATE turns SET due_at = ?, extra = ?, fired_at = NULL WHERE id = ?",
-                        due_at, extra, turn_id)
-            yield count("DELETE FROM reminders WHERE turn_id = ? AND fired_at IS NULL", turn_id)
-            if reminder_at is not None and found["member_id"] is not None:
-                # One reminder per deadline: none again for a deadline already reminded of.
-                yield count(
-                    "INSERT INTO reminders (turn_id, table_id, member_id, due_at, deadline)"
-                    " SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM reminders"
-                    " WHERE turn_id = ? AND deadline = ? AND fired_at IS NOT NULL)"
-                    " ON CONFLICT (turn_id, due_at) DO NOTHING",
-                    turn_id, found["table_id"], found["member_id"], reminder_at, due_at,
-                    turn_id, due_at)
-            yield count(MARK_DASHBOARDS, found["table_id"])
-            return True
-
-        return await self._db.write(plan())
+        found = yield row("SELECT * FROM turns WHERE id = ? AND ended_at IS NULL"
+                          " AND vote_due IS NULL FOR UPDATE", turn_id)
+        if found is None or (found["fired_at"] is not None and not refire):
+            return False
+        if found["due_at"] == due_at and found["fired_at"] is None:
+            if found["extra"] != extra:
+                yield count("UPDATE turns SET extra = ? WHERE id = ?", extra, turn_id)
+            return False
+        yield count("UPDATE turns SET due_at = ?, extra = ?, fired_at = NULL WHERE id = ?",
+                    due_at, extra, turn_id)
+        yield count("DELETE FROM reminders WHERE turn_id = ? AND fired_at IS NULL", turn_id)
+        if reminder_at is not None and found["member_id"] is not None:
+            # One reminder per deadline: none again for a deadline already reminded of.
+            yield count(
+                "INSERT INTO reminders (turn_id, table_id, member_id, due_at, deadline)"
+                " SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM reminders"
+                " WHERE turn_id = ? AND deadline = ? AND fired_at IS NOT NULL)"
+                " ON CONFLICT (turn_id, due_at) DO NOTHING",
+                turn_id, found["table_id"], found["member_id"], reminder_at, due_at,
+                turn_id, due_at)
+        yield count(MARK_DASHBOARDS, found["table_id"])
+        return True
 
     async def open_vote(self, turn_id: int, round_: int, vote_due: int) -> bool:
         return bool(await self._db.execute(count(

@@ -128,11 +128,10 @@ def check_tabula(db: sqlite3.Connection, *, empty_ok: bool = False) -> None:
                     f"{RESTORE}")
 
 
-def checkpoint(db: sqlite3.Connection) -> tuple[int, int, int]:
+def checkpoint(db: sqlite3.Connection) -> bool:
     """Copy the whole WAL into the main file and empty it: the main file is then complete
-    on its own. (busy, frames in the WAL, frames copied), as SQLite answers."""
-    busy, frames, copied = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    return int(busy), int(frames), int(copied)
+    on its own. True when a reader kept SQLite from copying all of it (busy)."""
+    return bool(db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0])
 
 
 def check_integrity(db: sqlite3.Connection) -> None:

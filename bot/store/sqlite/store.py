@@ -117,8 +117,7 @@ class SqliteDatabase:
             # alone holds every move. SQLite does so itself only when the last connection to
             # the file closes, and the web pages or a backup may hold another one.
             try:
-                busy, _, _ = await self.outside(setup.checkpoint)
-                if busy:
+                if await self.outside(setup.checkpoint):
                     log.warning("%s: a reader kept part of the WAL from the main file", path)
             except sqlite3.Error as exc:
                 log.warning("%s: could not checkpoint the WAL: %s", path, exc)

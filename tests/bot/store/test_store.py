@@ -30,8 +30,8 @@ from bot.store import (
     is_postgres,
     open_store,
 )
-from bot.store.postgres.setup import migrations as postgres_migrations
 from bot.store.postgres.store import PostgresStore
+from bot.store.postgres.store import migrations as postgres_migrations
 from bot.store.sql.script import Script, count
 from bot.store.sqlite.setup import migrations
 

@@ -16,8 +16,7 @@ import asyncpg
 import pytest
 
 from bot.store import IntegrityFailure, SqliteStore, Store, open_store, redacted
-from bot.store.postgres.setup import migrations
-from bot.store.postgres.store import PostgresStore
+from bot.store.postgres.store import PostgresStore, migrations
 from bot.store.transfer import check_same_tables, sqlite_layout
 from bot.tables import Tables, gamelog
 from tests.bot.store.crash_writer import ALICE, BOB, shared_table
