@@ -386,8 +386,7 @@ class PlanRequest:
 
 
 def last_snapshot(steps: Sequence[Step]) -> dict[str, Any]:
-    """The snapshot a list of steps leaves the table with (its last step's, which must have
-    one)."""
+    """The snapshot steps leave the table with: the last step's, which must have one."""
     snapshot = steps[-1].snapshot
     if snapshot is None:
         raise ValueError("the last step of a change must carry the table's snapshot")

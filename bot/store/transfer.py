@@ -36,15 +36,13 @@ async def sqlite_layout(db: aiosqlite.Connection) -> Layout:
     """The SQLite file's tables with their columns, parents before the tables that refer to them."""
     names = [r[0] for r in await db.execute_fetchall(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        " ORDER BY name"
-    )]
+        " ORDER BY name")]
     parents, columns = {}, {}
     for name in names:
         keys = await db.execute_fetchall(f'PRAGMA foreign_key_list("{name}")')
         parents[name] = {str(k[2]) for k in keys} - {name}
-        columns[name] = [str(c[1]) for c in await db.execute_fetchall(
-            f'PRAGMA table_info("{name}")'
-        )]
+        info = await db.execute_fetchall(f'PRAGMA table_info("{name}")')
+        columns[name] = [str(c[1]) for c in info]
     ordered: list[str] = []
     while len(ordered) < len(names):
         ready = [n for n in names if n not in ordered and parents[n] <= set(ordered)]

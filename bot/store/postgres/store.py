@@ -118,7 +118,6 @@ async def execute(conn: asyncpg.Connection, statement: Statement) -> Any:
 
 
 async def run(conn: asyncpg.Connection, script: Script[T]) -> T:
-    """The script to its end, each statement on ``conn``; what it returns."""
     try:
         statement = next(script)
         while True:

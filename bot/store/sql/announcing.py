@@ -1,6 +1,5 @@
-"""Announcement claims and pending replies (``bot.store.announcing``): the claim reads the
-table's row locked, decides and updates it in one transaction, so processes take turns on
-it."""
+"""Announcement claims and pending replies (``bot.store.announcing``): the claim reads the table's
+row locked, decides and updates it in one transaction, so processes take turns on it."""
 
 from __future__ import annotations
 
@@ -45,8 +44,7 @@ class Announcing(Repository):
             "DELETE FROM pending_replies WHERE interaction_id = ?", interaction_id))
 
     async def pending_replies(self, now: int, holder: str) -> list[PendingReply]:
-        """Replies ``holder`` still owes whose token is still valid; expired ones are
-        dropped."""
+        """Replies ``holder`` owes whose token is still valid (expired ones are dropped)."""
         await self._db.execute(count("DELETE FROM pending_replies WHERE expires_at <= ?", now))
         return await self._many(partial(record, PendingReply), rows(
             "SELECT r.interaction_id, r.table_id, t.guild_id, r.application_id, r.token,"

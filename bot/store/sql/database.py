@@ -2,8 +2,7 @@
 
 Reads see committed data; a write is all or nothing; a change of a table's moves is
 version-checked and, with its follow-up (``then``: planning turns, the announced mark), one
-commit. How each is done is the backend's own business (the SQLite group commit, the
-PostgreSQL pool).
+commit, however the backend does it (the SQLite group commit, the PostgreSQL pool).
 """
 
 from __future__ import annotations
@@ -55,7 +54,6 @@ class Repository:
         return None if found is None else build(found)
 
     async def _many(self, build: Callable[[Row], R], statement: Statement) -> list[R]:
-        """``build`` of each of the statement's rows."""
         return [build(r) for r in await self._db.query(statement)]
 
 

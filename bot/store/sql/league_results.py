@@ -20,9 +20,8 @@ Changes = Callable[[Ratings], Ratings]
 
 RESULTS_SQL = ("SELECT r.*, p.seat, p.member_id, p.name, p.place, p.forfeited, p.score"
                " FROM league_results r JOIN league_places p ON p.result_id = r.id")
-# Every writer of ratings takes this lock first: a rebuild, a void and a result recorded at
-# the same moment (in any process) run one after the other, never interleaved (readers, the
-# standings, never wait).
+# Every writer of ratings takes this lock first: writes at the same moment, in any process,
+# run one after the other (readers, the standings, never wait).
 RATINGS = "league_ratings"
 
 
@@ -55,7 +54,6 @@ def put_ratings(ratings: Ratings) -> Script[None]:
 
 
 def season_carries() -> Script[dict[int, float]]:
-    """Each season's carry-over share, by season."""
     found = yield rows("SELECT id, carry FROM league_seasons")
     return {int(r["id"]): float(r["carry"]) for r in found}
 
@@ -71,7 +69,6 @@ def rebuild(replay: Replay) -> Script[int]:
 
 
 def read_ratings(keys: list[tuple[str, int]]) -> Script[Ratings]:
-    """The stored ratings at ``keys``."""
     if not keys:
         return {}
     scopes = sorted({s for s, _ in keys})
@@ -91,23 +88,21 @@ def read_ratings(keys: list[tuple[str, int]]) -> Script[Ratings]:
 class LeagueResults(Repository):
     async def tables_awaiting_result(self) -> list[int]:
         """Finished or abandoned sanctioned league tables whose result is not stored yet."""
-        found = await self._db.query(rows(
+        return await self._many(lambda r: int(r["id"]), rows(
             "SELECT t.id FROM game_tables t LEFT JOIN league_results r ON r.table_id = t.id"
             " WHERE t.league_id IS NOT NULL AND t.status IN ('over', 'abandoned')"
             " AND r.id IS NULL AND (t.id IN (SELECT table_id FROM league_round_tables)"
             " OR t.id IN (SELECT table_id FROM league_sanctions)) ORDER BY t.updated_at, t.id"))
-        return [int(r[0]) for r in found]
 
     @transaction
     def save_result(self, result: LeagueResult, keys: list[tuple[str, int]],
                     changes: Changes) -> Script[int | None]:
-        """Store a result and the ratings it moves, in one transaction: the ratings at
-        ``keys`` are read inside it, under the ratings lock, and ``changes`` turns them into
-        the ratings to write, so no rebuild or other result can come between the read and
-        the write. None (and nothing written) when the table's result was stored before:
-        recording is idempotent, in any process (the unique table id decides). The NOT
-        EXISTS spares a repeat an id from a PostgreSQL sequence, so result numbers shown to
-        members stay 1, 2, 3."""
+        """Store a result and the ratings it moves, in one transaction: the ratings at ``keys`` are
+        read inside it, under the ratings lock, and ``changes`` turns them into the ratings to
+        write, so no rebuild or other result can come between the read and the write. None (and
+        nothing written) when the table's result was stored before: recording is idempotent, in any
+        process (the unique table id decides). The NOT EXISTS spares a repeat an id from a
+        PostgreSQL sequence, so result numbers shown to members stay 1, 2, 3."""
         yield lock(RATINGS)
         made = yield value(
             "INSERT INTO league_results (league_id, guild_id, game_id, season_id,"
@@ -171,10 +166,9 @@ class LeagueResults(Repository):
 
     async def corrections(self, result_id: int) -> list[tuple[str, int, str]]:
         """(what, by whom, why) of each correction of a result, oldest first."""
-        found = await self._db.query(rows(
-            "SELECT what, member_id, reason FROM league_corrections WHERE result_id = ?"
-            " ORDER BY id", result_id))
-        return [(str(r[0]), int(r[1]), str(r[2])) for r in found]
+        return await self._many(lambda r: (str(r["what"]), int(r["member_id"]), str(r["reason"])),
+                                rows("SELECT what, member_id, reason FROM league_corrections"
+                                     " WHERE result_id = ? ORDER BY id", result_id))
 
     async def league_results(self, league_id: int | None = None) -> list[LeagueResult]:
         """Results in the order they were recorded: one league's, or every one (rebuilds)."""

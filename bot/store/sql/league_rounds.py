@@ -28,8 +28,7 @@ class LeagueRounds(Repository):
                   ) -> Script[RoundRecord | None]:
         """A new round, with each member's shown rating at this moment and its ``plan``;
         None while another round of the league is open, unless ``force`` closes that one
-        first. The check and the insert are one transaction, under the league's row lock
-        (and one open round per league is a unique index)."""
+        first (the check and the insert are one transaction, under the league's row lock)."""
         at = stamp()
         yield value(LOCK_LEAGUE, league_id)
         if force:
@@ -137,10 +136,9 @@ class LeagueRounds(Repository):
             " WHERE id = ?", application_id, token, expires, round_id))
 
     async def round_reply(self, round_id: int, now: int) -> tuple[str, str] | None:
-        found = await self._db.query(row(
+        return await self._one(lambda r: (str(r["reply_app"]), str(r["reply_token"])), row(
             "SELECT reply_app, reply_token FROM league_rounds WHERE id = ?"
             " AND reply_expires > ?", round_id, now))
-        return None if found is None else (str(found[0]), str(found[1]))
 
     async def drop_round_reply(self, round_id: int) -> None:
         await self._db.execute(count(

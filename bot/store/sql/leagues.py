@@ -30,21 +30,19 @@ season_record = partial(record, SeasonRecord)
 
 
 class Leagues(LeagueRounds):
-    # -- leagues ---------------------------------------------------------------------------
     async def create_league(self, guild_id: int, name: str, game_id: str, created_by: int,
                             settings: LeagueSettings | None = None) -> int:
         """A new league; ``AlreadyExists`` when the server has one of that name."""
         o = settings or LeagueSettings()
         try:
-            made = await self._db.execute(value(
+            return int(await self._db.execute(value(
                 "INSERT INTO leagues (guild_id, name, game_id, created_by, created_at,"
                 " channel_id, min_seats, max_seats, computers, min_reliability, carry, points)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 guild_id, name, game_id, created_by, now(), o.channel_id, o.min_seats,
-                o.max_seats, o.computers, o.min_reliability, o.carry, o.points))
+                o.max_seats, o.computers, o.min_reliability, o.carry, o.points)))
         except UniqueViolation as exc:
             raise AlreadyExists("This server already has a league of that name.") from exc
-        return int(made)
 
     async def leagues(self, guild_id: int) -> list[LeagueRecord]:
         found = await self._db.query(rows("SELECT * FROM leagues WHERE guild_id = ?",
@@ -88,8 +86,7 @@ class Leagues(LeagueRounds):
     def join_league(self, league_id: int, member_id: int, name: str,
                     cap: int | None = None) -> Script[bool]:
         """Sign a member up (again); keeps their first join date. False (nothing written)
-        when ``cap`` members are signed up already and this one is not among them; under
-        the league's row lock, so two joins at once never pass the cap."""
+        when ``cap`` members are signed up already and this one is not among them."""
         yield value(LOCK_LEAGUE, league_id)
         if cap is not None and (yield value(
                 "SELECT COUNT(*) FROM league_members WHERE league_id = ?"
@@ -110,11 +107,10 @@ class Leagues(LeagueRounds):
 
     async def check_in(self, league_id: int, member_id: int) -> bool:
         """The member is present for the next round; False when they had checked in."""
-        added = await self._db.execute(value(
+        return await self._db.execute(value(
             "INSERT INTO league_checkins (league_id, member_id, at) VALUES (?, ?, ?)"
             " ON CONFLICT (league_id, member_id) DO NOTHING RETURNING member_id",
-            league_id, member_id, stamp()))
-        return added is not None
+            league_id, member_id, stamp())) is not None
 
     async def checked_in(self, league_id: int) -> set[int]:
         found = await self._db.query(rows(
@@ -195,11 +191,10 @@ class Leagues(LeagueRounds):
     async def add_forfeit(self, table_id: int, seat: int, member_id: int, name: str,
                           reason: str) -> bool:
         """Record that a seat forfeited; False when it already had."""
-        added = await self._db.execute(value(
+        return await self._db.execute(value(
             "INSERT INTO league_forfeits (table_id, seat, member_id, name, reason, at)"
             " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO NOTHING"
-            " RETURNING seat", table_id, seat, member_id, name, reason, stamp()))
-        return added is not None
+            " RETURNING seat", table_id, seat, member_id, name, reason, stamp())) is not None
 
     async def forfeits(self, table_id: int) -> list[ForfeitRecord]:
         return await self._many(partial(record, ForfeitRecord), rows(

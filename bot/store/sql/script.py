@@ -67,5 +67,4 @@ def marks(n: int) -> str:
 
 
 def single(statement: Statement) -> Script[Any]:
-    """A script of one statement."""
     return (yield statement)

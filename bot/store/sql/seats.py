@@ -51,10 +51,9 @@ class Seats(Repository):
             member_id, table_id, kind, turn_id, at))
 
     async def member_events(self, member_id: int) -> list[tuple[int, str, int]]:
-        found = await self._db.query(rows(
-            "SELECT table_id, kind, at FROM member_events WHERE member_id = ?"
-            " ORDER BY at, id", member_id))
-        return [(int(r["table_id"]), str(r["kind"]), int(r["at"])) for r in found]
+        return await self._many(lambda r: (int(r["table_id"]), str(r["kind"]), int(r["at"])),
+                                rows("SELECT table_id, kind, at FROM member_events"
+                                     " WHERE member_id = ? ORDER BY at, id", member_id))
 
     async def forget_member_event(self, member_id: int, table_id: int, kind: str) -> None:
         await self._db.execute(count(

@@ -57,10 +57,9 @@ def advance(table_id: int, expected: int) -> Script[None]:
 
 
 def write_steps(table_id: int, expected: int, steps: Sequence[Step]) -> Script[int]:
-    """A table's steps: the row keeps the last snapshot and status, the log gets a row per
-    step; ``StaleVersion`` unless the table is at ``expected``. (The PostgreSQL store writes
-    the same in one statement.) JSON is encoded here, before the script runs: away from the
-    open transaction."""
+    """A table's steps: the row keeps the last snapshot and status, the log gets a row per step;
+    ``StaleVersion`` unless the table is at ``expected``. (The PostgreSQL store writes the same in
+    one statement.) JSON is encoded here, before the script runs: away from the open transaction."""
     at, version = now(), expected + len(steps)
     snapshot = dumps(last_snapshot(steps)) if steps else ""
     entries = [(table_id, expected + n, e.kind, e.seat, e.member_id,
@@ -90,7 +89,6 @@ def seats_of(table_id: int) -> Script[list[SeatRecord]]:
 
 
 class Tables(Repository):
-    # -- tables ----------------------------------------------------------------------------
     async def create_table(self, *, guild_id: int | None, channel_id: int, game_id: str,
                            creator_id: int, creator_name: str, options: dict[str, Any],
                            max_players: int | None, seat_order: str, seed: str, seed_hash: str,
@@ -247,8 +245,7 @@ class Tables(Repository):
                            ) -> int:
         """Several consecutive changes of one table (a chain of computer moves), all or
         none, committed with whatever other tables' moves are waiting."""
-        version, _ = await self._db.change(table_id, expected_version, steps, None)
-        return version
+        return (await self._db.change(table_id, expected_version, steps, None))[0]
 
     async def find_action_by_key(self, table_id: int, idem_key: str) -> ActionRecord | None:
         return await self._one(action_record, row(

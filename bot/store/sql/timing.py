@@ -88,10 +88,9 @@ class Timing(Repository):
         yield count("INSERT INTO table_timing (table_id, timing) VALUES (?, ?)"
                     " ON CONFLICT (table_id) DO NOTHING", table_id, dumps(timing))
         yield count(MARK_DASHBOARDS, table_id)
-        paused = yield count(
+        return bool((yield count(
             "UPDATE table_timing SET paused_at = ?, paused_by = ?, pause_reason = ?"
-            " WHERE table_id = ? AND paused_at IS NULL", at, by, reason, table_id)
-        return bool(paused == 1)
+            " WHERE table_id = ? AND paused_at IS NULL", at, by, reason, table_id)) == 1)
 
     @transaction
     def resume_table(self, table_id: int, at: int) -> Script[int | None]:

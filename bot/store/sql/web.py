@@ -32,9 +32,8 @@ class WebIds(Repository):
 
     async def find_public_id(self, public_id: str) -> tuple[str, int] | None:
         """What a page id names: ``(kind, row id)``, or None."""
-        found = await self._db.query(row(
+        return await self._one(lambda r: (str(r["kind"]), int(r["ref_id"])), row(
             "SELECT kind, ref_id FROM web_ids WHERE public_id = ?", public_id))
-        return None if found is None else (str(found["kind"]), int(found["ref_id"]))
 
     async def set_web_pages(self, guild_id: int, on: bool) -> None:
         await self._db.execute(count(
@@ -45,6 +44,5 @@ class WebIds(Repository):
         """Pages are on unless the server turned them off (a table in DMs: always on)."""
         if guild_id is None:
             return True
-        off = await self._db.query(value(
+        return not await self._db.query(value(
             "SELECT pages_off FROM web_guilds WHERE guild_id = ?", guild_id))
-        return not off

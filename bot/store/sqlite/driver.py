@@ -69,7 +69,6 @@ def execute(db: sqlite3.Connection, statement: Statement) -> Any:
 
 
 def run(db: sqlite3.Connection, script: Script[T]) -> T:
-    """The script to its end, each statement on ``db``; what it returns."""
     try:
         statement = next(script)
         while True:

@@ -97,7 +97,6 @@ def prepare_writer(db: sqlite3.Connection, *, existing: bool = False,
 
 
 def prepare_reader(db: sqlite3.Connection) -> None:
-    """A read-only connection beside the writer."""
     db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     db.execute("PRAGMA query_only = ON")
 

@@ -2,14 +2,9 @@
 
 WAL journal, ``synchronous=FULL``, foreign keys on, a busy timeout, and every write inside
 ``BEGIN IMMEDIATE`` (a deferred transaction that reads first fails at once with "database is
-locked" in WAL mode). Two aiosqlite connections, each on a thread of its own: the writer, and a
-read-only reader (in WAL mode a reader never waits for a writer, so lookups do not queue behind
-a group commit's fsync).
-
-Every write is group-committed (``bot.store.sqlite.commits``): writes of different tables that
-arrive while a commit is in flight go together into the next transaction, a savepoint each, so
-one refused move leaves the others intact, and every caller hears back only once the
-transaction is durable.
+locked" in WAL mode), group-committed (``bot.store.sqlite.commits``). Two aiosqlite
+connections, each on a thread of its own: the writer, and a read-only reader (in WAL mode a
+reader never waits for a writer, so lookups do not queue behind a group commit's fsync).
 """
 
 from __future__ import annotations
