@@ -26,7 +26,7 @@ import asyncpg
 
 from bot.store.errors import IntegrityFailure, StoreError, UniqueViolation, newer_schema
 from bot.store.factory import redacted
-from bot.store.migrations import numbered as numbered_files
+from bot.store.migrations import numbered as migration_files
 from bot.store.postgres.steps import write_steps
 from bot.store.records import Step
 from bot.store.sql.script import Script, Statement, Want
@@ -51,15 +51,8 @@ async def _prepare(conn: asyncpg.Connection) -> None:
                        " THEN set_config('synchronous_commit', 'on', false) END")
 
 
-@functools.lru_cache(maxsize=1024)
-def numbered(sql: str) -> str:
-    """``?`` placeholders as PostgreSQL's ``$1, $2, ...``."""
-    counter = iter(range(1, sql.count("?") + 1))
-    return _MARK.sub(lambda _: f"${next(counter)}", sql)
-
-
 def migrations() -> list[tuple[int, str]]:
-    return numbered_files("postgres")
+    return migration_files("postgres")
 
 
 async def applied(conn: asyncpg.Connection) -> int:
@@ -93,6 +86,13 @@ async def migrate(conn: asyncpg.Connection) -> list[int]:
     for number in done:
         log.info("applied PostgreSQL migration %04d", number)
     return done
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2, ...``."""
+    counter = iter(range(1, sql.count("?") + 1))
+    return _MARK.sub(lambda _: f"${next(counter)}", sql)
 
 
 async def execute(conn: asyncpg.Connection, statement: Statement) -> Any:
