@@ -1,13 +1,14 @@
 """Past one machine: a store with many finished tables and thousands of live ones with open
 deadlines, on SQLite and on PostgreSQL. Prints, for two sizes of the finished part:
 
-- start to ready: what a bot process does before its first scheduler tick (``bot/app.py``):
-  open the store, announce moves committed but never told (the catch-up), let due computer
-  seats move, plan every live table (``Scheduler.sync``) and make deadlines a crash cut short
-  (``Scheduler.recover``), each phase timed;
-- resident memory of that process once ready (a child process, so the fill is not counted);
-- the scheduler's tick with every deadline open and none due (p50 / p95);
-- ``/turns`` for a member with 20 tables waiting on them (p50 / p95);
+- start to ready: what a bot process does before it answers commands (open the store);
+- the restart's background work, drained after ready while commands are answered: announce
+  moves committed but never told (the catch-up), let due computer seats move, plan tables
+  left unplanned (``Scheduler.sync``), finish what a crash cut short after a deadline fired
+  (``Scheduler.recover``), each phase timed; ``/turns`` answered meanwhile (p50 / p99);
+- resident memory of that process once drained (a child process: the fill is not counted);
+- the scheduler's tick with every deadline open and none due (p50 / p99);
+- ``/turns`` for a member with 20 tables waiting on them (p50 / p99);
 - the query plans of what start, ticks and ``/turns`` ask (an index, never a scan of a table
   that grows with finished games).
 
@@ -42,8 +43,17 @@ from bot.pace.model import make_timing
 from bot.pace.scheduler import paced
 from bot.store import open_store
 from bot.tables import Tables
+from bot.tables.outbox import Outbox
 from bot.values import Member
 from rules.core import Rng
+from tests.scale_fill import (
+    FINISHED_ROWS,
+    LIVE_ROWS,
+    renumber,
+    sqlite_insert,
+    sqlite_rows,
+    template_sql,
+)
 
 GAME, PLAYERS = "palatinus", 3
 T0 = datetime(2025, 1, 6, 12, 0, tzinfo=UTC)
@@ -51,11 +61,7 @@ BUSY = 424_242  # the member with 20 tables waiting on them
 BUSY_TABLES = 20
 LIVE_BASE, FINISHED_BASE = 1_000_000, 5_000_000  # table ids of the copies
 MEMBER_BASE = 10_000_000
-SAMPLES = 30
-# Tables whose rows are copied: (table, column holding the table id).
-LIVE_ROWS = (("game_tables", "id"), ("seats", "table_id"), ("table_timing", "table_id"),
-             ("seat_clocks", "table_id"), ("turns", "table_id"), ("reminders", "table_id"))
-FINISHED_ROWS = (("game_tables", "id"), ("seats", "table_id"))
+SAMPLES = 200
 SERIALS = ("game_tables", "turns", "reminders", "actions")
 
 # What start, a tick and /turns ask of the store (the SQL of bot/store), to explain.
@@ -63,8 +69,17 @@ QUERIES = {
     "unannounced (start)": (
         "SELECT * FROM game_tables WHERE {plus}status IN ('playing', 'over')"
         " AND announced < version AND snapshot IS NOT NULL ORDER BY id", ()),
-    "live tables (start)": (
-        "SELECT * FROM game_tables WHERE status IN ('playing') ORDER BY id", ()),
+    "unplanned tables (start)": (
+        "SELECT * FROM game_tables g WHERE status = 'playing' AND NOT EXISTS (SELECT 1"
+        " FROM turns t WHERE t.table_id = g.id AND t.ended_at IS NULL) ORDER BY id", ()),
+    "tables with computers (start)": (
+        "SELECT * FROM game_tables g WHERE status = 'playing' AND EXISTS (SELECT 1 FROM"
+        " seats s WHERE s.table_id = g.id AND (s.is_computer OR s.standing IS NOT NULL))"
+        " ORDER BY id", ()),
+    "fired deadlines (start)": (
+        "SELECT t.*, g.guild_id, g.version FROM turns t JOIN game_tables g ON g.id = t.table_id"
+        " WHERE t.fired_at IS NOT NULL AND t.ended_at IS NULL AND g.status = 'playing'"
+        " ORDER BY t.due_at, t.id", ()),
     "due deadlines (tick)": (
         "SELECT t.* FROM turns t LEFT JOIN table_timing c ON c.table_id = t.table_id"
         " WHERE t.due_at <= {0} AND t.fired_at IS NULL AND t.ended_at IS NULL"
@@ -123,28 +138,6 @@ async def templates(target: str) -> tuple[int, int]:
     return ids[0], ids[1]
 
 
-def renumber(row: dict[str, Any], table: str, new_id: int, n: int, members: dict[Any, Any],
-             live: bool) -> dict[str, Any]:
-    """A copy of a template row for copy ``n`` (table ``new_id``)."""
-    out = dict(row)
-    if table == "game_tables":
-        out["id"] = new_id
-        out["channel_id"] = new_id  # one live table per channel
-        out["guild_id"] = 1 + n % 500
-        out["announced"] = out["version"]  # told: the catch-up finds only what is not
-    else:
-        out["table_id"] = new_id
-    if "member_id" in out and out["member_id"] in members:
-        out["member_id"] = members[out["member_id"]]
-    if table == "turns":
-        out["id"] = new_id * 10 + out["seat"]
-    if table == "reminders":
-        out["turn_id"] = new_id * 10 + out["_seat"]
-        out["id"] = new_id * 10 + out["_seat"]
-        del out["_seat"]
-    return out
-
-
 def member_map(template_members: list[int], n: int, active: int | None) -> dict[int, int]:
     mapping = {m: MEMBER_BASE + n * PLAYERS + i for i, m in enumerate(template_members)}
     if active is not None and n < BUSY_TABLES:
@@ -153,35 +146,6 @@ def member_map(template_members: list[int], n: int, active: int | None) -> dict[
 
 
 # -- SQLite ------------------------------------------------------------------------------
-
-
-def sqlite_rows(path: str, table: str, column: str, table_id: int) -> list[dict[str, Any]]:
-    import sqlite3
-
-    db = sqlite3.connect(path)
-    db.row_factory = sqlite3.Row
-    if table == "reminders":
-        sql = ("SELECT r.*, t.seat AS _seat FROM reminders r JOIN turns t ON t.id = r.turn_id"
-               " WHERE r.table_id = ?")
-    else:
-        sql = f"SELECT * FROM {table} WHERE {column} = ?"
-    rows = [dict(r) for r in db.execute(sql, (table_id,))]
-    db.close()
-    return rows
-
-
-def sqlite_insert(path: str, table: str, rows: list[dict[str, Any]]) -> None:
-    import sqlite3
-
-    if not rows:
-        return
-    db = sqlite3.connect(path)
-    columns = list(rows[0])
-    marks = ", ".join("?" for _ in columns)
-    with db:
-        db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
-                       [tuple(r[c] for c in columns) for r in rows])
-    db.close()
 
 
 def sqlite_explain(path: str) -> dict[str, list[str]]:
@@ -204,12 +168,8 @@ async def pg_rows(url: str, table: str, column: str, table_id: int) -> list[dict
 
     conn = await asyncpg.connect(url)
     try:
-        if table == "reminders":
-            sql = ("SELECT r.*, t.seat AS _seat FROM reminders r JOIN turns t ON t.id = r.turn_id"
-                   " WHERE r.table_id = $1")
-        else:
-            sql = f"SELECT * FROM {table} WHERE {column} = $1"
-        return [dict(r) for r in await conn.fetch(sql, table_id)]
+        return [dict(r) for r in await conn.fetch(template_sql(table, column, "$1"),
+                                                  table_id)]
     finally:
         await conn.close()
 
@@ -274,7 +234,8 @@ class Filler:
         active = next((t["member_id"] for t in turns if t["ended_at"] is None), None)
         for table, column in spec:
             found = await self.rows(table, column, template)
-            copied = [renumber(r, table, first + n, n, member_map(members, n, active), live)
+            copied = [renumber(r, table, first + n, member_map(members, n, active),
+                               guild_id=1 + n % 500)
                       for n in range(count) for r in found]
             await self.insert(table, copied)
 
@@ -294,31 +255,57 @@ async def timed(phases: dict[str, float], name: str, work: Callable[[], Any]) ->
     return result
 
 
+class Counted:
+    """The outbox's poster here: counts what would reach Discord."""
+
+    def __init__(self) -> None:
+        self.posts = 0
+
+    async def post_versions(self, notice: Any, versions: Any) -> int | None:
+        self.posts += 1
+        return None
+
+    async def post_plain(self, notice: Any) -> None:
+        self.posts += 1
+
+    async def send_private(self, notice: Any) -> None:
+        return None
+
+    async def answer_owed(self, reply: Any, text: str) -> None:
+        return None
+
+
 async def measure(target: str) -> dict[str, Any]:
-    """Start as a bot process does, then time ticks and /turns (in a process of its own)."""
+    """Start as a bot process does (in a process of its own): open the store, then answer
+    commands while the restart's work runs in the background, as the bot does after ready;
+    then time ticks and ``/turns`` with every deadline open."""
     phases: dict[str, float] = {}
     began = time.perf_counter()
     store = await timed(phases, "open the store", lambda: open_store(target))
     clock = FakeClock(T0 + timedelta(minutes=1))
     tables, scheduler = paced(store, clock)
+    poster = Counted()
+    outbox = Outbox(tables, poster)
+    ready = time.perf_counter() - began  # commands are answered from here on
 
-    async def catch_up() -> int:
-        told = 0
-        for table in await tables.unannounced():
-            told += await tables.catch_up(table.id) is not None
-        return told
+    async def after_restart() -> None:
+        # The bot's order (``bot/ui/restart.py``, then ``Firing.run``), each phase timed.
+        await timed(phases, "announcement catch-up", lambda: outbox.catch_up(all_servers))
+        await timed(phases, "due computer seats",
+                    lambda: outbox.resume_computers(all_servers))
+        await timed(phases, "plan tables left unplanned (sync)", scheduler.sync)
+        await timed(phases, "recover fired deadlines", scheduler.recover)
 
-    async def computers() -> int:
-        moved = 0
-        for table in await store.tables_with_status("playing"):
-            moved += await tables.run_computers(table.id) is not None
-        return moved
-
-    caught = await timed(phases, "announcement catch-up", catch_up)
-    await timed(phases, "due computer seats", computers)
-    await timed(phases, "plan every live table (sync)", scheduler.sync)
-    await timed(phases, "recover fired deadlines", scheduler.recover)
-    ready = time.perf_counter() - began
+    background = asyncio.create_task(after_restart())
+    answers: list[float] = []
+    while not background.done():
+        # A member's command meanwhile: ``/turns``, as a DM's table lookup would read.
+        start = time.perf_counter()
+        await scheduler.waiting(BUSY)
+        answers.append(time.perf_counter() - start)
+        await asyncio.sleep(0.01)
+    await background
+    drained = time.perf_counter() - began - ready
     ticks, turns = [], []
     for _ in range(SAMPLES):
         start = time.perf_counter()
@@ -332,10 +319,20 @@ async def measure(target: str) -> dict[str, Any]:
     open_deadlines = len(await store.due_turns(int((T0 + timedelta(days=30)).timestamp()),
                                                limit=1_000_000))
     await store.close()
-    return {"phases": phases, "ready": ready, "caught": caught, "rss_kib": resident_kib(),
-            "tick": [statistics.median(ticks), percentile(ticks, 95)],
-            "turns": [statistics.median(turns), percentile(turns, 95)],
-            "open_deadlines": open_deadlines}
+    return {"phases": phases, "ready": ready, "drain": drained, "caught": poster.posts,
+            "rss_kib": resident_kib(), "during": spread(answers),
+            "tick": spread(ticks), "turns": spread(turns), "open_deadlines": open_deadlines}
+
+
+def all_servers(guild_id: int | None) -> bool:
+    return True  # one process looks after every table
+
+
+def spread(values: Sequence[float]) -> list[float]:
+    """p50 and p99 (0 when nothing was measured)."""
+    if not values:
+        return [0.0, 0.0]
+    return [statistics.median(values), percentile(values, 99)]
 
 
 def resident_kib() -> int:
@@ -372,11 +369,13 @@ def report(label: str, finished: int, live: int, result: dict[str, Any]) -> None
     phases = ", ".join(f"{name} {ms(s)}" for name, s in result["phases"].items())
     print(f"  {finished:,} finished + {live:,} live tables "
           f"({result['open_deadlines']:,} open deadlines):")
-    print(f"    start to ready {result['ready']:.2f} s ({phases}); "
-          f"{result['caught']} tables caught up")
-    print(f"    resident once ready {result['rss_kib'] / 1024:.0f} MiB; "
-          f"tick p50 {ms(result['tick'][0])} p95 {ms(result['tick'][1])}; "
-          f"/turns (20 tables) p50 {ms(result['turns'][0])} p95 {ms(result['turns'][1])}")
+    during = result["during"]
+    print(f"    start to ready {result['ready']:.2f} s; the restart's background work drained "
+          f"{result['drain']:.2f} s later ({phases}); {result['caught']} tables caught up; "
+          f"/turns meanwhile p50 {ms(during[0])} p99 {ms(during[1])}")
+    print(f"    resident once drained {result['rss_kib'] / 1024:.0f} MiB; "
+          f"tick p50 {ms(result['tick'][0])} p99 {ms(result['tick'][1])}; "
+          f"/turns (20 tables) p50 {ms(result['turns'][0])} p99 {ms(result['turns'][1])}")
 
 
 async def run(target: str, label: str, args: argparse.Namespace) -> None:

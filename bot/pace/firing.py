@@ -25,7 +25,6 @@ from bot.pace.plan import after_quiet
 from bot.pace.table_time import TableTime
 from bot.pace.usecases import move_for
 from bot.pace.votes import Votes
-from bot.store import Status
 from bot.store.records import TurnRecord
 from bot.text import escape
 
@@ -43,9 +42,10 @@ class Firing:
         self._closing: dict[tuple[int, int], int] = {}
 
     async def sync(self) -> None:
-        """Plan every playing table from its current state (on start: tables opened before
-        timing existed, or a plan a crash cut short); nothing already planned changes."""
-        for table in await self.store.tables_with_status(Status.PLAYING):
+        """On start: plan the playing tables that have no open turn (a crash came between a
+        start and its plan, or a table from before timing existed). A move's plan is written
+        in the move's own transaction, so a table with open turns was planned."""
+        for table in await self.store.unplanned():
             async with self.tables.live.locked(table.id) as loaded:
                 await self.time.turns.after_commit(loaded, frozenset(), frozenset())
 
@@ -99,19 +99,18 @@ class Firing:
         was to make (its key makes a second attempt harmless), the vote that was to open, and
         what an ended vote decided."""
         out: list[Delivered] = []
-        for table in await self.store.tables_with_status(Status.PLAYING):
-            if not self.time.owns(table.guild_id):
+        policies: dict[int, Policy] = {}
+        # One query for every table (an index of the few open turns that fired), in the
+        # order their deadlines fell.
+        for turn, guild_id, version in await self.store.fired_turns():
+            if not self.time.owns(guild_id):
                 continue  # another process's shard recovers it
-            fired = [t for t in (await self.store.open_turns(table.id)).values()
-                     if t.fired_at is not None]
-            if not fired:
-                continue  # most tables: nothing fired, no timing to read
-            timing = await self.time.timing(table.id)
-            for turn in fired:
-                try:
-                    out.extend(await self._recover(turn, timing.policy, table.version))
-                except Exception:
-                    log.exception("could not recover turn %s of table %s", turn.id, table.id)
+            try:
+                if turn.table_id not in policies:
+                    policies[turn.table_id] = (await self.time.timing(turn.table_id)).policy
+                out.extend(await self._recover(turn, policies[turn.table_id], version))
+            except Exception:
+                log.exception("could not recover turn %s of table %s", turn.id, turn.table_id)
         return out
 
     async def _recover(self, turn: TurnRecord, policy: Policy, version: int

@@ -1,5 +1,4 @@
-"""``open_store``: the backend named by ``TABULA_DB`` (a SQLite file path, or a PostgreSQL URL),
-and how to show that target safely."""
+"""``open_store``: the backend named by ``TABULA_DB`` (a SQLite file path, or a PostgreSQL URL)."""
 
 from __future__ import annotations
 
@@ -13,6 +12,7 @@ from bot.store.migrations import numbered
 from bot.store.sql.store import Store
 from bot.store.sqlite import setup as sqlite_setup
 from bot.store.sqlite.store import SqliteStore
+from bot.store.targets import is_postgres, redacted
 
 __all__ = ["POSTGRES_INSTALL", "check_database", "is_postgres", "migrate_schema", "open_store",
            "redacted", "schema_version_at"]
@@ -21,21 +21,6 @@ __all__ = ["POSTGRES_INSTALL", "check_database", "is_postgres", "migrate_schema"
 # checkout): the one hint every "asyncpg is not installed" message gives.
 POSTGRES_INSTALL = "pip install -e '.[postgres]'"
 NO_DRIVER = f"TABULA_DB is a PostgreSQL URL but asyncpg is not installed: {POSTGRES_INSTALL}"
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-
-
-def is_postgres(target: str | Path) -> bool:
-    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
-
-
-def redacted(target: str | Path) -> str:
-    """``target`` without a URL's password, for messages and logs."""
-    url = str(target)
-    head, at, tail = url.rpartition("@")
-    if not at or "://" not in head:
-        return url
-    scheme, _, user = head.partition("://")
-    return f"{scheme}://{user.split(':', 1)[0]}@{tail}"
 
 
 async def open_store(target: str | Path, *, empty_ok: bool = False) -> Store:

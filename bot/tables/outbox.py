@@ -158,8 +158,9 @@ class Outbox:
             await self._told(table, owns, self.tables.catch_up, "announce")
 
     async def resume_computers(self, owns: Callable[[int | None], bool]) -> None:
-        """Computer seats that were due move, and are told."""
-        for table in await self.tables.store.tables_with_status("playing"):
+        """Computer seats that were due move, and are told (only tables with a computer seat
+        or a standing answer can have one due)."""
+        for table in await self.tables.store.with_computers():
             await self._told(table, owns, self.tables.run_computers, "resume computer seats of")
 
     async def _told(self, table: TableRecord, owns: Callable[[int | None], bool],

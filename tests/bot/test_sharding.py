@@ -96,7 +96,7 @@ async def test_start_up_catch_up_is_left_to_the_process_that_owns_the_server(
         return None
 
     fake = SimpleNamespace(unannounced=listed, catch_up=catch_up, run_computers=run_computers,
-                           store=SimpleNamespace(tables_with_status=listed))
+                           store=SimpleNamespace(with_computers=listed))
     monkeypatch.setattr(bot, "wait_until_ready", ready)
     async def none_half_open() -> list[Any]:
         return []

@@ -23,8 +23,8 @@ import pytest
 from bot.store import open_store
 from bot.tables import Tables
 from bot.tables.narration import text_names
+from bot.tables.outbox import LEASE_SECONDS
 from bot.text import fill
-from bot.ui.delivery import LEASE_SECONDS
 from bot.values import Member as Player
 from rules import GAMES
 from rules.core import Rng

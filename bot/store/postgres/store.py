@@ -25,12 +25,12 @@ from typing import Any, TypeVar
 import asyncpg
 
 from bot.store.errors import IntegrityFailure, StoreError, UniqueViolation, newer_schema
-from bot.store.factory import redacted
 from bot.store.migrations import numbered as migration_files
 from bot.store.postgres.steps import write_steps
 from bot.store.records import Step
 from bot.store.sql.script import Script, Statement, Want
 from bot.store.sql.store import Store
+from bot.store.targets import redacted
 from bot.store.transfer import postgres_to_sqlite
 
 log = logging.getLogger(__name__)

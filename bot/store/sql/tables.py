@@ -143,6 +143,20 @@ class Tables(Repository):
             "SELECT * FROM game_tables WHERE status || '' IN ('playing', 'over')"
             " AND announced < version AND snapshot IS NOT NULL ORDER BY id"))
 
+    async def unplanned(self) -> list[TableRecord]:
+        """Playing tables with no open turn (a move's plan commits with it: a table with one
+        was planned)."""
+        return await self._many(table_record, rows(
+            "SELECT * FROM game_tables g WHERE status = 'playing' AND NOT EXISTS (SELECT 1"
+            " FROM turns t WHERE t.table_id = g.id AND t.ended_at IS NULL) ORDER BY id"))
+
+    async def with_computers(self) -> list[TableRecord]:
+        """Playing tables where a computer or a standing answer may be due to move."""
+        return await self._many(table_record, rows(
+            "SELECT * FROM game_tables g WHERE status = 'playing' AND EXISTS (SELECT 1 FROM"
+            " seats s WHERE s.table_id = g.id AND (s.is_computer OR s.standing IS NOT NULL))"
+            " ORDER BY id"))
+
     async def mark_announced(self, table_id: int, version: int,
                              message_id: int | None = None) -> None:
         """The channel heard of ``version``; ``message_id`` is its board (kept when newer)."""

@@ -130,6 +130,15 @@ class Timing(Repository):
             f"{_RUNNING} AND t.due_at <= ? AND t.fired_at IS NULL ORDER BY t.due_at, t.id"
             " LIMIT ?", now, limit))
 
+    async def fired_turns(self) -> list[tuple[TurnRecord, int | None, int]]:
+        """Open turns whose deadline fired, at playing tables, oldest deadline first; each
+        with its table's server and version."""
+        found = await self._db.query(rows(
+            "SELECT t.*, g.guild_id AS table_guild, g.version AS table_version FROM turns t"
+            " JOIN game_tables g ON g.id = t.table_id WHERE t.fired_at IS NOT NULL"
+            " AND t.ended_at IS NULL AND g.status = 'playing' ORDER BY t.due_at, t.id"))
+        return [(turn_record(r), r["table_guild"], int(r["table_version"])) for r in found]
+
     async def claim_turn(self, turn_id: int, now: int) -> bool:
         return bool(await self._db.execute(count(
             "UPDATE turns SET fired_at = ?, round = round + 1, vote_state = NULL WHERE id = ?"
