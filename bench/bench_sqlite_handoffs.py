@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import sqlite3
 import statistics
 import sys
@@ -33,7 +34,7 @@ from bench.bench_tables import drive
 from bot import gc_tuning
 from bot.store import SqliteStore
 from bot.store.records import Step
-from bot.store.sql.script import Script, Statement, Want
+from bot.store.sql.script import Script, Statement, Want, run_async
 from bot.store.sql.tables import write_steps
 from bot.store.sqlite.commits import Failed
 from bot.store.sqlite.driver import dialect
@@ -59,13 +60,7 @@ async def execute(conn: aiosqlite.Connection, statement: Statement) -> Any:
 
 
 async def run(conn: aiosqlite.Connection, script: Script[T]) -> T:
-    try:
-        statement = next(script)
-        while True:
-            statement = script.send(await execute(conn, statement))
-    except StopIteration as done:
-        result: T = done.value
-        return result
+    return await run_async(script, functools.partial(execute, conn))
 
 
 class PublicApiDatabase:

@@ -28,7 +28,7 @@ from bot.store.errors import IntegrityFailure, StoreError, UniqueViolation, newe
 from bot.store.migrations import numbered as migration_files
 from bot.store.postgres.steps import write_steps
 from bot.store.records import Step
-from bot.store.sql.script import Script, Statement, Want
+from bot.store.sql.script import Script, Statement, Want, run_async
 from bot.store.sql.store import Store
 from bot.store.targets import redacted
 from bot.store.transfer import postgres_to_sqlite
@@ -118,15 +118,7 @@ async def execute(conn: asyncpg.Connection, statement: Statement) -> Any:
 
 
 async def run(conn: asyncpg.Connection, script: Script[T]) -> T:
-    try:
-        statement = next(script)
-        while True:
-            statement = script.send(await execute(conn, statement))
-    except StopIteration as done:
-        result: T = done.value
-        return result
-    finally:
-        script.close()
+    return await run_async(script, functools.partial(execute, conn))
 
 
 class PostgresStore(Store):

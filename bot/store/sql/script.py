@@ -10,7 +10,7 @@ hold the whole database, so its driver drops them.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from enum import Enum
 from typing import Any, NamedTuple, TypeVar
 
@@ -68,3 +68,16 @@ def marks(n: int) -> str:
 
 def single(statement: Statement) -> Script[Any]:
     return (yield statement)
+
+
+async def run_async(script: Script[T], execute: Callable[[Statement], Awaitable[Any]]) -> T:
+    """``script`` run to its end on an asynchronous driver's ``execute``."""
+    try:
+        statement = next(script)
+        while True:
+            statement = script.send(await execute(statement))
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    finally:
+        script.close()
