@@ -74,6 +74,11 @@ class Referee:
             raise TableError(f"{escape(newcomer.name[:40])} is not signed up to "
                              f"{escape(league.name)}; a substitute must be (or say `anyone`).")
         round_ = await self.store.round_of_table(table_id)
+        if round_ is not None and round_.open and round_.opened_at is None:
+            # Its other tables are still to be seated (a restart may yet roll it back): a
+            # newcomer could be planned for one of them.
+            raise TableError("This round's tables are still being set up; hand the seat "
+                             "over once they have all started.")
         if round_ is not None and round_.open:
             for other in await self.store.round_tables(round_.id):
                 if other.id != table_id and other.live and any(

@@ -11,11 +11,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.examples import examples
 from tests.fuzz_properties import cases, warm_up
 
 CASES = cases()
 BOUNDED = settings(
-    max_examples=150, deadline=None, derandomize=True, database=None,
+    max_examples=examples(150), deadline=None, derandomize=True, database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.filter_too_much],
 )

@@ -31,6 +31,7 @@ from bot.ui.rounds import thread_delay
 from bot.values import Member, TableError
 from tests.bot.leagues.test_leagues import GUILD, ROLE, Clock, league_game, play_to_end, sanctioned
 from tests.conftest import ADMIN, ALICE, BOB, CAROL, MALLORY
+from tests.examples import examples
 
 DAVE = Member(104, "Dave")
 OLGA = Member(106, "Olga")  # holds the league-admin role
@@ -350,7 +351,7 @@ def test_pairing_finds_the_best_plan_where_swaps_get_stuck() -> None:
     assert plan_cost(groups, met) == pytest.approx(brute_force(people, [4, 3], met))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.integers(0, 3000), min_size=4, max_size=9), st.randoms())
 def test_pairing_is_as_good_as_trying_every_plan(ratings: list[int], rng: Random) -> None:
     people = [Entrant(i, r / 100) for i, r in enumerate(ratings)]
@@ -375,7 +376,7 @@ def test_a_big_round_opens_its_threads_within_discords_rate_limit() -> None:
         assert in_window <= 50
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.integers(0, 3000), min_size=4, max_size=9), st.randoms())
 def test_each_pairing_search_alone_finds_the_best_plan(ratings: list[int], rng: Random) -> None:
     people = [Entrant(i, r / 100) for i, r in enumerate(ratings)]

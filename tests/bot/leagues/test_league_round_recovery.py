@@ -13,7 +13,10 @@ from typing import Any
 import pytest
 
 from bot.leagues import Leagues
+from bot.leagues.referee import Referee
 from bot.leagues.rounds import RoundPlan, Rounds
+from bot.pace.clock import FakeClock
+from bot.pace.scheduler import paced
 from bot.store import LeagueSettings, Status, Store, TableRecord
 from bot.tables import Tables
 from bot.values import Member, TableError
@@ -179,3 +182,27 @@ async def test_the_organisers_answer_is_kept_while_the_round_opens(
     assert await store.round_reply(plan.round.id, 1_000) is None
     await store.drop_round_reply(plan.round.id)
     assert await store.round_reply(plan.round.id, 0) is None
+
+
+async def test_no_seat_changes_hands_while_its_round_is_still_being_set_up(
+    store: Store, first: tuple[Tables, Leagues, Rounds]
+) -> None:
+    """A substitution at a table of a round a crash left half open would seat a member the
+    plan keeps for a table still to come (twice in one round once it is finished), or leave
+    a forfeit at a table a roll-back then abandons: it waits until the round has opened."""
+    tables, _, rounds = first
+    plan = await rounds.plan(GUILD, ADMIN, "Quads")
+    tables.open = crash_on(2, tables.open)  # type: ignore[method-assign]
+    with pytest.raises(Crash):
+        await open_all(rounds, plan, count(9200))
+    [made] = await tables.store.round_tables(plan.round.id)
+    planned_later = plan.tables[1][0]  # seated only once the second table is made
+    tables2, _, rounds2 = services(store)
+    referee = Referee(rounds2)
+    scheduler = paced(store, FakeClock())[1]
+    with pytest.raises(TableError, match="still being set up"):
+        await referee.substitute(made.id, 0, planned_later, ADMIN, scheduler.substitute)
+    assert await store.forfeits(made.id) == []
+    [again] = await rounds2.opening()
+    await open_all(rounds2, again, count(9300))
+    await check_round(tables2, again)

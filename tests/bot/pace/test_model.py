@@ -42,6 +42,7 @@ from bot.pace.clock import FakeClock, epoch
 from bot.pace.member import plan_holiday
 from bot.pace.model import DAY, HOUR, MINUTE, make_timing
 from bot.pace.notices import Reminder
+from bot.pace.plan import quiet_lead, turn_span
 from bot.pace.scheduler import paced
 from bot.pace.votes import VOTE_CHOICES
 from bot.store import open_store
@@ -49,6 +50,7 @@ from bot.store.records import TurnRecord
 from bot.store.sql.script import rows
 from bot.values import Member, TableError
 from rules.core import RulesError
+from tests.examples import examples
 from tests.pebbles import GAME as PEBBLES
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben"), Member(3, "Cy")]
@@ -80,6 +82,7 @@ class PaceMachine(RuleBasedStateMachine):
         self.seen_deadlines: set[tuple[int, int | None]] = set()
         self.reminded: set[tuple[int, int, int | None]] = set()
         self.ignore_quiet = False
+        self.allowance = 90 * DAY
         self.table_id = 0
         self.voting = False  # an open vote (as of the last check)
         self.absent = False  # an absent seat (as of the last check)
@@ -125,7 +128,13 @@ class PaceMachine(RuleBasedStateMachine):
             if turn.member_id is None:
                 continue
             member = self.run(self.scheduler.settings(turn.member_id))
-            assert not member.away(turn.due_at), "fired during the member's holiday"
+            if member.away(turn.due_at):
+                # Only once the table's holiday allowance is used up does the clock run on.
+                clock = self.run(self.store.seat_clocks(self.table_id)).get(turn.seat)
+                used = clock.holiday_used if clock is not None else 0
+                taken = member.away_overlap(turn.started_at, turn.due_at)
+                assert used + taken >= self.allowance, \
+                    "fired during the member's holiday with allowance left"
             if not self.ignore_quiet:
                 assert not member.quiet(turn.due_at), "fired during quiet hours"
         self.fired.clear()
@@ -137,10 +146,14 @@ class PaceMachine(RuleBasedStateMachine):
     def playing(self) -> bool:
         return str(self.run(self.tables.table_for(self.table_id)).status) == "playing"
 
-    @initialize(pace=st.sampled_from(["10m", "1h", "1d"]), ignore_quiet=st.booleans(),
-                absent_after=st.integers(1, 2))
-    def a_timed_game(self, pace: str, ignore_quiet: bool, absent_after: int) -> None:
+    # "3d": a vote then lasts its one-day cap, not half the period. A one-day holiday
+    # allowance runs out across turns; ninety days never does.
+    @initialize(pace=st.sampled_from(["10m", "1h", "1d", "3d"]), ignore_quiet=st.booleans(),
+                absent_after=st.integers(1, 2), allowance=st.sampled_from([1, 90]))
+    def a_timed_game(self, pace: str, ignore_quiet: bool, absent_after: int,
+                     allowance: int) -> None:
         self.ignore_quiet = ignore_quiet
+        self.allowance = allowance * DAY
         # A fixed seed: the same steps replay the same game (hypothesis replays to shrink).
         opened = self.run(self.tables.open("pebbles", CHANNEL, MEMBERS[0], seat_order="join",
                                            seed="model", options={"turns": 12, "first": 0}))
@@ -148,8 +161,8 @@ class PaceMachine(RuleBasedStateMachine):
         timing = make_timing("custom", duration=pace, policy=self.policy,
                              absent_after=absent_after,
                              quiet_hours=not ignore_quiet)
-        # Holidays here are short and few: the table's allowance never runs out.
-        self.run(self.scheduler.set_timing(self.table_id, replace(timing, holiday_days=90),
+        self.run(self.scheduler.set_timing(self.table_id,
+                                           replace(timing, holiday_days=allowance),
                                            MEMBERS[0]))
         for member in MEMBERS[1:]:
             self.run(self.tables.join(self.table_id, member))
@@ -216,6 +229,16 @@ class PaceMachine(RuleBasedStateMachine):
         except TableError:
             return
         self.run(self.scheduler.save_settings(mine))
+
+    @rule(who=st.sampled_from(EVERYONE))
+    def back_from_holiday(self, who: Member) -> None:
+        """``/game back``: a holiday under way ends now, an absent seat is the member's again."""
+        if self.seat_of(who) is None or not self.playing():
+            return
+        self.run(self.scheduler.come_back(self.table_id, who.id))
+        mine = self.run(self.scheduler.settings(who.id))
+        assert not mine.away(epoch(self.clock)), "still on holiday after /game back"
+        self.check_present(who)
 
     @rule(who=st.sampled_from(EVERYONE), start=st.integers(0, 23),
           length=st.sampled_from([0, 1, 6, 12]), zone=st.sampled_from(["UTC", "Asia/Tokyo"]))
@@ -317,6 +340,10 @@ class PaceMachine(RuleBasedStateMachine):
         for turn in rows.values():
             waiting = turn.fired_at is not None  # a vote, a table that waits, a substitute
             assert turn.due_at is not None or waiting
+            if not waiting and not paused and turn.due_at is not None:
+                # Every rule ticks after time passes, and a re-plan never moves a deadline
+                # behind the time now: one not yet fired is ahead.
+                assert turn.due_at > now, "a deadline in the past, not fired"
             if waiting and self.policy == "vote" and not paused:
                 assert turn.vote_due is not None or turn.vote_state == "done", \
                     "a seat out of time that nobody votes on"
@@ -330,6 +357,29 @@ class PaceMachine(RuleBasedStateMachine):
             assert loaded.state is not None
             owed = set(loaded.game.active_seats(loaded.state)) & humans
             assert owed == set(rows), "an owed move without a turn, or a turn without one"
+
+    @invariant()
+    def holiday_never_takes_more_than_the_allowance_left(self) -> None:
+        """Across every turn of a seat: its holiday used stays within the table's allowance,
+        and an open turn's deadline is pushed by holiday at most the allowance still left
+        (checked where quiet hours push nothing else: a table that ignores them)."""
+        if not self.table_id:
+            return
+        clocks = self.run(self.store.seat_clocks(self.table_id))
+        for clock in clocks.values():
+            assert clock.holiday_used <= self.allowance, "more holiday than the allowance"
+        if not self.ignore_quiet:
+            return
+        timing = self.run(self.scheduler.timing(self.table_id))
+        for turn in self.run(self.store.open_turns(self.table_id)).values():
+            clock = clocks.get(turn.seat)
+            if turn.due_at is None or turn.fired_at is not None or clock is None:
+                continue
+            span = turn_span(timing, clock)
+            left = max(0, self.allowance - clock.holiday_used)
+            pushed = turn.due_at - turn.started_at - span - turn.extra
+            assert pushed <= left + quiet_lead(timing.period), (
+                "a deadline pushed by more holiday than is left", pushed, left)
 
     async def raw(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
         found = await self.store._db.query(rows(sql, *params))
@@ -354,6 +404,6 @@ def test_asynchronous_play_keeps_its_promises(policy: str, request: pytest.Fixtu
     Machine.folder = folder.name
     Machine.policy = policy
     run_state_machine_as_test(Machine, settings=settings(
-        max_examples=12, stateful_step_count=50, deadline=None,
+        max_examples=examples(12), stateful_step_count=50, deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
     ))

@@ -21,6 +21,7 @@ from bot.tables import Tables, gamelog
 from bot.values import Member
 from rules.core import RulesError
 from tests.bot.store.stateful_stores import StoreMachine, give_stores
+from tests.examples import examples
 from tests.pebbles import GAME as PEBBLES
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben"), Member(3, "Cy"), Member(9, "Mod", is_admin=True)]
@@ -153,6 +154,7 @@ def test_table_use_cases_keep_their_invariants(
     run_state_machine_as_test(Machine, settings=settings(
         # The machine's logic does not depend on the store; PostgreSQL's round trips make an
         # example dearer, so it runs half as many to keep the suite's time in budget.
-        max_examples=60 if backend == "sqlite" else 30, stateful_step_count=30, deadline=None,
+        max_examples=examples(60 if backend == "sqlite" else 30), stateful_step_count=30,
+        deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
     ))

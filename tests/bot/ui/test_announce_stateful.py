@@ -24,6 +24,7 @@ from bot.text import fill
 from bot.ui.delivery import Delivery
 from bot.values import Member, TableError
 from tests.bot.store.stateful_stores import StoreMachine, give_stores
+from tests.examples import examples
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben")]
 PROCESSES = 3
@@ -234,6 +235,6 @@ def test_each_version_is_announced_once_in_order_by_whichever_process(
 
     give_stores(Machine, backend, request)
     run_state_machine_as_test(Machine, settings=settings(
-        max_examples=30 if backend == "sqlite" else 6, stateful_step_count=25,
+        max_examples=examples(30 if backend == "sqlite" else 6), stateful_step_count=25,
         deadline=None, suppress_health_check=[HealthCheck.too_slow],
     ))

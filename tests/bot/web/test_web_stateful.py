@@ -13,6 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from bot.web.limits import Buckets
 from bot.web.signing import Grant, Refused, Signer
+from tests.examples import examples
 
 BURST, RATE = 5.0, 2.0
 CLIENTS = ("a", "b", "c")
@@ -75,4 +76,5 @@ class LinksAndLimits(RuleBasedStateMachine):
 
 
 TestLinksAndLimits = LinksAndLimits.TestCase
-TestLinksAndLimits.settings = settings(max_examples=40, stateful_step_count=25, deadline=None)
+TestLinksAndLimits.settings = settings(max_examples=examples(40), stateful_step_count=25,
+                                       deadline=None)
