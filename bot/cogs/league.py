@@ -1,4 +1,4 @@
-"""Leagues for everyone: ``/league list|join|leave|standings|me|history|results|export``
+"""Leagues for everyone: ``/league list|join|leave|standings|me|round|history|results|export``
 (the organisers' commands are ``/league-admin``, in ``league_admin``)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from discord.ext import commands
 from discord.utils import MISSING
 
 from bot.leagues.members import history_text, me_text, member_view
+from bot.leagues.progress import progress_text, round_progress
 from bot.leagues.report import (
     check_page,
     page_of,
@@ -130,6 +131,19 @@ class League(commands.GroupCog, group_name="league",
         view = await member_view(bot.leagues, interaction.guild_id, name, caller.id,
                                  caller.name)
         await reply(interaction, me_text(view, bot.leagues.clock()), allowed_mentions=NONE)
+
+    @app_commands.command(name="round", description="A round's tables: finished or playing, "
+                          "whom each waits for, and its deadline")
+    @app_commands.describe(name="The league", number="Which round (the latest if not given)")
+    @app_commands.autocomplete(name=league_names)
+    async def round(self, interaction: discord.Interaction[Any], name: str,
+                    number: app_commands.Range[int, 1, 100_000] | None = None) -> None:
+        assert interaction.guild_id is not None
+        bot = bot_of(interaction)
+        progress = await round_progress(bot.leagues, bot.tables, interaction.guild_id, name,
+                                        number)
+        await reply(interaction, progress_text(progress, bot.leagues.clock()),
+                    allowed_mentions=NONE)
 
     @app_commands.command(name="history", description="A member's results in a league")
     @app_commands.describe(name="The league", member="Whose results (yours if not given)")

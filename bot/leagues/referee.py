@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from bot.leagues.report import safe_name
 from bot.leagues.rounds import RoundPlan, Rounds
 from bot.notices import Notice
 from bot.store import LeagueRecord, RoundRecord, Status
@@ -35,6 +36,9 @@ class Settled:
     plans: list[RoundPlan] = field(default_factory=list)  # next rounds, to open
     # Why a next round could not form, by league (told in its channel).
     refused: list[tuple[LeagueRecord, str]] = field(default_factory=list)
+    # A round's deadline settled: the post for the league's channel (each table, who forfeits,
+    # who shares first place).
+    summaries: list[tuple[LeagueRecord, str]] = field(default_factory=list)
 
 
 class Referee:
@@ -96,25 +100,35 @@ class Referee:
         for round_ in await self.store.open_rounds():
             if round_.deadline is None or datetime.fromisoformat(round_.deadline) > now:
                 continue
-            told += await self._settle(round_, f"Round {round_.number}'s deadline has passed")
+            why = f"Round {round_.number}'s deadline has passed"
+            notices, lines = await self._settle(round_, why)
+            told += notices
             await self.store.close_round(round_.id)
+            league = await self.store.get_league(round_.league_id)
+            if league is not None and lines:
+                settled.summaries.append((league, "\n".join(
+                    [f"**{safe_name(league.name)}**: {why}; its unfinished tables ended.",
+                     *lines])))
         # At the deadline the next round opens, whether the last one ended early or not.
         for round_ in await self.store.scheduled_rounds():
             if round_.deadline is not None and datetime.fromisoformat(round_.deadline) <= now:
                 await self._next(round_, settled)
         return settled
 
-    async def _settle(self, round_: RoundRecord, why: str) -> list[Notice]:
+    async def _settle(self, round_: RoundRecord, why: str) -> tuple[list[Notice], list[str]]:
         """End the round's unfinished tables: the seats each waits for forfeit, the others
-        share first place. One notice per table, saying ``why``."""
-        told = []
+        share first place. One notice per table, saying ``why`` and who; and a line per table
+        naming them, for the league's channel."""
+        told, lines = [], []
         for table in await self.store.round_tables(round_.id):
             if not table.live:
                 continue
+            names = [s.name for s in await self.tables.seats(table.id)]
+            waiting: frozenset[int] = frozenset()
             if table.status == Status.PLAYING:
                 loaded = await self.tables.live.load(table.id)
-                waiting = (loaded.game.active_seats(loaded.state)
-                           if loaded.state is not None else frozenset())
+                if loaded.state is not None:
+                    waiting = frozenset(loaded.game.active_seats(loaded.state))
                 for seat in sorted(waiting):
                     await self.leagues.recorder.forfeit(table.id, seat, "deadline")
             try:
@@ -122,10 +136,10 @@ class Referee:
             except TableError:
                 continue  # it ended meanwhile
             await self.leagues.recorder.record(table.id)
-            told.append(replace(notice, public_text=(
-                f"{why}: the seats this table was waiting for forfeit, the others share "
-                "first place.")))
-        return told
+            said = who_ended(names, waiting, table.status == Status.PLAYING)
+            told.append(replace(notice, public_text=f"{why}: {said}"))
+            lines.append(f"- <#{table.channel_id}>: {said}")
+        return told, lines
 
     async def force_round(self, guild_id: int, member: Member, name: str,
                           roles: Collection[int] = (), *, deadline: timedelta | None,
@@ -140,9 +154,9 @@ class Referee:
         told: list[Notice] = []
         for round_ in was_open:
             await self.store.claim_next(round_.id)
-            told += await self._settle(
+            told += (await self._settle(
                 round_, f"An organiser closed round {round_.number} to open round "
-                f"{plan.round.number}")
+                f"{plan.round.number}"))[0]
         return plan, told
 
     async def _next(self, done: RoundRecord, settled: Settled) -> None:
@@ -156,3 +170,19 @@ class Referee:
                 auto_next=True))
         except TableError as exc:
             settled.refused.append((league, str(exc)))
+
+
+def who_ended(names: list[str], waiting: frozenset[int], started: bool) -> str:
+    """Who forfeits and who shares first place at a table its round's end stopped (names
+    made inert and capped)."""
+    if not started:
+        return "it never started: no result."
+    late = [safe_name(n) for i, n in enumerate(names) if i in waiting]
+    rest = [safe_name(n) for i, n in enumerate(names) if i not in waiting]
+    said = []
+    if late:
+        said.append(f"{', '.join(late)} {'forfeits' if len(late) == 1 else 'forfeit'} "
+                    "(the table was waiting for them)")
+    if rest:
+        said.append(f"{', '.join(rest)} {'takes' if len(rest) == 1 else 'share'} first place")
+    return "; ".join(said) + "."

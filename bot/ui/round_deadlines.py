@@ -13,6 +13,7 @@ import discord
 from bot.leagues.report import safe_name
 from bot.leagues.rounds import RoundPlan
 from bot.pace.scheduler import Delivered
+from bot.text import clip
 from bot.ui.async_play import deliver
 from bot.ui.delivery import Delivery
 from bot.ui.replies import give_round_owed
@@ -56,6 +57,14 @@ class RoundKeeper:
             except Exception:
                 log.exception("could not tell table %s of its round's deadline",
                               notice.table_id)
+        for league, text in settled.summaries:
+            try:  # the league's channel hears who forfeits and who shares which place
+                where = self._channel(league.channel_id)
+                if isinstance(where, discord.TextChannel):
+                    await self.delivery.pacer.wait()
+                    await where.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
+            except Exception:
+                log.exception("could not tell league %s of its round's deadline", league.id)
         for league, why in settled.refused:
             log.info("no next round of league %s: %s", league.id, why)
             try:

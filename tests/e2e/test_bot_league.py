@@ -71,6 +71,12 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
             greeting = s.channel_messages(thread)[0].content
             assert all(f"<@{seat.member_id}>" in greeting for seat in seats)
         assert sorted(sizes) == [3, 4]
+        # Anyone sees the round's progress: each table, whom it waits for, none finished yet.
+        r = await s.slash(t.members["ann"], t.channel, "league round", {"name": "Autumn"})
+        progress = (await t.reply(r)).content
+        assert "round 1 of 1: open" in progress and "0 of 2 tables finished" in progress
+        assert progress.count("playing, waits for") == 2, progress
+        assert all(f"<#{thread.id}>" in progress for thread in threads)
 
         rng = Rng("season")
         small = next(x for x in tables if len(x[2]) == 3)
@@ -78,6 +84,15 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
         for table_id, _, _ in tables:
             await play_to_the_end(t, table_id, rng, clock,
                                   t.members[quitter].user.id if table_id == small[0] else None)
+
+        r = await s.slash(t.members["ben"], t.channel, "league round",
+                          {"name": "Autumn", "number": 1})
+        progress = (await t.reply(r)).content
+        assert "round 1 of 1: closed" in progress and "2 of 2 tables finished" in progress
+        assert "waits for" not in progress
+        r = await s.slash(t.members["ben"], t.channel, "league round",
+                          {"name": "Autumn", "number": 5})
+        assert "has rounds 1 to 1; there is no round 5" in (await t.reply(r)).content
 
         league = await t.bot.leagues.named(t.guild.id, "Autumn")
         results = await t.bot.tables.store.league_results(league.id)
@@ -204,6 +219,18 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
                                        for m in s.channel_messages(thread)), 10.0,
                            "the deadline's notice in the thread")
         assert not (await store.rounds(league.id))[0].open
+        # The thread and the league's channel hear who forfeits and who shares first place.
+        told = next(m.content for m in s.channel_messages(thread)
+                    if "deadline has passed" in m.content)
+        names = {s_.member_id: s_.name for s_ in await store.seats(second.id)}
+        late = [names[m] for m in waiting if m is not None]
+        assert late and all(name in told for name in late) and "forfeit" in told, told
+        assert "first place" in told
+        heard = await s.wait_until(
+            lambda: next((m.content for m in s.channel_messages(t.channel)
+                          if "its unfinished tables ended" in m.content), None), 10.0,
+            "the deadline's summary in the league's channel")
+        assert f"<#{thread.id}>" in heard and all(name in heard for name in late), heard
         stalled = next(r_ for r_ in await store.league_results(league.id)
                        if r_.table_id == second.id)
         forfeited = {p.member_id: p for p in stalled.places if p.forfeited}
