@@ -41,6 +41,21 @@ class Settled:
     summaries: list[tuple[LeagueRecord, str]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class RoundReminder:
+    """A round's deadline coming, for a table's thread: the members it waits for mentioned."""
+
+    channel_id: int
+    text: str
+    members: tuple[int, ...]
+
+
+# Reminders of a round's deadline: (stage, how long before it), latest first. A round's
+# ``reminded`` stage: 0 never looked at, 1 looked at, 2 and 3 told a day and an hour before.
+REMINDERS = ((3, timedelta(hours=1)), (2, timedelta(days=1)))
+SEEN = 1
+
+
 class Referee:
     def __init__(self, rounds: Rounds) -> None:
         self.rounds = rounds
@@ -114,6 +129,35 @@ class Referee:
             if round_.deadline is not None and datetime.fromisoformat(round_.deadline) <= now:
                 await self._next(round_, settled)
         return settled
+
+    async def remind_due(self, now: datetime) -> list[RoundReminder]:
+        """A day and an hour before each open round's deadline, once each: every table still
+        playing is told whom it waits for. What is due already when a round is first looked
+        at (its start, a tick after it opened) is its greeting's to say: never sent late."""
+        out = []
+        for round_ in await self.store.open_rounds():
+            if round_.deadline is None or round_.opened_at is None:
+                continue
+            due = datetime.fromisoformat(round_.deadline)
+            stage = next((n for n, before in REMINDERS if now >= due - before), SEEN)
+            if round_.reminded == 0:
+                await self.store.claim_round_reminder(round_.id, stage)
+                continue
+            if due <= now or stage <= round_.reminded \
+                    or not await self.store.claim_round_reminder(round_.id, stage):
+                continue
+            at = int(due.timestamp())
+            for table in await self.store.round_tables(round_.id):
+                if table.status != Status.PLAYING:
+                    continue
+                waiting = (await self.tables.status(table.id)).next_members
+                if waiting:
+                    who = ", ".join(f"<@{m}>" for m in waiting)
+                    out.append(RoundReminder(table.channel_id, (
+                        f"Round {round_.number} ends <t:{at}:R> (<t:{at}:f>). {who}: this "
+                        "table waits for you; if it is unfinished then, the seats it waits "
+                        "for forfeit."), tuple(waiting)))
+        return out
 
     async def _settle(self, round_: RoundRecord, why: str) -> tuple[list[Notice], list[str]]:
         """End the round's unfinished tables: the seats each waits for forfeit, the others

@@ -182,6 +182,7 @@ class RoundRecord:
     deadline: str | None = None  # ISO time the round's unfinished tables are settled
     auto_next: int | None = None  # seconds the next round gets, opened at the deadline
     opened_at: str | None = None  # None while its tables are still being opened
+    reminded: int = 0  # deadline reminders: 1 looked at, 2 and 3 told a day, an hour before
 
     @property
     def open(self) -> bool:

@@ -44,8 +44,24 @@ class RoundKeeper:
         return self.client.get_channel(channel_id or 0)
 
     async def settle(self) -> None:
-        """League rounds past their deadline: their unfinished tables end by the rule, and
-        the next round opens where the organisers asked for it."""
+        """League rounds near their deadline remind the members their tables wait for (a day
+        and an hour before); past it, their unfinished tables end by the rule, and the next
+        round opens where the organisers asked for it."""
+        try:
+            reminders = await self.services.referee.remind_due(self.now())
+        except Exception:
+            log.exception("could not remind league rounds of their deadline")
+            reminders = []
+        for reminder in reminders:
+            try:  # each on its own: one thread the bot may not post in stops no other
+                await self.delivery.pacer.wait()
+                await self.client.get_partial_messageable(reminder.channel_id).send(
+                    reminder.text, allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(m) for m in reminder.members], everyone=False,
+                        roles=False))
+            except Exception:
+                log.exception("could not remind channel %s of its round's deadline",
+                              reminder.channel_id)
         try:
             settled = await self.services.referee.settle_due(self.now())
         except Exception:

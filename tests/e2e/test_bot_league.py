@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 
@@ -190,6 +190,7 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         r = await s.slash(t.members["admin"], t.channel, "league-admin round",
                           {"name": "Winter"})
         assert "still open" in (await t.reply(r)).content
+        await t.bot.tick()  # the running bot's next tick, seconds after the round opened
         league = await t.bot.leagues.named(t.guild.id, "Winter")
         (round1,) = await store.rounds(league.id)
         first, second = await store.round_tables(round1.id)
@@ -213,6 +214,16 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         # The second table stalls until the deadline: the seat it waits for forfeits.
         waiting = {s_.member_id for s_ in await store.seats(second.id)
                    if s_.member_id in (await t.bot.tables.status(second.id)).next_members}
+        # An hour before the deadline the stalled table is reminded, its waiting seat
+        # mentioned (a day before is the round's start: its greeting said so).
+        due = datetime.fromisoformat(round1.deadline or "")
+        clock.advance(max(0.0, (due - timedelta(minutes=50) - clock.now()).total_seconds()))
+        await t.bot.tick()
+        reminder = await s.wait_until(
+            lambda: next((m for m in s.channel_messages(thread) if " ends <t:" in m.content),
+                         None), 10.0, "the round's reminder in the thread")
+        assert all(f"<@{m}>" in reminder.content for m in waiting), reminder.content
+        assert "waits for you" in reminder.content
         clock.advance(timedelta(days=1, minutes=1))
         await t.bot.tick()
         await s.wait_until(lambda: any("deadline has passed" in m.content

@@ -65,6 +65,11 @@ class LeagueRounds(Repository):
             "UPDATE league_rounds SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
             stamp(), round_id)))
 
+    async def claim_round_reminder(self, round_id: int, stage: int) -> bool:
+        return bool(await self._db.execute(count(
+            "UPDATE league_rounds SET reminded = ? WHERE id = ? AND reminded < ?",
+            stage, round_id, stage)))
+
     async def open_rounds(self) -> list[RoundRecord]:
         return await self._many(round_record, rows(
             "SELECT * FROM league_rounds WHERE closed_at IS NULL ORDER BY id"))

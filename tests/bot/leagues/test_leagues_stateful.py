@@ -107,9 +107,10 @@ class LeagueMachine(StoreMachine):
         except TableError:
             pass
 
-    @rule(force=st.booleans(), deadline=st.booleans())
-    def a_round(self, force: bool, deadline: bool) -> None:
-        limit = timedelta(hours=1) if deadline else None
+    # Deadlines in hours (0: none); two days leaves room for both reminders.
+    @rule(force=st.booleans(), deadline=st.sampled_from([0, 1, 48]))
+    def a_round(self, force: bool, deadline: int) -> None:
+        limit = timedelta(hours=deadline) if deadline else None
         try:
             # Forced as the command forces it: the open round's tables are settled.
             plan = (self.run(self.referee.force_round(GUILD, ORGANISER, "Cup",
@@ -240,9 +241,17 @@ class LeagueMachine(StoreMachine):
     def a_rebuild(self) -> None:
         self.run(self.leagues.recorder.rebuild())
 
-    @rule()
-    def the_deadlines_pass(self) -> None:
-        self.now += timedelta(hours=2)
+    @rule(hours=st.sampled_from([1, 2, 23]))
+    def the_deadlines_pass(self, hours: int) -> None:
+        self.now += timedelta(hours=hours)
+        # A round nearing its deadline reminds only its tables still playing, each member
+        # it mentions seated there, and once: asked again at once, nothing more.
+        for reminder in self.run(self.referee.remind_due(self.now)):
+            table = self.run(self.store.live_table(reminder.channel_id))
+            assert table is not None and table.status == Status.PLAYING
+            seated = {s.member_id for s in self.run(self.store.seats(table.id))}
+            assert set(reminder.members) <= seated
+        assert self.run(self.referee.remind_due(self.now)) == []
         self.run(self.referee.settle_due(self.now))
 
     @rule(a=st.sampled_from(MEMBERS), b=st.sampled_from([*MEMBERS, STRANGER]))
