@@ -18,6 +18,7 @@ from hypothesis.stateful import (
 )
 
 from bot.tables import Tables, gamelog
+from bot.tables import live as live_module
 from bot.values import Member
 from rules.core import RulesError
 from tests.bot.store.stateful_stores import StoreMachine, give_stores
@@ -26,6 +27,7 @@ from tests.pebbles import GAME as PEBBLES
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben"), Member(3, "Cy"), Member(9, "Mod", is_admin=True)]
 CHANNEL = 10
+ELSEWHERE = 11  # another table, whose use evicts this one (the cache holds one table here)
 
 
 class TableMachine(StoreMachine):
@@ -122,6 +124,26 @@ class TableMachine(StoreMachine):
     def abandon(self, who: Member) -> None:
         self.attempt(self.here(self.tables.abandon, who))
 
+    @rule()
+    def another_table_is_used(self) -> None:
+        """A table in another channel is opened or looked at: with a cache of one table,
+        this one is evicted, and read again from the store when next used."""
+        live = self.run(self.store.live_table(ELSEWHERE))
+        if live is None:
+            self.run(self.tables.open("pebbles", ELSEWHERE, MEMBERS[2], seat_order="join"))
+        else:
+            self.run(self.tables.status(live.id))
+
+    @invariant()
+    def a_cached_table_is_the_stored_one(self) -> None:
+        table = self.run(self.store.latest_table(CHANNEL))
+        cached = self.tables.live._cache.get(table.id) if table is not None else None
+        if table is None or cached is None:
+            return
+        assert cached.table.version == table.version, "the cache went back, or fell behind"
+        if cached.state is not None:
+            assert PEBBLES.dump(cached.state) == table.snapshot
+
     @invariant()
     def snapshot_is_the_replay_of_the_log(self) -> None:
         table = self.run(self.store.latest_table(CHANNEL))
@@ -145,12 +167,14 @@ class TableMachine(StoreMachine):
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_table_use_cases_keep_their_invariants(
-    backend: str, request: pytest.FixtureRequest
+    backend: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     class Machine(TableMachine):
         pass
 
     give_stores(Machine, backend, request)
+    monkeypatch.setattr(live_module, "CACHED_TABLES", 1)
+    monkeypatch.setattr(live_module, "REMEMBERED_VERSIONS", 2)
     run_state_machine_as_test(Machine, settings=settings(
         # The machine's logic does not depend on the store; PostgreSQL's round trips make an
         # example dearer, so it runs half as many to keep the suite's time in budget.
