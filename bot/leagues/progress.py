@@ -45,11 +45,13 @@ async def round_progress(leagues: Leagues, tables: Tables, guild_id: int, name: 
                          f"there is no round {number}.")
     shown = []
     for table in await tables.store.round_tables(chosen.id):
-        seats = tuple(s.name for s in await tables.seats(table.id))
-        waiting: tuple[str, ...] = ()
         if table.status == Status.PLAYING:
-            waiting = (await tables.status(table.id)).next_names
-        shown.append(TableProgress(table.channel_id, str(table.status), seats, waiting))
+            loaded = await tables.live.load(table.id)
+            seats, waiting = loaded.seats, tuple(s.name for s in loaded.waiting())
+        else:
+            seats, waiting = await tables.seats(table.id), ()
+        shown.append(TableProgress(table.channel_id, str(table.status),
+                                   tuple(s.name for s in seats), waiting))
     return RoundProgress(league.name, chosen, latest, tuple(shown))
 
 

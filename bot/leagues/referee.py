@@ -150,7 +150,9 @@ class Referee:
             for table in await self.store.round_tables(round_.id):
                 if table.status != Status.PLAYING:
                     continue
-                waiting = (await self.tables.status(table.id)).next_members
+                waiting = [seat.member_id for seat in
+                           (await self.tables.live.load(table.id)).waiting()
+                           if seat.member_id is not None]
                 if waiting:
                     who = ", ".join(f"<@{m}>" for m in waiting)
                     out.append(RoundReminder(table.channel_id, (
@@ -167,14 +169,11 @@ class Referee:
         for table in await self.store.round_tables(round_.id):
             if not table.live:
                 continue
-            names = [s.name for s in await self.tables.seats(table.id)]
-            waiting: frozenset[int] = frozenset()
-            if table.status == Status.PLAYING:
-                loaded = await self.tables.live.load(table.id)
-                if loaded.state is not None:
-                    waiting = frozenset(loaded.game.active_seats(loaded.state))
-                for seat in sorted(waiting):
-                    await self.leagues.recorder.forfeit(table.id, seat, "deadline")
+            loaded = await self.tables.live.load(table.id)
+            names = [s.name for s in loaded.seats]
+            waiting = frozenset(s.position for s in loaded.waiting())
+            for seat in sorted(waiting):
+                await self.leagues.recorder.forfeit(table.id, seat, "deadline")
             try:
                 notice = await self.tables.abandon(table.id, DEADLINE)
             except TableError:

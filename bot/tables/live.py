@@ -58,6 +58,13 @@ class Loaded:
     def seat_of(self, member_id: int) -> int | None:
         return next((s.position for s in self.seats if s.member_id == member_id), None)
 
+    def waiting(self) -> list[SeatRecord]:
+        """The seats the game waits for now (none before it starts)."""
+        if self.state is None:
+            return []
+        active = self.game.active_seats(self.state)
+        return [s for s in self.seats if s.position in active]
+
 
 def private_part(view: Mapping[str, Any], public: Mapping[str, Any]) -> dict[str, Any]:
     """What a seat's view holds beyond the public one."""

@@ -12,8 +12,8 @@ import discord
 
 from bot.leagues.report import safe_name
 from bot.leagues.rounds import RoundPlan
+from bot.pace.notices import TableMessage
 from bot.pace.scheduler import Delivered
-from bot.text import clip
 from bot.ui.async_play import deliver
 from bot.ui.delivery import Delivery
 from bot.ui.replies import give_round_owed
@@ -54,11 +54,8 @@ class RoundKeeper:
             reminders = []
         for reminder in reminders:
             try:  # each on its own: one thread the bot may not post in stops no other
-                await self.delivery.pacer.wait()
-                await self.client.get_partial_messageable(reminder.channel_id).send(
-                    reminder.text, allowed_mentions=discord.AllowedMentions(
-                        users=[discord.Object(m) for m in reminder.members], everyone=False,
-                        roles=False))
+                await self.delivery.post_text(
+                    TableMessage(reminder.channel_id, reminder.text, reminder.members))
             except Exception:
                 log.exception("could not remind channel %s of its round's deadline",
                               reminder.channel_id)
@@ -75,10 +72,8 @@ class RoundKeeper:
                               notice.table_id)
         for league, text in settled.summaries:
             try:  # the league's channel hears who forfeits and who shares which place
-                where = self._channel(league.channel_id)
-                if isinstance(where, discord.TextChannel):
-                    await self.delivery.pacer.wait()
-                    await where.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
+                if league.channel_id is not None:
+                    await self.delivery.post_text(TableMessage(league.channel_id, text))
             except Exception:
                 log.exception("could not tell league %s of its round's deadline", league.id)
         for league, why in settled.refused:

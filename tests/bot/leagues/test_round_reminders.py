@@ -13,7 +13,7 @@ import pytest
 
 from bot.leagues import Leagues
 from bot.leagues.referee import Referee
-from bot.leagues.rounds import Rounds
+from bot.leagues.rounds import RoundPlan, Rounds
 from bot.store import LeagueSettings, Store
 from bot.tables import Tables
 from bot.values import Member
@@ -32,13 +32,19 @@ async def quads(store: Store, with_pebbles: None) -> tuple[Tables, Leagues, Roun
     return made
 
 
+async def opened(rounds: Rounds, deadline: timedelta, channels: int) -> RoundPlan:
+    """A round of the league with that much time, its tables all started."""
+    plan = await rounds.plan(GUILD, ADMIN, "Quads", deadline=deadline)
+    await open_all(rounds, plan, count(channels))
+    return plan
+
+
 async def test_a_round_reminds_its_waiting_tables_a_day_and_an_hour_before_its_deadline(
     store: Store, quads: tuple[Tables, Leagues, Rounds]
 ) -> None:
     tables, leagues, rounds = quads
     clock = leagues.clock
-    plan = await rounds.plan(GUILD, ADMIN, "Quads", deadline=timedelta(days=3))
-    await open_all(rounds, plan, count(9400))
+    plan = await opened(rounds, timedelta(days=3), 9400)
     made = await store.round_tables(plan.round.id)
     referee = Referee(rounds)
     start = clock()
@@ -71,8 +77,7 @@ async def test_two_processes_remind_once_and_nothing_due_at_a_rounds_start_is_se
 ) -> None:
     _, leagues, rounds = quads
     clock = leagues.clock
-    plan = await rounds.plan(GUILD, ADMIN, "Quads", deadline=timedelta(hours=3))
-    await open_all(rounds, plan, count(9500))
+    plan = await opened(rounds, timedelta(hours=3), 9500)
     # Its start: a day before the deadline has passed already; the greeting said it all.
     assert await Referee(rounds).remind_due(clock()) == []
     clock.now += timedelta(hours=2, minutes=30)  # type: ignore[attr-defined]
