@@ -220,14 +220,18 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
     @app_commands.command(name="substitute", description="Give a seat to another member "
                           "(creator, manager or the seat's own; league: organisers)")
     @app_commands.describe(seat="The seat number", member="Who takes the seat",
-                           anyone="League tables: allow someone not signed up to the league")
+                           anyone="League tables: allow someone not signed up to the league",
+                           no_fault="League tables: the member replaced is not charged "
+                           "(no forfeit; rating and reliability untouched)")
     async def substitute(self, interaction: discord.Interaction[Any],
                          seat: app_commands.Range[int, 1, 6],
-                         member: discord.Member | discord.User, anyone: bool = False) -> None:
+                         member: discord.Member | discord.User, anyone: bool = False,
+                         no_fault: bool = False) -> None:
         table = await table_here(interaction)
         await async_play.substitute(interaction, table.id, seat - 1,
-                              Member(member.id, member.display_name), member_of(interaction),
-                              roles=roles_of(interaction), anyone=anyone)
+                                    Member(member.id, member.display_name),
+                                    member_of(interaction), roles=roles_of(interaction),
+                                    anyone=anyone, no_fault=no_fault)
 
     @app_commands.command(name="seek", description="Post a Join-as-substitute button for a seat")
     @app_commands.describe(seat="The seat number", role="A role to mention")

@@ -17,10 +17,14 @@ from rules.core import Game
 
 log = logging.getLogger(__name__)
 
+# Replaced by an organiser with no fault: the member is left out of the result (neither ranked
+# nor rated) and the seat's later play is nobody's; unlike the other reasons it is no forfeit.
+WITHDRAWN = "withdrawn"
+
 Book = dict[tuple[str, int], LeagueRating]
 
 # Out of time, walked out, stalled at a round's deadline, replaced by an organiser.
-FORFEIT_REASONS = ("time", "abandoned", "deadline", "substituted")
+FORFEIT_REASONS = ("time", "abandoned", "deadline", "substituted", WITHDRAWN)
 
 
 class Recorder:
@@ -127,16 +131,18 @@ class Recorder:
 
     async def _result_of(self, table: TableRecord) -> LeagueResult | None:
         assert table.league_id is not None and table.guild_id is not None
-        forfeits = {f.seat: (f.member_id, f.name) for f in await self.store.forfeits(table.id)}
+        recorded = await self.store.forfeits(table.id)
+        forfeits = {f.seat: (f.member_id, f.name) for f in recorded if f.reason != WITHDRAWN}
+        excused = {f.seat for f in recorded if f.reason == WITHDRAWN}
         seats = {s.position: (None if s.is_computer else s.member_id, s.name)
-                 for s in await self.store.seats(table.id)}
+                 for s in await self.store.seats(table.id) if s.position not in excused}
         if table.status == "over" and table.snapshot is not None:
             game = self.games[table.game_id]
             state = await asyncio.to_thread(game.load, table.snapshot)
             outcome = game.outcome(state)
             if outcome is None:
                 return None
-            order = [list(group) for group in outcome.ranking]
+            order = [[s for s in group if s not in excused] for group in outcome.ranking]
             scores: tuple[float, ...] = tuple(float(x) for x in outcome.scores)
             abandoned = False
         elif table.status == "abandoned" and table.snapshot is not None and forfeits:

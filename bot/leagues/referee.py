@@ -3,8 +3,10 @@ round's unfinished tables at its deadline.
 
 Substitutes: at a league table only an organiser hands a seat on, to a member signed up to the
 league (unless the organiser says anyone may take it) who sits at no other live table of the
-same round. The member replaced forfeits (last place, recorded before the seat changes hands);
-the substitute plays the seat on for the table, unrated for it.
+same round. The member replaced forfeits (last place, recorded before the seat changes hands),
+unless the organiser replaces them with no fault (illness, an emergency): they are then left out
+of the result, and neither their rating nor their reliability is charged. Either way the
+substitute plays the seat on for the table, unrated for it.
 
 Deadlines: when a round's deadline passes, each of its tables still playing ends. The seats the
 game is waiting for have stalled: they forfeit (last place); everyone else shares first place,
@@ -18,6 +20,7 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from bot.leagues.recording import WITHDRAWN
 from bot.leagues.report import safe_name
 from bot.leagues.rounds import RoundPlan, Rounds
 from bot.notices import Notice
@@ -43,11 +46,23 @@ class Settled:
 
 @dataclass(frozen=True)
 class RoundReminder:
-    """A round's deadline coming, for a table's thread: the members it waits for mentioned."""
+    """A round's deadline coming, for the members a table waits for: by DM to those who take
+    DM notices (and whose DMs Discord has not refused), by a mention in the thread to the
+    rest."""
 
-    channel_id: int
-    text: str
+    channel_id: int  # the table's thread
+    ends: str  # "Round 2 of **Cup** ends <t:…:R> (<t:…:f>)"
     members: tuple[int, ...]
+    by_dm: frozenset[int] = frozenset()
+
+    def dm_text(self) -> str:
+        return (f"{self.ends}. Your table <#{self.channel_id}> waits for you; if it is "
+                "unfinished then, the seats it waits for forfeit.")
+
+    def mention_text(self, members: Collection[int]) -> str:
+        who = ", ".join(f"<@{m}>" for m in members)
+        return (f"{self.ends}. {who}: this table waits for you; if it is unfinished then, "
+                "the seats it waits for forfeit.")
 
 
 # Reminders of a round's deadline: (stage, how long before it), latest first. A round's
@@ -65,7 +80,7 @@ class Referee:
 
     async def substitute(self, table_id: int, seat: int, newcomer: Member, by: Member,
                          hand_over: HandOver, *, roles: Collection[int] = (),
-                         anyone: bool = False) -> Notice:
+                         anyone: bool = False, no_fault: bool = False) -> Notice:
         """``newcomer`` takes ``seat`` (from 0); at a table of no league, ``hand_over`` alone
         decides (the table's creator, a server manager or the seat's own player)."""
         table = await self.tables.table_for(table_id)
@@ -104,8 +119,16 @@ class Referee:
                         s.member_id == newcomer.id for s in await self.tables.seats(other.id)):
                     raise TableError("That member plays another table of this round.")
         # Recorded first: the member replaced keeps their result even if a crash follows.
-        await self.leagues.recorder.forfeit(table_id, seat, "substituted")
-        return await hand_over(table_id, seat, newcomer, replace(by, is_admin=True))
+        await self.leagues.recorder.forfeit(table_id, seat,
+                                            WITHDRAWN if no_fault else "substituted")
+        if no_fault:
+            for kind in ("missed", "abandoned"):
+                await self.store.forget_member_event(held.member_id, table_id, kind)
+        notice = await hand_over(table_id, seat, newcomer, replace(by, is_admin=True))
+        if no_fault:
+            notice = replace(notice, public_text=f"{notice.public_text} No fault: the "
+                             "member replaced is not charged (rating or reliability).")
+        return notice
 
     async def settle_due(self, now: datetime) -> Settled:
         """End the unfinished tables of every round whose deadline has passed (see the
@@ -147,18 +170,22 @@ class Referee:
                     or not await self.store.claim_round_reminder(round_.id, stage):
                 continue
             at = int(due.timestamp())
+            league = await self.store.get_league(round_.league_id)
+            ends = (f"Round {round_.number}"
+                    + (f" of **{safe_name(league.name)}**" if league is not None else "")
+                    + f" ends <t:{at}:R> (<t:{at}:f>)")
             for table in await self.store.round_tables(round_.id):
                 if table.status != Status.PLAYING:
                     continue
-                waiting = [seat.member_id for seat in
-                           (await self.tables.live.load(table.id)).waiting()
-                           if seat.member_id is not None]
+                waiting = tuple(seat.member_id for seat in
+                                (await self.tables.live.load(table.id)).waiting()
+                                if seat.member_id is not None)
                 if waiting:
-                    who = ", ".join(f"<@{m}>" for m in waiting)
-                    out.append(RoundReminder(table.channel_id, (
-                        f"Round {round_.number} ends <t:{at}:R> (<t:{at}:f>). {who}: this "
-                        "table waits for you; if it is unfinished then, the seats it waits "
-                        "for forfeit."), tuple(waiting)))
+                    found = await self.store.member_settings(waiting)
+                    by_dm = frozenset(m for m in waiting
+                                      if found.get(m, {}).get("dm_notices", True)
+                                      and not found.get(m, {}).get("dms_refused", False))
+                    out.append(RoundReminder(table.channel_id, ends, waiting, by_dm))
         return out
 
     async def _settle(self, round_: RoundRecord, why: str) -> tuple[list[Notice], list[str]]:

@@ -107,15 +107,19 @@ async def extend(interaction: discord.Interaction[Any], by: str | None) -> None:
 
 async def substitute(interaction: discord.Interaction[Any], table_id: int, seat: int,
                      newcomer: Member, by: Member, *, roles: Sequence[int] = (),
-                     anyone: bool = False) -> None:
+                     anyone: bool = False, no_fault: bool = False) -> None:
     """Hand the seat over (at a league table, as the league's referee allows), then post the
     change in the channel and DM the newcomer their private view at once."""
     await defer(interaction)
     bot = bot_of(interaction)
+    league = (await bot.tables.table_for(table_id)).league_id is not None
     notice = await bot.referee.substitute(table_id, seat, newcomer, by,
-                                          bot.scheduler.substitute, roles=roles, anyone=anyone)
-    await reply(interaction, f"Seat {seat + 1} now belongs to {escape(newcomer.name)}.",
-                allowed_mentions=discord.AllowedMentions.none())
+                                          bot.scheduler.substitute, roles=roles, anyone=anyone,
+                                          no_fault=no_fault)
+    how = ("; with no fault, the member replaced is not charged" if no_fault and league
+           else "; `no_fault` only matters at league tables" if no_fault else "")
+    await reply(interaction, f"Seat {seat + 1} now belongs to {escape(newcomer.name[:40])}"
+                f"{how}.", allowed_mentions=discord.AllowedMentions.none())
     await bot.outbox.publish(notice)
 
 

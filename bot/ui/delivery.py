@@ -20,6 +20,7 @@ from typing import Any
 import discord
 from discord.utils import MISSING
 
+from bot.leagues.referee import RoundReminder
 from bot.locks import KeyedLocks
 from bot.metrics import DMS_REFUSED
 from bot.notices import Notice, SeatNotice
@@ -381,23 +382,43 @@ class Delivery:
         the channel of the table that has waited longest."""
         if reminder.dms_refused:
             self._refused.add(reminder.member_id)
-        if reminder.by_dm:
-            user = (self.client.get_user(reminder.member_id)
-                    or discord.Object(reminder.member_id))
-            try:
-                channel = await self.dm_channel(user)
-                await self.pacer.wait(urgent=False)
-                await channel.send(clip(reminder.text),
-                                   allowed_mentions=discord.AllowedMentions.none())
-                return
-            except discord.Forbidden as exc:
-                DMS_REFUSED.inc()
-                if exc.code != DM_CLOSED:
-                    raise
-                await self.dms_closed(reminder.member_id)
+        if reminder.by_dm and await self._dm_text(reminder.member_id, reminder.text):
+            return
         await self.channel(reminder.waiting[0].channel_id).send(
             clip(f"<@{reminder.member_id}>: {reminder.text}"),
             allowed_mentions=_users((reminder.member_id,)))
+
+    async def remind_round(self, reminder: RoundReminder) -> None:
+        """A round's deadline coming: a DM to each member the table waits for who takes DM
+        notices; one mention in the table's thread for the others (and for those whose DMs
+        Discord refuses)."""
+        mentioned = [m for m in reminder.members if m not in reminder.by_dm]
+        for member_id in reminder.members:
+            if member_id in reminder.by_dm and not await self._dm_text(
+                    member_id, reminder.dm_text()):
+                mentioned.append(member_id)
+        if mentioned:
+            await self.pacer.wait()
+            await self.channel(reminder.channel_id).send(
+                clip(reminder.mention_text(mentioned)), allowed_mentions=_users(tuple(mentioned)))
+
+    async def _dm_text(self, member_id: int, text: str) -> bool:
+        """A plain DM; False when Discord refuses the member's DMs (50007, then not tried
+        again until they act: Discord advises against retrying)."""
+        if member_id in self._refused:
+            return False
+        user = self.client.get_user(member_id) or discord.Object(member_id)
+        try:
+            channel = await self.dm_channel(user)
+            await self.pacer.wait(urgent=False)
+            await channel.send(clip(text), allowed_mentions=discord.AllowedMentions.none())
+            return True
+        except discord.Forbidden as exc:
+            DMS_REFUSED.inc()
+            if exc.code != DM_CLOSED:
+                raise
+            await self.dms_closed(member_id)
+            return False
 
     async def dashboard(self, board: Dashboard) -> None:
         """Edit the member's dashboard DM in place; send it when it has none (or it was

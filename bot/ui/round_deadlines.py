@@ -54,8 +54,7 @@ class RoundKeeper:
             reminders = []
         for reminder in reminders:
             try:  # each on its own: one thread the bot may not post in stops no other
-                await self.delivery.post_text(
-                    TableMessage(reminder.channel_id, reminder.text, reminder.members))
+                await self.delivery.remind_round(reminder)
             except Exception:
                 log.exception("could not remind channel %s of its round's deadline",
                               reminder.channel_id)

@@ -214,16 +214,20 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         # The second table stalls until the deadline: the seat it waits for forfeits.
         waiting = {s_.member_id for s_ in await store.seats(second.id)
                    if s_.member_id in (await t.bot.tables.status(second.id)).next_members}
-        # An hour before the deadline the stalled table is reminded, its waiting seat
-        # mentioned (a day before is the round's start: its greeting said so).
+        # An hour before the deadline the members the stalled table waits for are reminded
+        # by DM, with a link to the thread (a day before is the round's start: its greeting
+        # said so); nobody is mentioned in the thread, their DMs being open.
         due = datetime.fromisoformat(round1.deadline or "")
         clock.advance(max(0.0, (due - timedelta(minutes=50) - clock.now()).total_seconds()))
         await t.bot.tick()
-        reminder = await s.wait_until(
-            lambda: next((m for m in s.channel_messages(thread) if " ends <t:" in m.content),
-                         None), 10.0, "the round's reminder in the thread")
-        assert all(f"<@{m}>" in reminder.content for m in waiting), reminder.content
-        assert "waits for you" in reminder.content
+        for member_id in waiting:
+            member = next(p for p in t.members.values() if p.user.id == member_id)
+            reminder = await s.wait_until(
+                lambda member=member: next((m for m in s.dms(member)
+                                            if " ends <t:" in m.content), None),
+                10.0, "the round's reminder by DM")
+            assert "waits for you" in reminder.content and f"<#{thread.id}>" in reminder.content
+        assert not any(" ends <t:" in m.content for m in s.channel_messages(thread))
         clock.advance(timedelta(days=1, minutes=1))
         await t.bot.tick()
         await s.wait_until(lambda: any("deadline has passed" in m.content
