@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.leagues.checkin import CheckIns
 from bot.leagues.report import safe_name
 from bot.notices import Notice
 from bot.pace.model import make_timing, parse_duration
@@ -210,20 +211,39 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
                     ephemeral=False, allowed_mentions=NONE)
 
     @app_commands.command(name="check-in", description="Post the Check in button for the "
-                          "next round (organisers)")
-    @app_commands.describe(name="The league")
+                          "next round; with closes_in, it opens by itself then (organisers)")
+    @app_commands.describe(name="The league",
+                           closes_in="Close check-in after this long, e.g. 24h: the round then "
+                           "opens with those present",
+                           deadline="With closes_in: time the round has, e.g. 3d",
+                           auto="With closes_in and deadline: each round opens the next at "
+                           "its deadline")
     @app_commands.autocomplete(name=league_names)
-    async def check_in(self, interaction: discord.Interaction[Any], name: str) -> None:
+    async def check_in(self, interaction: discord.Interaction[Any], name: str,
+                       closes_in: app_commands.Range[str, 1, 20] | None = None,
+                       deadline: app_commands.Range[str, 1, 20] | None = None,
+                       auto: bool = False) -> None:
         assert interaction.guild_id is not None
         bot = bot_of(interaction)
-        await bot.leagues.require_runner(interaction.guild_id, member_of(interaction),
-                                         roles_of(interaction), "ask for check-in")
-        league = await bot.leagues.named(interaction.guild_id, name)
-        if not league.checkin:
-            raise TableError("Turn check-in on first: `/league-admin signups checkin:True`.")
-        await reply(interaction, f"Playing the next round of **{safe_name(league.name)}**? "
-                    "Check in: only members who do are paired.", ephemeral=False,
-                    view=checkin_view(league.id), allowed_mentions=NONE)
+        checkins = CheckIns(bot.leagues)
+        if closes_in is None:
+            if deadline is not None or auto:
+                raise TableError("`deadline` and `auto` go with `closes_in` (when check-in "
+                                 "closes, the round opens with them).")
+            await bot.leagues.require_runner(interaction.guild_id, member_of(interaction),
+                                             roles_of(interaction), "ask for check-in")
+            league = await bot.leagues.named(interaction.guild_id, name)
+            if not league.checkin:
+                raise TableError("Turn check-in on first: "
+                                 "`/league-admin signups checkin:True`.")
+            state = await checkins.state(league.id)
+        else:
+            state = await checkins.open_window(
+                interaction.guild_id, member_of(interaction), name,
+                timedelta(seconds=parse_duration(closes_in)), deadline=_round_time(deadline),
+                auto_next=auto, roles=roles_of(interaction))
+        await reply(interaction, state.text(), ephemeral=False,
+                    view=checkin_view(state.league.id), allowed_mentions=NONE)
 
     @app_commands.command(name="round", description="Form the next round's tables from the "
                           "signed-up members and open them in threads (organisers)")
@@ -239,12 +259,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
         assert interaction.guild_id is not None
         bot = bot_of(interaction)
         await defer(interaction, public=True)
-        limit = None
-        if deadline is not None:
-            seconds = parse_duration(deadline)
-            if not 60 <= seconds <= MAX_DEADLINE:
-                raise TableError("A round's deadline is between 1 minute and 60 days.")
-            limit = timedelta(seconds=seconds)
+        limit = _round_time(deadline)
         parent = interaction.client.get_channel(
             (await bot.leagues.named(interaction.guild_id, name)).channel_id
             or interaction.channel_id or 0)
@@ -268,7 +283,7 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
         text = await open_round(bot, delivery_of(interaction), plan, parent)
         await reply(interaction, text, ephemeral=False, allowed_mentions=NONE)
         await bot.tables.store.drop_round_reply(plan.round.id)
-        await ask_check_in(delivery_of(interaction), plan, parent)
+        await ask_check_in(delivery_of(interaction), plan, parent, CheckIns(bot.leagues))
 
     @app_commands.command(name="void", description="Void a league result, with a reason "
                           "(organisers; ratings are recomputed)")
@@ -313,3 +328,13 @@ class LeagueAdmin(commands.GroupCog, group_name="league-admin",
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(LeagueAdmin(bot))
+
+
+def _round_time(deadline: str | None) -> timedelta | None:
+    """A round's time as typed (``3d``); None for none."""
+    if deadline is None:
+        return None
+    seconds = parse_duration(deadline)
+    if not 60 <= seconds <= MAX_DEADLINE:
+        raise TableError("A round's deadline is between 1 minute and 60 days.")
+    return timedelta(seconds=seconds)

@@ -151,6 +151,20 @@ class Referee:
         for round_ in await self.store.scheduled_rounds():
             if round_.deadline is not None and datetime.fromisoformat(round_.deadline) <= now:
                 await self._next(round_, settled)
+        # A check-in window closed: the round opens with those present (or says why not).
+        for league in await self.store.checkin_windows():
+            closes = league.checkin_closes or ""
+            if datetime.fromisoformat(closes) > now \
+                    or not await self.store.close_checkin_window(league.id, closes):
+                continue
+            seconds = league.checkin_round
+            try:
+                settled.plans.append(await self.rounds.plan(
+                    league.guild_id, SCHEDULE, league.name,
+                    deadline=None if seconds is None else timedelta(seconds=seconds),
+                    auto_next=league.checkin_auto and seconds is not None))
+            except TableError as exc:
+                settled.refused.append((league, str(exc)))
         return settled
 
     async def remind_due(self, now: datetime) -> list[RoundReminder]:

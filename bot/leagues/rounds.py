@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from itertools import combinations
 from typing import Any
@@ -42,6 +42,12 @@ class RoundPlan:
     tables: list[list[Member]]  # best rating first
     computers: list[int]  # computer seats to add, per table
     sitting_out: list[Member]
+    # Signed up but not checked in (leagues with check-in): listed with the round.
+    no_shows: list[Member] = field(default_factory=list)
+
+
+# The plan's lists that are no table, by their slot number in the stored plan.
+SITTING_OUT, NO_SHOWS = -1, -2
 
 
 class Rounds:
@@ -69,9 +75,11 @@ class Rounds:
         if not force and any(r.open for r in await self.store.rounds(league.id)):
             raise TableError(STILL_OPEN)
         signed = await self.store.league_members(league.id)
+        absent = []
         if league.checkin:
             # Only members present for this round are paired (they checked in for it).
             present = await self.store.checked_in(league.id)
+            absent = [m for m in signed if m.member_id not in present]
             signed = [m for m in signed if m.member_id in present]
         season = await self.leagues.current_season(league)
         ratings = await self.leagues.ratings_now(league, season, [m.member_id for m in signed])
@@ -92,7 +100,8 @@ class Rounds:
         due = None if deadline is None else (self.leagues.clock() + deadline).isoformat(
             timespec="seconds")
         # The plan is stored with the round (one transaction), before any table is made.
-        slots = [RoundSlot(-1, [(i, members[i].name) for i in made.sitting_out])] + [
+        slots = [RoundSlot(SITTING_OUT, [(i, members[i].name) for i in made.sitting_out]),
+                 RoundSlot(NO_SHOWS, [(m.member_id, m.name) for m in absent])] + [
             RoundSlot(k, [(i, members[i].name) for i in t], made.computers[k])
             for k, t in enumerate(made.tables)]
         record = await self.store.add_round(league.id, season.id if season else None, marks,
@@ -102,7 +111,8 @@ class Rounds:
         if record is None:
             raise TableError(STILL_OPEN)
         return RoundPlan(league, record, [[members[i] for i in t] for t in made.tables],
-                         made.computers, [members[i] for i in made.sitting_out])
+                         made.computers, [members[i] for i in made.sitting_out],
+                         [Member(m.member_id, m.name) for m in absent])
 
     async def opening(self) -> list[RoundPlan]:
         """The plans of the rounds whose tables a crash left half opened, to finish."""
@@ -116,7 +126,8 @@ class Rounds:
             plans.append(RoundPlan(
                 league, round_, [seated[i] for i, s in enumerate(slots) if s.slot >= 0],
                 [s.computers for s in slots if s.slot >= 0],
-                [m for i, s in enumerate(slots) if s.slot < 0 for m in seated[i]]))
+                [m for i, s in enumerate(slots) if s.slot == SITTING_OUT for m in seated[i]],
+                [m for i, s in enumerate(slots) if s.slot == NO_SHOWS for m in seated[i]]))
         return plans
 
     async def slots(self, plan: RoundPlan) -> list[RoundSlot]:

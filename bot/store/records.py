@@ -146,6 +146,11 @@ class LeagueRecord(LeagueSettings):
     signups_open: bool = True
     cap: int | None = None  # most members signed up at once; None: any number
     checkin: bool = False  # a round pairs only the members who checked in for it
+    # An open check-in window: its close (the round opens then), that round's length in
+    # seconds, and whether it then opens each next round at its deadline.
+    checkin_closes: str | None = None
+    checkin_round: int | None = None
+    checkin_auto: bool = False
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.leagues.checkin import CheckIns
 from bot.text import clean_name, escape
 from bot.ui import async_play, components, ids, lobby
 from bot.ui.flows import STALE, confirm, offer_moves, play, show_hand, still_valid
@@ -166,9 +167,14 @@ class CheckInButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["league"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        league, new = await bot_of(interaction).leagues.check_in(self.league_id,
-                                                                 member_of(interaction))
+        bot = bot_of(interaction)
+        league, new = await bot.leagues.check_in(self.league_id, member_of(interaction))
         name = escape(clean_name(league.name, 40))
+        if new and interaction.message is not None:
+            # The post counts who has checked in.
+            state = await CheckIns(bot.leagues).state(league.id)
+            await interaction.response.edit_message(
+                content=state.text(), allowed_mentions=discord.AllowedMentions.none())
         await reply(interaction, f"You are checked in for the next round of **{name}**."
                     if new else f"You had checked in for **{name}** already.",
                     allowed_mentions=discord.AllowedMentions.none())

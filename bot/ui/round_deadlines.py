@@ -10,6 +10,7 @@ from datetime import datetime
 
 import discord
 
+from bot.leagues.checkin import CheckIns
 from bot.leagues.report import safe_name
 from bot.leagues.rounds import RoundPlan
 from bot.pace.notices import TableMessage
@@ -94,7 +95,7 @@ class RoundKeeper:
                     continue
                 text = await open_round(self.services, self.delivery, plan, parent)
                 await parent.send(text, allowed_mentions=discord.AllowedMentions.none())
-                await ask_check_in(self.delivery, plan, parent)
+                await ask_check_in(self.delivery, plan, parent, CheckIns(self.services.leagues))
             except Exception:
                 log.exception("could not open round %s of league %s", plan.round.number,
                               plan.league.id)
@@ -118,7 +119,7 @@ class RoundKeeper:
                 continue
             try:  # the round is open now: a failure to tell it is no reason to undo it
                 await self._tell(plan, parent, text)
-                await ask_check_in(self.delivery, plan, parent)
+                await ask_check_in(self.delivery, plan, parent, CheckIns(self.services.leagues))
             except Exception:
                 log.exception("could not tell of round %s of league %s", plan.round.number,
                               plan.league.id)

@@ -8,6 +8,7 @@ from datetime import datetime
 
 import discord
 
+from bot.leagues.checkin import CheckIns
 from bot.leagues.report import safe_name
 from bot.leagues.rounds import RoundPlan
 from bot.store import LeagueRecord
@@ -67,6 +68,7 @@ async def open_round(bot: Services, delivery: Delivery, plan: RoundPlan,
         links.append(f"- table {i + 1}: {thread.mention}, {len(members)} members"
                      + (f" + {plan.computers[i]} computer" if plan.computers[i] else ""))
     out = "".join(f", {safe_name(m.name)}" for m in plan.sitting_out)
+    absent = "".join(f", {safe_name(m.name)}" for m in plan.no_shows)
     until = ""
     if plan.round.deadline:
         when = datetime.fromisoformat(plan.round.deadline)
@@ -75,21 +77,20 @@ async def open_round(bot: Services, delivery: Delivery, plan: RoundPlan,
                  + (" The next round then opens by itself." if plan.round.auto_next else ""))
     return (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
             + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else "")
-            + until)
+            + (f"\nDid not check in: {absent[2:]}" if absent else "") + until)
 
 
-async def ask_check_in(delivery: Delivery, plan: RoundPlan,
-                       parent: discord.abc.Messageable) -> None:
+async def ask_check_in(delivery: Delivery, plan: RoundPlan, parent: discord.abc.Messageable,
+                       checkins: CheckIns) -> None:
     """A round that opens the next by itself, in a league with check-in: the next round's
-    check-in is posted now (only members who check in are paired when it opens)."""
+    check-in window is posted now; it closes when the next round opens, at this one's
+    deadline (only members who check in are paired then)."""
     if not (plan.round.auto_next and plan.league.checkin and plan.round.deadline):
         return
-    when = int(datetime.fromisoformat(plan.round.deadline).timestamp())
+    state = await checkins.state(plan.league.id)
     await delivery.pacer.wait()
-    await parent.send(
-        f"Round {plan.round.number + 1} of **{safe_name(plan.league.name)}** opens by itself "
-        f"<t:{when}:R> (<t:{when}:f>). Playing? Check in: only members who do are paired.",
-        view=checkin_view(plan.league.id), allowed_mentions=discord.AllowedMentions.none())
+    await parent.send(state.text(), view=checkin_view(plan.league.id),
+                      allowed_mentions=discord.AllowedMentions.none())
 
 
 async def tell_not_opened(delivery: Delivery, league: LeagueRecord, why: str,

@@ -329,9 +329,14 @@ async def test_sign_ups_with_a_cap_and_a_check_in_button(standin: StandIn,
         await t.reply(r)
         board = next(m for m in t.bot_messages() if "Check in" in m.content)
         button = custom_id(board, "tabula:checkin:")
-        for name in ("ann", "cat"):
+        for count, name in enumerate(("ann", "cat"), 1):
             r = await s.click(t.members[name], board, button)
-            assert "checked in for the next round" in (await t.reply(r)).content
+            # The post counts who checked in; the member hears it alone.
+            assert f"Checked in: {count} of 4 signed up." in (await t.reply(r)).content
+            assert "checked in for the next round" in (await t.reply(r, 2)).content
+        assert "Checked in: 2 of 4" in board.content  # the post itself, edited
+        r = await s.click(t.members["ann"], board, button)
+        assert "checked in for **Spring** already" in (await t.reply(r)).content
         r = await s.click(t.members["eve"], board, button)
         assert "Sign up for" in (await t.reply(r)).content
         r = await s.slash(t.members["admin"], t.channel, "league-admin round",

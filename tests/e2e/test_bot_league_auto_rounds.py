@@ -41,12 +41,16 @@ async def test_an_automatic_round_asks_for_check_in_and_says_why_it_cannot_open(
                           {"name": "Autumn", "deadline": "1d", "auto": True})
         assert "Round 1" in (await t.reply(r)).content
         # The check-in for round 2 is posted with its button: members need not ask for it.
+        # Its window closes when round 2 opens (round 1's deadline); it counts who is in.
         asked = await s.wait_until(
             lambda: next((m for m in s.channel_messages(t.channel)
-                          if "Round 2" in m.content and m.components), None),
+                          if "round 2 of" in m.content and m.components), None),
             10.0, "round 2's check-in")
-        assert "Check in" in asked.content or any(
-            c.get("label") == "Check in" for row in asked.components for c in row["components"])
+        assert any(c.get("label") == "Check in"
+                   for row in asked.components for c in row["components"])
+        due = int((clock.now() + timedelta(days=1)).timestamp())
+        assert f"Check in by <t:{due}:f>" in asked.content, asked.content
+        assert "Checked in: 0 of 4 signed up." in asked.content
         # Only one member checks in: round 2 cannot open, and the channel says why.
         r = await s.click(t.members[SEASON[0]], asked, next(
             c["custom_id"] for row in asked.components for c in row["components"]))

@@ -112,6 +112,23 @@ class Leagues(LeagueRounds):
             " ON CONFLICT (league_id, member_id) DO NOTHING RETURNING member_id",
             league_id, member_id, stamp())) is not None
 
+    async def open_checkin_window(self, league_id: int, closes: str, seconds: int | None,
+                                  auto: bool) -> None:
+        await self._db.execute(count(
+            "UPDATE leagues SET checkin_closes = ?, checkin_round = ?, checkin_auto = ?"
+            " WHERE id = ?", closes, seconds, int(auto), league_id))
+
+    async def checkin_windows(self) -> list[LeagueRecord]:
+        """Open leagues with a check-in window open."""
+        return await self._many(league_record, rows(
+            "SELECT * FROM leagues WHERE checkin_closes IS NOT NULL AND NOT closed ORDER BY id"))
+
+    async def close_checkin_window(self, league_id: int, closes: str) -> bool:
+        """Claims the window's close (once, whichever process gets there)."""
+        return bool(await self._db.execute(count(
+            "UPDATE leagues SET checkin_closes = NULL WHERE id = ? AND checkin_closes = ?",
+            league_id, closes)))
+
     async def checked_in(self, league_id: int) -> set[int]:
         found = await self._db.query(rows(
             "SELECT member_id FROM league_checkins WHERE league_id = ?", league_id))
