@@ -60,7 +60,8 @@ async def open_round(bot: Services, delivery: Delivery, plan: RoundPlan,
             who = ", ".join(f"<@{m.id}>" for m in members)
             await delivery.pacer.wait()
             await thread.send(
-                f"Round {plan.round.number} table {i + 1}: {who}. Good luck!",
+                f"Round {plan.round.number} table {i + 1}: {who}. Good luck!"
+                + _round_ends(plan),
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(m.id) for m in members]))
         if notice is not None:
@@ -78,6 +79,15 @@ async def open_round(bot: Services, delivery: Delivery, plan: RoundPlan,
     return (f"Round {plan.round.number} of **{safe_name(plan.league.name)}**:\n"
             + "\n".join(links) + (f"\nSitting out this round: {out[2:]}" if out else "")
             + (f"\nDid not check in: {absent[2:]}" if absent else "") + until)
+
+
+def _round_ends(plan: RoundPlan) -> str:
+    """The round's deadline, for each table's greeting."""
+    if not plan.round.deadline:
+        return ""
+    at = int(datetime.fromisoformat(plan.round.deadline).timestamp())
+    return (f"\nThe round ends <t:{at}:f> (<t:{at}:R>): a table unfinished then ends, the "
+            "seats it waits for forfeit.")
 
 
 async def ask_check_in(delivery: Delivery, plan: RoundPlan, parent: discord.abc.Messageable,

@@ -141,6 +141,8 @@ async def test_a_season_of_automatic_rounds_with_check_in_runs_itself(
         # no fault (eve, who did not check in, is free to play).
         first, second = await season.tables(1)
         thread = season.thread(second)
+        greeting = next(m for m in s.channel_messages(thread) if "Good luck" in m.content)
+        assert stamps(greeting.content)[0] == int(deadline1.timestamp())  # the round's end
         leaver = (await season.seated(second))[1]
         r = await s.slash(admin, thread, "game substitute",
                           {"seat": 2, "member": t.members["eve"], "no_fault": True})
