@@ -56,7 +56,9 @@ class LeagueRounds(Repository):
         if seats:
             yield each("INSERT INTO league_round_seats (round_id, slot, place, member_id,"
                        " name) VALUES (?, ?, ?, ?, ?)", seats)
+        # The check-ins, and a check-in window still open, were for this round.
         yield count("DELETE FROM league_checkins WHERE league_id = ?", league_id)
+        yield count("UPDATE leagues SET checkin_closes = NULL WHERE id = ?", league_id)
         return round_record(made)
 
     async def close_round(self, round_id: int) -> bool:

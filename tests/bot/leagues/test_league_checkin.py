@@ -123,6 +123,21 @@ async def test_an_automatic_rounds_check_in_closes_at_its_deadline(tables: Table
         timespec="seconds") == plan.round.deadline
 
 
+async def test_a_round_opened_by_hand_uses_up_the_window(tables: Tables,
+                                                         leagues: Leagues) -> None:
+    await CheckIns(leagues).open_window(GUILD, ADMIN, "Duo", timedelta(hours=6), deadline=None,
+                                        auto_next=False)
+    league = await leagues.named(GUILD, "Duo")
+    for member in (ALICE, BOB):
+        await leagues.check_in(league.id, member)
+    rounds = Rounds(leagues, tables)
+    await rounds.plan(GUILD, ADMIN, "Duo")
+    assert (await leagues.named(GUILD, "Duo")).checkin_closes is None
+    later(leagues, timedelta(hours=7))
+    settled = await Referee(rounds).settle_due(leagues.clock())
+    assert settled.plans == [] and settled.refused == []
+
+
 @pytest.mark.parametrize(("by", "closes", "deadline", "auto", "said"), [
     (ALICE, timedelta(hours=1), None, False, "league-admin role can ask for check-in"),
     (ADMIN, timedelta(minutes=5), None, False, "between 10 minutes and 14 days"),
