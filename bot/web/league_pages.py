@@ -1,22 +1,27 @@
-"""``/l/<public id>``: a league's page (standings as an image and as a table, rounds, results
-linking to their tables' pages), its standings image and its results as CSV. ``?season=N``
-shows one season: its standings, rounds and results only."""
+"""``/l/<public id>``: a league's page (standings as an image and as a table, the current
+round's progress, rounds, results linking to their tables' pages), its standings image and its
+results as CSV. The page shows one season, its latest unless ``?season=N`` picks another
+(``?season=all``: the all-time standings, every round labelled by its season)."""
 
 from __future__ import annotations
 
 import asyncio
 import csv
 import io
+from datetime import datetime
 
 from aiohttp import web
 
 from bot.leagues import Standings
 from bot.leagues.reliability import percent
 from bot.leagues.report import standings_png
-from bot.store import LeagueRecord, LeagueResult, SeasonRecord
+from bot.store import LeagueRecord, LeagueResult, RoundRecord, SeasonRecord, Status, TableRecord
 from bot.web.context import Site, bad_request, gone, site_of
+from bot.web.limits import who
 from bot.web.numbers import number
-from bot.web.templates import esc, html_response, name, page
+from bot.web.templates import esc, html_response, name, page, when
+
+ALL = "all"
 
 
 async def _league(request: web.Request) -> tuple[Site, str, LeagueRecord]:
@@ -31,10 +36,13 @@ async def _league(request: web.Request) -> tuple[Site, str, LeagueRecord]:
 
 async def _season(request: web.Request, site: Site, league: LeagueRecord
                   ) -> tuple[list[SeasonRecord], SeasonRecord | None]:
-    """The league's seasons and the one ``?season=`` names (None without it)."""
+    """The league's seasons and the one shown: ``?season=``'s, by default the latest (None:
+    all time, asked for, or a league without seasons)."""
     seasons = await site.store.seasons(league.id)
     text = request.query.get("season")
     if text is None:
+        return seasons, (max(seasons, key=lambda x: x.number) if seasons else None)
+    if text == ALL:
         return seasons, None
     wanted = number(text)
     if wanted is None:
@@ -51,26 +59,47 @@ async def _standings(site: Site, league: LeagueRecord, season: SeasonRecord | No
                                         season.number if season else None)
 
 
+async def _standings_image(request: web.Request, site: Site, league: LeagueRecord,
+                           standings: Standings) -> tuple[bytes, str]:
+    """The standings' PNG and alt text, drawn once for what they show (the page and its
+    image ask for the same)."""
+    key = ("standings", league.id, standings.title, tuple(standings.lines))
+    found: tuple[bytes, str] = await site.work.get(
+        key, who(request), standings_png, standings.title, standings.lines)
+    return found
+
+
+def _query(season: SeasonRecord | None, seasons: list[SeasonRecord]) -> str:
+    if season is None:
+        return f"?season={ALL}" if seasons else ""
+    return f"?season={season.number}"
+
+
 async def league_page(request: web.Request) -> web.Response:
     site, public_id, league = await _league(request)
     seasons, season = await _season(request, site, league)
     standings = await _standings(site, league, season)
     game = site.games[league.game_id].title if league.game_id in site.games else league.game_id
-    _, alt = await asyncio.to_thread(standings_png, standings.title, standings.lines)
+    _, alt = await _standings_image(request, site, league, standings)
     base = f"/l/{public_id}"
-    image = f"{base}/standings.png" + (f"?season={season.number}" if season else "")
+    image = f"{base}/standings.png{_query(season, seasons)}"
+    shown = f"Season {season.number}" if season else "All time"
     parts = [f"<h1>{name(league.name)}</h1>",
              f"<p>A league of {esc(game)}{' (closed)' if league.closed else ''}.</p>",
-             _picker(base, seasons, season),
-             f"<section id=\"standings\"><h2>Standings: {name(standings.title)}</h2>"
-             f"<img src=\"{esc(image)}\" alt=\"{esc(alt)}\">",
-             _table(standings), "</section>"]
+             _picker(base, seasons, season)]
+    rounds = await site.store.rounds(league.id)
+    if season is not None:
+        rounds = [r for r in rounds if r.season_id == season.id]
+    parts.append(await _progress(site, rounds))
+    parts += [f"<section id=\"standings\"><h2>Standings: {name(standings.title)}</h2>"
+              f"<img src=\"{esc(image)}\" alt=\"{esc(alt)}\">",
+              _table(standings), "</section>"]
     results = list(reversed(await site.store.league_results(league.id)))
     if season is not None:
         results = [r for r in results if r.season_id == season.id]
     links = {r.table_id: await site.store.public_id("table", r.table_id) for r in results}
-    parts.append(await _rounds(site, league, results, links, season))
-    parts.append(_results(results, links))
+    parts.append(await _rounds(site, league, rounds, results, links, season))
+    parts.append(_results(results, links, shown))
     parts.append(f"<p><a id=\"csv\" href=\"{esc(base)}/results.csv\" download>All results as"
                  " CSV</a></p>")
     title = f"{league.name} league" + (f", season {season.number}" if season else "")
@@ -87,10 +116,10 @@ def _picker(base: str, seasons: list[SeasonRecord], chosen: SeasonRecord | None)
         current = " aria-current=\"page\"" if here else ""
         return f"<li><a class=\"season\" href=\"{esc(href)}\"{current}>{label}</a></li>"
 
-    items = [item("All seasons", base, chosen is None)] + [
-        item(f"Season {x.number}{' (running)' if x.running else ''}",
-             f"{base}?season={x.number}", chosen is not None and x.id == chosen.id)
-        for x in reversed(seasons)]
+    items = [item(f"Season {x.number}{' (running)' if x.running else ''}",
+                  f"{base}?season={x.number}", chosen is not None and x.id == chosen.id)
+             for x in reversed(seasons)] + [
+        item("All time", f"{base}?season={ALL}", chosen is None)]
     return f"<nav id=\"seasons\" aria-label=\"Seasons\"><ul>{''.join(items)}</ul></nav>"
 
 
@@ -121,11 +150,9 @@ def _result_item(result: LeagueResult, links: dict[int, str]) -> str:
             f"{esc(result.finished_at[:10])}</a>{state}: {_places(result)}</li>")
 
 
-async def _rounds(site: Site, league: LeagueRecord, results: list[LeagueResult],
-                  links: dict[int, str], season: SeasonRecord | None) -> str:
-    rounds = await site.store.rounds(league.id)
-    if season is not None:
-        rounds = [r for r in rounds if r.season_id == season.id]
+async def _rounds(site: Site, league: LeagueRecord, rounds: list[RoundRecord],
+                  results: list[LeagueResult], links: dict[int, str],
+                  season: SeasonRecord | None) -> str:
     if not rounds:
         return ""
     # Each round says its season: without one picked, the rounds span them all.
@@ -140,19 +167,66 @@ async def _rounds(site: Site, league: LeagueRecord, results: list[LeagueResult],
     return f"<section id=\"rounds\"><h2>Rounds</h2><ul>{''.join(items)}</ul></section>"
 
 
-def _results(results: list[LeagueResult], links: dict[int, str]) -> str:
+def _results(results: list[LeagueResult], links: dict[int, str], shown: str) -> str:
+    head = f"<h2>Results: {esc(shown)}</h2>"
     if not results:
-        return "<section id=\"results\"><h2>Results</h2><p>No game finished yet.</p></section>"
+        return f"<section id=\"results\">{head}<p>No game finished yet.</p></section>"
     items = "".join(_result_item(r, links) for r in results)
-    return f"<section id=\"results\"><h2>Results</h2><ul>{items}</ul></section>"
+    return f"<section id=\"results\">{head}<ul>{items}</ul></section>"
+
+
+async def _waiting(site: Site, table: TableRecord) -> list[str]:
+    """The names of the seats a playing table waits for, from its stored state."""
+    game = site.games.get(table.game_id)
+    if game is None or table.snapshot is None:
+        return []
+    key = ("waiting", table.id, table.version)
+    seats = site.work.cached(key)
+    if seats is None:
+        state = await asyncio.to_thread(game.load, table.snapshot)
+        seats = sorted(game.active_seats(state))
+        site.work.keep(key, seats)
+    names = [s.name for s in await site.store.seats(table.id)]
+    return [names[seat] for seat in seats if seat < len(names)]
+
+
+async def _progress(site: Site, rounds: list[RoundRecord]) -> str:
+    """The open round's progress, as ``/league round`` tells it: its tables finished or
+    playing, whom each playing table waits for, its deadline."""
+    current = max((r for r in rounds if r.open), key=lambda r: r.number, default=None)
+    if current is None:
+        return ""
+    tables = await site.store.round_tables(current.id)
+    over = sum(t.status in (Status.OVER, Status.ABANDONED) for t in tables)
+    head = f"Round {current.number} is {'open' if current.opened_at else 'being set up'}."
+    if current.deadline:
+        due = int(datetime.fromisoformat(current.deadline).timestamp())
+        head += (f" Its deadline is {when(due)}." if due > site.now()
+                 else " Its deadline has passed: its tables are being settled.")
+    items = []
+    for table in tables:
+        public_id = await site.store.public_id("table", table.id)
+        seats = ", ".join(name(s.name) for s in await site.store.seats(table.id))
+        if table.status == Status.PLAYING:
+            waits = ", ".join(name(n) for n in await _waiting(site, table)) or "the computer"
+            doing = f"playing, waits for {waits}"
+        elif table.status == Status.LOBBY:
+            doing = "not started yet"
+        else:
+            doing = "finished" if table.status == Status.OVER else "abandoned"
+        items.append(f"<li><a href=\"/t/{esc(public_id)}\">{seats}</a>: {doing}</li>")
+    return (f"<section id=\"progress\"><h2>Round {current.number} now</h2>"
+            f"<p>{head} {over} of {len(tables)} tables finished.</p>"
+            f"<ul>{''.join(items)}</ul></section>")
 
 
 async def standings_image(request: web.Request) -> web.Response:
     site, _, league = await _league(request)
     _, season = await _season(request, site, league)
     standings = await _standings(site, league, season)
-    png, _ = await asyncio.to_thread(standings_png, standings.title, standings.lines)
-    return web.Response(body=png, content_type="image/png")
+    png, _ = await _standings_image(request, site, league, standings)
+    return web.Response(body=png, content_type="image/png",
+                        headers={"Cache-Control": "public, max-age=60"})
 
 
 async def results_csv(request: web.Request) -> web.Response:

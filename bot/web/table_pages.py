@@ -12,6 +12,7 @@ from aiohttp import web
 import rendering
 from bot.text import clean_name
 from bot.web.context import Site, bad_request, gone, site_of
+from bot.web.limits import who
 from bot.web.numbers import number
 from bot.web.replay import PublicTable
 from bot.web.templates import NAME_LIMIT, esc, html_response, name, page, when
@@ -25,7 +26,7 @@ STATUS = {"lobby": "waiting for players", "playing": "being played", "over": "fi
 async def public_table(request: web.Request) -> tuple[Site, PublicTable]:
     site = site_of(request)
     public_id, table_id = await site.find(request, "table")
-    found = await site.replays.table(table_id, public_id)
+    found = await site.replays.table(table_id, public_id, who(request))
     if found is None:
         raise gone("There is no page at this address.")
     await site.pages_on(found.table.guild_id)
@@ -62,11 +63,12 @@ def image_alt(game_id: str, caption_text: str, k: int, count: int, alt: str,
     return f"{caption_text} {alt}"[:ALT_LIMIT]
 
 
-async def step_images(site: Site, t: PublicTable, step: int) -> list[tuple[str, str]]:
+async def step_images(site: Site, t: PublicTable, step: int, client: str
+                      ) -> list[tuple[str, str]]:
     """Each image of a step (a game may draw several: a board, sheets, cities) with its alt
     text, as (address, alt)."""
     described = await site.replays.images(t.table.game_id, t.view(step),
-                                          f"{t.table.id}:{t.table.version}:{step}")
+                                          f"{t.table.id}:{t.table.version}:{step}", client)
     said = caption(t, step)
     first = described[0][1] if described else ""
     return [(image_path(t, step, k),
@@ -92,9 +94,8 @@ async def table_page(request: web.Request) -> web.Response:
         parts.append(_final(t))
     parts.append(await _turn(site, t))
     if t.started:
-        parts.append("<div class=\"play\">"
-                     f"{_replay(t, step, await step_images(site, t, step))}{_history(t)}"
-                     "</div>")
+        images = await step_images(site, t, step, who(request))
+        parts.append(f"<div class=\"play\">{_replay(t, step, images)}{_history(t)}</div>")
     else:
         parts.append(_history(t))
     parts.append(_seats(t))
@@ -253,7 +254,7 @@ async def step_image(request: web.Request) -> web.Response:
     site, t = await public_table(request)
     step, k = _step_of(request, t), number(request.match_info["k"])
     pngs = await site.replays.images(t.table.game_id, t.view(step),
-                                     f"{t.table.id}:{t.table.version}:{step}")
+                                     f"{t.table.id}:{t.table.version}:{step}", who(request))
     if k is None or k >= len(pngs):
         raise gone("The replay has no such image.")
     return web.Response(body=pngs[k][0], content_type="image/png",
@@ -265,7 +266,7 @@ async def step_data(request: web.Request) -> web.Response:
     itself would."""
     site, t = await public_table(request)
     step = _step_of(request, t)
-    images = await step_images(site, t, step)
+    images = await step_images(site, t, step, who(request))
     return web.json_response({
         "step": step, "last": t.last, "caption": caption(t, step),
         "images": [{"src": src, "alt": alt} for src, alt in images]})
