@@ -48,6 +48,8 @@ class Site:
     # Replays and renders run here (worker processes), else in threads; ``workers`` at once.
     executor: Executor | None = None
     workers: int = 1
+    # Seconds between reads of a watched table's version (live moves on an open page).
+    live_poll: float = 1.0
     # The address players reach the pages by: absolute links in link previews (none without).
     public_url: str | None = field(default_factory=lambda: public_url())
     replays: Replays = field(init=False)

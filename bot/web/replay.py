@@ -23,6 +23,7 @@ import rendering
 from bot.store import SeatRecord, Store, TableRecord
 from bot.tables import gamelog
 from bot.web.renders import WorkQueue
+from bot.web.scores import Scores, scores_of
 from rules import GAMES
 from rules.core import Game, Outcome
 
@@ -39,6 +40,7 @@ class PublicTable:
     # take megabytes as dicts, a tenth of that packed.
     packed: list[bytes]
     history: list[tuple[int | None, str]]  # (step it led to, or None: a seat changed hands)
+    scores: list[Scores | None]  # each seat's score after each step (None: none to show)
     active: list[int]  # seats on the move now
     outcome: Outcome | None
     replay_file: dict[str, Any] | None  # once the game is over or abandoned
@@ -62,6 +64,7 @@ class Replayed:
     here, never shown) to go on from."""
 
     packed: list[bytes]
+    scores: list[Scores | None]
     state: dict[str, Any]  # the game's dump of the last state
     active: list[int]
     outcome: Outcome | None
@@ -78,17 +81,25 @@ def replay(game: Game | str, players: int, seed: str, options: dict[str, Any],
     from the setup (whose view comes first). A game id is looked up here: in a worker
     process only plain data crosses."""
     game = GAMES[game] if isinstance(game, str) else game
-    packed = []
+    packed, scores = [], []
+
+    def keep(view: dict[str, Any]) -> None:
+        packed.append(_pack({**view, "names": names}))
+        scores.append(scores_of(game.id, view))
+
     if start is None:
         state = game.setup(players, seed, options)
-        packed.append(_pack({**game.view(state, None), "names": names}))
+        keep(game.view(state, None))
     else:
         state = game.load(start)
     for seat, action in actions:
         state = game.apply(state, seat, action).state
-        packed.append(_pack({**game.view(state, None), "names": names}))
-    return Replayed(packed, game.dump(state), sorted(game.active_seats(state)),
-                    game.outcome(state))
+        keep(game.view(state, None))
+    outcome = game.outcome(state)
+    if outcome is not None and scores:
+        scores[-1] = scores_of(game.id, {}, outcome.scores)
+    return Replayed(packed, scores, game.dump(state), sorted(game.active_seats(state)),
+                    outcome)
 
 
 @dataclass(frozen=True)
@@ -134,6 +145,7 @@ class Replays:
         public = PublicTable(
             replace(record, snapshot=None, seed=record.seed if ended else ""), public_id,
             names, seats, replayed.packed if replayed else [], history,
+            replayed.scores if replayed else [],
             replayed.active if replayed else [], replayed.outcome if replayed else None,
             gamelog.replay_file(record, names, played) if ended else None)
         self._kept[table_id] = _Kept(record.version, tuple(names), ids, replayed, public)
@@ -157,7 +169,8 @@ class Replays:
             [(p.seat, p.action) for p in new], start.state if start else None, render=False)
         if start is None:
             return more
-        return replace(more, packed=[*start.packed, *more.packed])
+        return replace(more, packed=[*start.packed, *more.packed],
+                       scores=[*start.scores, *more.scores])
 
     async def images(self, game_id: str, view: Mapping[str, Any], key: str,
                      client: str = "") -> list[tuple[bytes, str]]:

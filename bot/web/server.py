@@ -16,7 +16,7 @@ from aiohttp import web
 
 from bot.config import ConfigError, WebSettings, check_database_folder, database_path
 from bot.store import StoreError, is_postgres, open_store, redacted
-from bot.web import health, league_pages, private_pages, table_pages
+from bot.web import health, league_pages, live, private_pages, table_pages
 from bot.web.context import SITE, Site
 from bot.web.limits import BUCKETS, Buckets, guard
 from bot.web.numbers import number
@@ -48,7 +48,7 @@ def make_app(site: Site) -> web.Application:
     app[BUCKETS] = Buckets()
     app.router.add_get("/", home)
     app.router.add_get("/favicon.ico", favicon)
-    for module in (table_pages, league_pages, private_pages, health):
+    for module in (table_pages, live, league_pages, private_pages, health):
         module.add_routes(app)
     app.router.add_static("/static", STATIC, append_version=False)
     return app

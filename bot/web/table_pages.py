@@ -11,10 +11,12 @@ from aiohttp import web
 
 import rendering
 from bot.text import clean_name
+from bot.web.chart import score_chart
 from bot.web.context import Site, bad_request, gone, site_of
 from bot.web.limits import who
 from bot.web.numbers import number
 from bot.web.replay import PublicTable
+from bot.web.scores import has_running_score
 from bot.web.templates import NAME_LIMIT, esc, html_response, name, page, when
 
 NUMBER = re.compile(r"^\d+\.\s*")  # a history line's own number, left out of the caption
@@ -86,25 +88,49 @@ async def table_page(request: web.Request) -> web.Response:
     site, t = await public_table(request)
     game = site.games[t.table.game_id]
     step = chosen_step(request, t.last)
+    # The parts a new move changes have ids of their own: the script swaps them in place.
     parts = [f"<h1>{esc(game.title)}</h1>",
-             f"<p class=\"status\">This game is {esc(STATUS.get(t.table.status, ''))}.</p>"]
+             f"<p id=\"status\" class=\"status\">This game is"
+             f" {esc(STATUS.get(t.table.status, ''))}.</p>", _live(t)]
     # What a reader comes for first: who won, whose turn it is, then the board with its
-    # moves beside it; the seats and the replay file after.
-    if t.outcome is not None or t.replay_file is not None:
-        parts.append(_final(t))
-    parts.append(await _turn(site, t))
+    # moves beside it; the score chart, the seats and the replay file after.
+    summary = (_final(t) if t.outcome is not None or t.replay_file is not None else "")
+    parts.append(f"<div id=\"summary\">{summary}{await _turn(site, t)}</div>")
     if t.started:
         images = await step_images(site, t, step, who(request))
         parts.append(f"<div class=\"play\">{_replay(t, step, images)}{_history(t)}</div>")
     else:
         parts.append(_history(t))
+    parts.append(f"<div id=\"chart-box\">{_chart(t, step)}</div>")
     parts.append(_seats(t))
     if t.replay_file is not None:
         parts.append(f"<p><a id=\"replay-file\" href=\"/t/{esc(t.public_id)}/replay.json\""
                      " download>The replay file</a> (for <code>python -m rules replay</code>)."
                      "</p>")
     return html_response(page(f"{game.title} table", "\n".join(parts),
-                              scripts=("replay.js",), head=await _preview(site, t)))
+                              scripts=("replay.js", "live.js"),
+                              head=await _preview(site, t)))
+
+
+def _live(t: PublicTable) -> str:
+    """Where the script says a new move came (live, from the table's event stream)."""
+    if t.table.status not in ("lobby", "playing"):
+        return ""
+    return (f"<p id=\"live\" data-events=\"/t/{esc(t.public_id)}/events\""
+            f" data-version=\"{t.table.version}\" aria-live=\"polite\" hidden></p>")
+
+
+def _chart(t: PublicTable, step: int) -> str:
+    svg = score_chart(t.names, t.scores, step)
+    if not svg:
+        return ""
+    about = ("Each player's points as the game went." if has_running_score(t.table.game_id)
+             else "")
+    if t.table.game_id == "minerva":
+        about = ("Each player's points banked as the game went (culture and glory tiles);"
+                 " temples, money and turn order count at the end.")
+    return (f"<section id=\"chart\"><h2>Scores over the game</h2><p class=\"hint\">{about}"
+            f"</p><div class=\"chart\">{svg}</div></section>")
 
 
 async def _preview(site: Site, t: PublicTable) -> str:
