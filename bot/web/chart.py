@@ -15,8 +15,8 @@ from bot.web.templates import esc
 COLOURS = ("#0072b2", "#e69f00", "#2d2d2d", "#50c8f0", "#643c00", "#a0a0a0")
 DASHES = ("", "8 4", "2 3", "10 3 2 3", "4 4", "1 2")
 WIDTH, HEIGHT = 480, 260
-LEFT, RIGHT, TOP, BOTTOM = 40, 130, 12, 28
-NAME_CHARS = 12
+LEFT, RIGHT, TOP, BOTTOM = 40, 150, 12, 28
+NAME_CHARS = 10
 
 
 def _ticks(low: int, high: int, count: int = 5) -> list[int]:
@@ -76,10 +76,12 @@ def score_chart(names: Sequence[str], scores: Sequence[Sequence[float] | None],
     for at, seat in sorted(ends):
         at = max(at, placed[-1] + 17) if placed else at
         placed.append(at)
-        label = clean_name(names[seat], NAME_CHARS)
+        label = f"{clean_name(names[seat], NAME_CHARS)} {final[seat]:g}"
+        # A long label (wide letters, a long score) is squeezed into the margin, never cut.
+        fit = (f" textLength=\"{RIGHT - 12}\" lengthAdjust=\"spacingAndGlyphs\""
+               if len(label) > 12 else "")
         out.append(f"<text class=\"who\" x=\"{LEFT + plot_w + 6}\" y=\"{at + 4:.1f}\""
-                   f" fill=\"{COLOURS[seat % len(COLOURS)]}\">{esc(label)}"
-                   f" {final[seat]:g}</text>")
+                   f" fill=\"{COLOURS[seat % len(COLOURS)]}\"{fit}>{esc(label)}</text>")
     out.append(f"<line id=\"chart-step\" x1=\"{x(step):.1f}\" x2=\"{x(step):.1f}\" y1=\"{TOP}\""
                f" y2=\"{TOP + plot_h}\"/></svg>")
     return "".join(out)
