@@ -16,10 +16,11 @@ from bot.leagues import Standings
 from bot.leagues.reliability import percent
 from bot.leagues.report import standings_png
 from bot.store import LeagueRecord, LeagueResult, RoundRecord, SeasonRecord, Status, TableRecord
+from bot.text import clean_name
 from bot.web.context import Site, bad_request, gone, site_of
 from bot.web.limits import who
 from bot.web.numbers import number
-from bot.web.templates import esc, html_response, name, page, when
+from bot.web.templates import NAME_LIMIT, esc, html_response, name, page, when
 
 ALL = "all"
 
@@ -80,7 +81,6 @@ async def league_page(request: web.Request) -> web.Response:
     seasons, season = await _season(request, site, league)
     standings = await _standings(site, league, season)
     game = site.games[league.game_id].title if league.game_id in site.games else league.game_id
-    _, alt = await _standings_image(request, site, league, standings)
     base = f"/l/{public_id}"
     image = f"{base}/standings.png{_query(season, seasons)}"
     shown = f"Season {season.number}" if season else "All time"
@@ -91,9 +91,9 @@ async def league_page(request: web.Request) -> web.Response:
     if season is not None:
         rounds = [r for r in rounds if r.season_id == season.id]
     parts.append(await _progress(site, rounds))
-    parts += [f"<section id=\"standings\"><h2>Standings: {name(standings.title)}</h2>"
-              f"<img src=\"{esc(image)}\" alt=\"{esc(alt)}\">",
-              _table(standings), "</section>"]
+    # The standings as a table only: the image (Discord's) says the same, unreadably small
+    # on a phone; it is the link preview's picture instead.
+    parts += ["<section id=\"standings\"><h2>Standings</h2>", _table(standings), "</section>"]
     results = list(reversed(await site.store.league_results(league.id)))
     if season is not None:
         results = [r for r in results if r.season_id == season.id]
@@ -103,7 +103,23 @@ async def league_page(request: web.Request) -> web.Response:
     parts.append(f"<p><a id=\"csv\" href=\"{esc(base)}/results.csv\" download>All results as"
                  " CSV</a></p>")
     title = f"{league.name} league" + (f", season {season.number}" if season else "")
-    return html_response(page(title, "\n".join(parts)))
+    return html_response(page(title, "\n".join(parts),
+                              head=_preview(site, base, title, standings, image)))
+
+
+def _preview(site: Site, base: str, title: str, standings: Standings, image: str) -> str:
+    """Link preview tags: the league, its leaders, and the standings image (by the public
+    address only: without ``TABULA_PUBLIC_URL`` there is none)."""
+    leaders = ", ".join(f"{x.rank}. {clean_name(x.name, NAME_LIMIT)}"
+                        for x in standings.lines[:3])
+    about = f"Standings: {leaders}." if leaders else "Nobody has signed up yet."
+    tags = [("og:type", "website"), ("og:title", f"{clean_name(title, 120)} · Tabula"),
+            ("og:description", about[:300])]
+    if site.public_url is not None:
+        tags += [("og:url", site.public_url + base), ("og:image", site.public_url + image)]
+    card = "summary_large_image" if site.public_url is not None else "summary"
+    return "".join([f"<meta property=\"{k}\" content=\"{esc(v)}\">" for k, v in tags]
+                   + [f"<meta name=\"twitter:card\" content=\"{card}\">"])
 
 
 def _picker(base: str, seasons: list[SeasonRecord], chosen: SeasonRecord | None) -> str:
@@ -128,15 +144,20 @@ def _table(standings: Standings) -> str:
         return "<p>Nobody has signed up yet.</p>"
     rows = "".join(
         f"<tr><td>{x.rank}</td><th scope=\"row\">{name(x.name)}</th>"
-        f"<td>{x.rating:.1f}{' (provisional)' if x.provisional else ''}</td>"
+        f"<td>{x.rating:.1f}{'?' if x.provisional else ''}</td>"
         f"<td>{x.games}</td><td>{x.wins}</td><td>{x.forfeits}</td>"
         f"<td>{esc(percent(x.reliability))}</td></tr>" for x in standings.lines)
     heads = "".join(f"<th scope=\"col\">{h}</th>" for h in (
         "Rank", "Player", "Rating", "Games", "Wins", "Forfeits", "Reliability"))
     # A wide table scrolls in its own box on a narrow screen, never the page.
-    return (f"<div class=\"scroll\"><table id=\"standings-table\">"
-            f"<caption>{name(standings.title)}</caption>"
-            f"<thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table></div>")
+    note = ("<p class=\"hint\">Rating: skill less three times its uncertainty; ? marks a"
+            " provisional one (fewer than 5 games).</p>"
+            if any(x.provisional for x in standings.lines) else "")
+    # The caption above the box, not in it: a long league name wraps instead of scrolling.
+    return (f"<p class=\"caption\" id=\"standings-title\">{name(standings.title)}</p>"
+            "<div class=\"scroll\"><table id=\"standings-table\""
+            " aria-labelledby=\"standings-title\">"
+            f"<thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table></div>{note}")
 
 
 def _places(result: LeagueResult) -> str:

@@ -72,7 +72,7 @@ async def private_page(request: web.Request) -> web.Response:
     body = (f"<h1>{esc(game.title)}: your view</h1>"
             f"<p>Seat {grant.seat + 1}, {name(view['names'][grant.seat])}. Only this link shows"
             f" it; it works until {when(grant.expires)}.</p>"
-            f"<section id=\"own-view\">{images}<h2>In words</h2>"
+            f"<section id=\"own-view\"><div class=\"images\">{images}</div><h2>In words</h2>"
             f"<ul id=\"own-view-text\">{lines}</ul></section>"
             f"<p><a href=\"/t/{esc(grant.public_id)}\">The table's public page</a></p>")
     response = html_response(page(f"{game.title}: your view", body))

@@ -125,15 +125,18 @@ class Replays:
 
     async def table(self, table_id: int, public_id: str, client: str = ""
                     ) -> PublicTable | None:
+        # The version first (one small read): a table kept at that version and with the same
+        # names is served without reading its record (its snapshot is large).
+        kept = self._kept.get(table_id)
+        seats = await self.store.seats(table_id)
+        names = [s.name for s in seats]
+        if kept is not None and (kept.version, kept.names) == (
+                await self.store.table_version(table_id), tuple(names)):
+            self._kept.move_to_end(table_id)
+            return kept.public
         record = await self.store.get_table(table_id)
         if record is None or record.game_id not in self.games:
             return None
-        seats = await self.store.seats(table_id)
-        names = [s.name for s in seats]
-        kept = self._kept.get(table_id)
-        if kept is not None and (kept.version, kept.names) == (record.version, tuple(names)):
-            self._kept.move_to_end(table_id)
-            return kept.public
         played = gamelog.effective(await self.store.actions(table_id))
         ids = tuple(p.record.id for p in played)
         replayed = None
