@@ -125,7 +125,7 @@ async def client(session: aiohttp.ClientSession, base: str, address: str, paths:
     while time.monotonic() < until:
         started = time.monotonic()
         async with session.get(base + paths[n % len(paths)], headers=headers) as r:
-            text = await r.text()
+            text = (await r.read()).decode(errors="replace")  # a page, or an image
             codes[r.status] = codes.get(r.status, 0) + 1
         pages.append(time.monotonic() - started)
         n += 1
@@ -161,10 +161,21 @@ async def load(base: str, name: str, paths: list[str], clients: int, seconds: fl
             client(session, base, f"198.51.100.{k + 1}", paths[k % len(paths):]
                    + paths[:k % len(paths)], until, pace, pages, images, codes)
             for k in range(clients)))
-    print(f"{name:<18} {clients:>3} clients  {len(pages) / seconds:6.1f} pages/s"
+    print(f"{name:<22} {clients:>3} clients  {len(pages) / seconds:6.1f} pages/s"
           f"  page p50 {p(pages, .5):6.1f} ms p99 {p(pages, .99):6.1f} ms"
           f"  images p50 {p(images, .5):6.1f} ms p99 {p(images, .99):6.1f} ms"
           f"  answers {dict(sorted(codes.items()))}")
+
+
+async def every_step(base: str, tables: list[str]) -> list[str]:
+    """Each step of each table, the tables interleaved: pages nobody has asked for yet."""
+    lasts = []
+    async with aiohttp.ClientSession() as session:
+        for path in tables:
+            async with session.get(f"{base}{path}/replay.json") as r:
+                lasts.append(len((await r.json(content_type=None))["actions"]))
+    return [f"{path}?step={n}" for n in range(1, max(lasts) + 1)
+            for path, last in zip(tables, lasts, strict=True) if n <= last]
 
 
 async def wait_up(base: str, server: subprocess.Popen[bytes]) -> None:
@@ -206,14 +217,15 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         try:
             asyncio.run(wait_up(base, server))
+            steps = asyncio.run(every_step(base, tables))
             runs: list[tuple[str, list[str], int]] = [
                 ("/t/<id>", tables, args.table_clients),
                 ("/l/<id>", [league], args.other_clients),
                 ("/l/<id>?season=1", [league + "?season=1"], args.other_clients),
+                ("/l/<id>/standings.png", [league + "/standings.png"], args.other_clients),
                 ("/p/<id>/<seat>", [private], args.other_clients),
                 # Steps nobody asked for yet: each page draws new images (503 when full).
-                ("/t/<id>?step=new", [f"{t}?step={n}" for n in range(1, 80, 3) for t in tables],
-                 args.table_clients)]
+                ("/t/<id>?step=new", steps, args.table_clients)]
             for name, paths, clients in runs:
                 asyncio.run(load(base, name, paths, clients, args.seconds, args.pace,
                                  warm=not name.endswith("new")))

@@ -78,7 +78,7 @@ class WorkQueue:
         self._pending = 0
         self._by_client: dict[str, int] = {}
         self._done: OrderedDict[Hashable, Any] = OrderedDict()
-        self._under_way: dict[Hashable, asyncio.Future[Any]] = {}
+        self._under_way: dict[Hashable, asyncio.Future[Any]] = {}  # work being made, by key
 
     @property
     def pending(self) -> int:
@@ -98,26 +98,28 @@ class WorkQueue:
 
     async def get(self, key: Hashable, client: str, work: Callable[..., T], *args: Any,
                   render: bool = True) -> T:
-        """What ``work(*args)`` gives, made once for ``key``; ``render``: counted as a render."""
+        """What ``work(*args)`` gives, made once for ``key``; ``render``: counted as a render.
+        The work is a task of its own: a reader who leaves does not take it from the others
+        waiting for it."""
         found = self.cached(key)
         if found is not None:
             result: T = found
             return result
-        shared = self._under_way.get(key)
-        if shared is not None:
-            result = await asyncio.shield(shared)
-            return result
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._under_way[key] = future
+        task = self._under_way.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._make(key, client, work, args, render))
+            # Read, so that a failure nobody waits for any more is not reported as lost.
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            self._under_way[key] = task
+        result = await asyncio.shield(task)
+        return result
+
+    async def _make(self, key: Hashable, client: str, work: Callable[..., Any],
+                    args: tuple[Any, ...], render: bool) -> Any:
         try:
             result = await self.run(client, work, *args, render=render)
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # read: a future nobody else awaited logs no warning
-            raise
         finally:
             del self._under_way[key]
-        future.set_result(result)
         self.keep(key, result)
         return result
 

@@ -88,28 +88,43 @@ async def table_page(request: web.Request) -> web.Response:
     site, t = await public_table(request)
     game = site.games[t.table.game_id]
     step = chosen_step(request, t.last)
+    # All but whose turn it is depends only on the table at this version and the step: made
+    # once and kept (a page read by many, or by every live reader after each move).
+    key = ("page", t.table.id, t.table.version, tuple(t.names), step, site.public_url)
+    made: tuple[str, str, str, str] | None = site.work.cached(key)
+    if made is None:
+        images = await step_images(site, t, step, who(request)) if t.started else []
+        made = (*_parts(t, game.title, step, images), await _preview(site, t))
+        site.work.keep(key, made)
+    head, play, rest, preview = made
+    summary = head.replace(TURN, await _turn(site, t), 1)
+    return html_response(page(f"{game.title} table", f"{summary}\n{play}\n{rest}",
+                              scripts=("replay.js", "live.js"), head=preview))
+
+
+TURN = "<!--turn-->"  # where whose turn it is goes, read anew for each request
+
+
+def _parts(t: PublicTable, title: str, step: int, images: list[tuple[str, str]]
+           ) -> tuple[str, str, str]:
+    """The page's head (up to whose turn), its replay and history, and the rest."""
     # The parts a new move changes have ids of their own: the script swaps them in place.
-    parts = [f"<h1>{esc(game.title)}</h1>",
-             f"<p id=\"status\" class=\"status\">This game is"
-             f" {esc(STATUS.get(t.table.status, ''))}.</p>", _live(t)]
     # What a reader comes for first: who won, whose turn it is, then the board with its
     # moves beside it; the score chart, the seats and the replay file after.
     summary = (_final(t) if t.outcome is not None or t.replay_file is not None else "")
-    parts.append(f"<div id=\"summary\">{summary}{await _turn(site, t)}</div>")
+    head = (f"<h1>{esc(title)}</h1><p id=\"status\" class=\"status\">This game is"
+            f" {esc(STATUS.get(t.table.status, ''))}.</p>{_live(t)}"
+            f"<div id=\"summary\">{summary}{TURN}</div>")
     if t.started:
-        images = await step_images(site, t, step, who(request))
-        parts.append(f"<div class=\"play\">{_replay(t, step, images)}{_history(t)}</div>")
+        play = f"<div class=\"play\">{_replay(t, step, images)}{_history(t)}</div>"
     else:
-        parts.append(_history(t))
-    parts.append(f"<div id=\"chart-box\">{_chart(t, step)}</div>")
-    parts.append(_seats(t))
+        play = _history(t)
+    rest = [f"<div id=\"chart-box\">{_chart(t, step)}</div>", _seats(t)]
     if t.replay_file is not None:
-        parts.append(f"<p><a id=\"replay-file\" href=\"/t/{esc(t.public_id)}/replay.json\""
-                     " download>The replay file</a> (for <code>python -m rules replay</code>)."
-                     "</p>")
-    return html_response(page(f"{game.title} table", "\n".join(parts),
-                              scripts=("replay.js", "live.js"),
-                              head=await _preview(site, t)))
+        rest.append(f"<p><a id=\"replay-file\" href=\"/t/{esc(t.public_id)}/replay.json\""
+                    " download>The replay file</a> (for <code>python -m rules replay</code>)."
+                    "</p>")
+    return head, play, "\n".join(rest)
 
 
 def _live(t: PublicTable) -> str:
