@@ -157,10 +157,12 @@ async def load(base: str, name: str, paths: list[str], clients: int, seconds: fl
             async with session.get(base + path) as r:
                 await r.read()
         until = time.monotonic() + seconds
+        # Each client starts at its own place in the list, spread over all of it.
+        starts = [k * len(paths) // clients for k in range(clients)]
         await asyncio.gather(*(
-            client(session, base, f"198.51.100.{k + 1}", paths[k % len(paths):]
-                   + paths[:k % len(paths)], until, pace, pages, images, codes)
-            for k in range(clients)))
+            client(session, base, f"198.51.100.{k + 1}", paths[start:] + paths[:start],
+                   until, pace, pages, images, codes)
+            for k, start in enumerate(starts)))
     print(f"{name:<22} {clients:>3} clients  {len(pages) / seconds:6.1f} pages/s"
           f"  page p50 {p(pages, .5):6.1f} ms p99 {p(pages, .99):6.1f} ms"
           f"  images p50 {p(images, .5):6.1f} ms p99 {p(images, .99):6.1f} ms"
