@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 from unittest import mock
 
+import pytest
+
 from bot.leagues import Leagues
 from bot.web import league_pages, replay
 from tests.bot.web.conftest import ALICE, BOB, GUILD, HOSTILE, Web, finish, play
@@ -154,3 +156,22 @@ async def test_a_private_view_is_told_in_words_too(web: Web) -> None:
     page = await (await web.client.get(path)).text()
     words = page.split('id="own-view-text"', 1)[1].split("</ul>", 1)[0]
     assert "Behind your screen: " in words
+
+
+async def test_the_render_time_counted_is_the_workers_own(web: Web) -> None:
+    from bot.web import renders
+
+    def worker_says(work: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+        return work(*args), 0.125  # what the worker measured, whatever the wait was
+
+    def total(name: str) -> float:
+        return float(renders.REGISTRY.get_sample_value(name) or 0.0)
+
+    table_id = await play(web.tables, "palermo", 8, (ALICE, BOB, HOSTILE), moves=3)
+    public_id = await web.store.public_id("table", table_id)
+    assert (await web.client.get(f"/t/{public_id}/step/0.json")).status == 200
+    rendered, waited = total("tabula_render_seconds_sum"), total("tabula_web_queue_seconds_count")
+    with mock.patch.object(renders, "timed", worker_says):
+        assert (await web.client.get(f"/t/{public_id}/img/2-0.png")).status == 200
+    assert total("tabula_render_seconds_sum") - rendered == pytest.approx(0.125)
+    assert total("tabula_web_queue_seconds_count") - waited >= 1  # the wait, counted apart
