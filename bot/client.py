@@ -23,7 +23,7 @@ from bot.leagues.rounds import Rounds
 from bot.pace.clock import Clock, SystemClock
 from bot.pace.scheduler import Scheduler
 from bot.render_pool import RenderPool
-from bot.services import Served, Services, build, spawned_pool
+from bot.services import Served, Services, build
 from bot.shutdown import close_after, finish_in_flight
 from bot.store.announcing import PendingReply
 from bot.tables import Tables
@@ -35,6 +35,7 @@ from bot.ui.restart import catch_up, catch_up_results
 from bot.ui.round_deadlines import RoundKeeper
 from bot.web.context import Site
 from bot.web.links import Links
+from bot.web.renders import web_pool, worker_count
 from bot.web.server import WebServer, signer_for, start_web
 
 log = logging.getLogger(__name__)
@@ -91,11 +92,12 @@ class TabulaBot(commands.Bot):
         self.delivery.links = Links(services.store, self.settings.web, self.clock)
         if self.settings.web.listen is not None:
             # A long game's replay is seconds of CPU: never on the loop's own process.
-            self._web_pool = spawned_pool() if self.render_workers > 0 else None
+            workers = worker_count(beside_bot=True)
+            self._web_pool = web_pool(workers) if self.render_workers > 0 else None
             self.web = await start_web(
                 Site(services.store, signer_for(self.settings.web), clock=self.clock,
                      gateway_down=self.gateway_problem, gateway_latency=lambda: self.latency,
-                     executor=self._web_pool), self.settings.web.listen)
+                     executor=self._web_pool, workers=workers), self.settings.web.listen)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in EXTENSIONS:
             await self.load_extension(name)

@@ -14,6 +14,7 @@ from bot.config import Network, trusted_proxies
 from bot.leagues import Leagues
 from bot.pace.clock import Clock, SystemClock, epoch
 from bot.store import Store
+from bot.web.renders import WorkQueue
 from bot.web.replay import Replays
 from bot.web.signing import Signer
 from bot.web.templates import refusal
@@ -44,20 +45,26 @@ class Site:
     gateway_down: Callable[[], str | None] | None = None
     gateway_latency: Callable[[], float | None] | None = None
     limits: Limits = field(default_factory=Limits)
-    # Replays and renders run here (a process pool in the bot's process), else in threads.
+    # Replays and renders run here (worker processes), else in threads; ``workers`` at once.
     executor: Executor | None = None
+    workers: int = 1
+    # Seconds between reads of a watched table's version (live moves on an open page).
+    live_poll: float = 1.0
     # The address players reach the pages by: absolute links in link previews (none without).
     public_url: str | None = field(default_factory=lambda: public_url())
     replays: Replays = field(init=False)
     leagues: Leagues = field(init=False)
+    work: WorkQueue = field(init=False)
 
     def __post_init__(self) -> None:
+        self.work = WorkQueue(self.executor, self.workers)
         self.use_store(self.store)
 
     def use_store(self, store: Store) -> None:
         """Serve from ``store`` (a reopened one, after the old one went away)."""
         self.store = store
-        self.replays = Replays(store, self.games, self.executor)
+        self.replays = Replays(store, self.games, self.work,
+                               in_process=self.executor is None)
         self.leagues = Leagues(store, self.games)
 
     def now(self) -> int:

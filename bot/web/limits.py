@@ -15,6 +15,7 @@ from aiohttp import web
 
 from bot.config import Network
 from bot.web.context import site_of
+from bot.web.renders import Busy
 from bot.web.templates import refusal
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,11 @@ def client_of(request: web.Request, trusted: tuple[Network, ...] = ()) -> str:
     return chain[0][:64] if chain else peer
 
 
+def who(request: web.Request) -> str:
+    """The client of a request, as the limits count it."""
+    return client_of(request, site_of(request).limits.trusted)
+
+
 class Buckets:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
@@ -87,6 +93,11 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
                             headers={"Retry-After": str(math.ceil(wait)), **HEADERS})
     try:
         response = await handler(request)
+    except Busy as exc:
+        # The web workers are full: a short wait, said so, rather than a queue without end.
+        response = refusal(503, "Busy", "The server is busy drawing boards; try again in a"
+                           " moment.")
+        response.headers["Retry-After"] = str(exc.retry_after)
     except web.HTTPException as exc:
         exc.headers.update(HEADERS)
         raise

@@ -8,8 +8,8 @@ from typing import Any
 
 from aiohttp import web
 
-import rendering
 from bot.web.context import Site, site_of
+from bot.web.limits import who
 from bot.web.numbers import number
 from bot.web.signing import Grant, Refused
 from bot.web.templates import esc, html_response, name, page, refusal, when
@@ -17,8 +17,9 @@ from bot.web.templates import esc, html_response, name, page, refusal, when
 PRIVATE = {"Cache-Control": "no-store"}
 
 
-async def _view(request: web.Request) -> tuple[Site, Grant, str, dict[str, Any]]:
-    """The seat's view, or ``Refused`` with the reason."""
+async def _view(request: web.Request) -> tuple[Site, Grant, str, dict[str, Any], str]:
+    """The seat's view and the key it is kept by (table, version, seat, names), or
+    ``Refused`` with the reason."""
     site = site_of(request)
     if site.signer is None:
         raise Refused("Private links are not enabled on this server.")
@@ -35,9 +36,16 @@ async def _view(request: web.Request) -> tuple[Site, Grant, str, dict[str, Any]]
     if held is None or not site.signer.holds(grant, held):
         raise Refused("This link is for a seat that is no longer yours.")
     game = site.games[table.game_id]
-    state = await asyncio.to_thread(game.load, table.snapshot)
-    view = {**game.view(state, grant.seat), "names": [s.name for s in seats]}
-    return site, grant, table.game_id, view
+    names = [s.name for s in seats]
+    # Kept per version: a visit (the page, then its images) loads the state once, and the
+    # images are drawn once until the table moves on.
+    key = f"private:{table.id}:{table.version}:{grant.seat}:{hash(tuple(names))}"
+    view: dict[str, Any] | None = site.work.cached(("view", key))
+    if view is None:
+        state = await asyncio.to_thread(game.load, table.snapshot)
+        view = {**game.view(state, grant.seat), "names": names}
+        site.work.keep(("view", key), view)
+    return site, grant, table.game_id, view, key
 
 
 def _refused(exc: Refused) -> web.Response:
@@ -48,36 +56,40 @@ def _refused(exc: Refused) -> web.Response:
 
 async def private_page(request: web.Request) -> web.Response:
     try:
-        site, grant, game_id, view = await _view(request)
+        site, grant, game_id, view, key = await _view(request)
     except Refused as exc:
         return _refused(exc)
-    title = site.games[game_id].title
-    alt = rendering.alt_text(game_id, view) if rendering.has_renderer(game_id) else ""
-    described = await site.replays.described(game_id, view)
+    game = site.games[game_id]
+    described = await site.replays.images(game_id, view, key, who(request))
     query = request.query_string
     images = "".join(
         f"<img src=\"/p/{esc(grant.public_id)}/{grant.seat}/{k}.png?{esc(query)}\""
         f" alt=\"{esc(each)}\">" for k, (_, each) in enumerate(described))
-    body = (f"<h1>{esc(title)}: your view</h1>"
+    # What the images show, as text too: the seat's secrets (a hand, what is behind the
+    # screen) are read here as well as seen.
+    lines = "".join(f"<li>{esc(line.strip())}</li>"
+                    for line in game.describe(view).splitlines() if line.strip())
+    body = (f"<h1>{esc(game.title)}: your view</h1>"
             f"<p>Seat {grant.seat + 1}, {name(view['names'][grant.seat])}. Only this link shows"
             f" it; it works until {when(grant.expires)}.</p>"
-            f"<section id=\"own-view\">{images}<p>{esc(alt)}</p></section>"
+            f"<section id=\"own-view\"><div class=\"images\">{images}</div><h2>In words</h2>"
+            f"<ul id=\"own-view-text\">{lines}</ul></section>"
             f"<p><a href=\"/t/{esc(grant.public_id)}\">The table's public page</a></p>")
-    response = html_response(page(f"{title}: your view", body))
+    response = html_response(page(f"{game.title}: your view", body))
     response.headers.update(PRIVATE)
     return response
 
 
 async def private_image(request: web.Request) -> web.Response:
     try:
-        site, _, game_id, view = await _view(request)
+        site, _, game_id, view, key = await _view(request)
     except Refused as exc:
         return _refused(exc)
-    pngs = await site.replays.render(game_id, view)
+    pngs = await site.replays.images(game_id, view, key, who(request))
     k = number(request.match_info["k"])
     if k is None or k >= len(pngs):
         return _refused(Refused("There is no such image."))
-    return web.Response(body=pngs[k], content_type="image/png", headers=PRIVATE)
+    return web.Response(body=pngs[k][0], content_type="image/png", headers=PRIVATE)
 
 
 def add_routes(app: web.Application) -> None:

@@ -6,31 +6,28 @@ moves (never from the bot's in-memory tables: a page process beside the bots mus
 moves), and the states are replayed from the seed and the log in force; only public views
 (``view(state, None)``) leave this module. A table whose log only grew since it was last read
 is replayed on from its last state (a long Palermo game from the start costs ~2 s of CPU);
-an undo or a seat changing hands replays it from the start. The replays run in ``executor``
-(the bot's process gives a process pool: the CPU work stays off its event loop), else in a
-thread.
+an undo or a seat changing hands replays it from the start. The replays and images run in
+the site's ``WorkQueue`` (worker processes, bounded; each image made once per table version).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import zlib
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any
 
 import rendering
-from bot.metrics import RENDER_SECONDS, RENDERS
 from bot.store import SeatRecord, Store, TableRecord
 from bot.tables import gamelog
+from bot.web.renders import WorkQueue
+from bot.web.scores import Scores, scores_of
 from rules import GAMES
 from rules.core import Game, Outcome
 
 KEPT = 32  # tables whose replay is kept in memory, most recently read first
-IMAGES_KEPT = 256  # PNG lists, ~100 KiB each
 
 
 @dataclass(frozen=True)
@@ -43,6 +40,7 @@ class PublicTable:
     # take megabytes as dicts, a tenth of that packed.
     packed: list[bytes]
     history: list[tuple[int | None, str]]  # (step it led to, or None: a seat changed hands)
+    scores: list[Scores | None]  # each seat's score after each step (None: none to show)
     active: list[int]  # seats on the move now
     outcome: Outcome | None
     replay_file: dict[str, Any] | None  # once the game is over or abandoned
@@ -66,6 +64,7 @@ class Replayed:
     here, never shown) to go on from."""
 
     packed: list[bytes]
+    scores: list[Scores | None]
     state: dict[str, Any]  # the game's dump of the last state
     active: list[int]
     outcome: Outcome | None
@@ -82,17 +81,25 @@ def replay(game: Game | str, players: int, seed: str, options: dict[str, Any],
     from the setup (whose view comes first). A game id is looked up here: in a worker
     process only plain data crosses."""
     game = GAMES[game] if isinstance(game, str) else game
-    packed = []
+    packed, scores = [], []
+
+    def keep(view: dict[str, Any]) -> None:
+        packed.append(_pack({**view, "names": names}))
+        scores.append(scores_of(game.id, view))
+
     if start is None:
         state = game.setup(players, seed, options)
-        packed.append(_pack({**game.view(state, None), "names": names}))
+        keep(game.view(state, None))
     else:
         state = game.load(start)
     for seat, action in actions:
         state = game.apply(state, seat, action).state
-        packed.append(_pack({**game.view(state, None), "names": names}))
-    return Replayed(packed, game.dump(state), sorted(game.active_seats(state)),
-                    game.outcome(state))
+        keep(game.view(state, None))
+    outcome = game.outcome(state)
+    if outcome is not None and scores:
+        scores[-1] = scores_of(game.id, {}, outcome.scores)
+    return Replayed(packed, scores, game.dump(state), sorted(game.active_seats(state)),
+                    outcome)
 
 
 @dataclass(frozen=True)
@@ -108,35 +115,40 @@ class Replays:
     """Public tables by id, replayed when the table's version moved on, and the images of
     their views."""
 
-    def __init__(self, store: Store, games: Mapping[str, Game],
-                 executor: Executor | None = None) -> None:
+    def __init__(self, store: Store, games: Mapping[str, Game], work: WorkQueue,
+                 in_process: bool = False) -> None:
         self.store = store
         self.games = games
-        self.executor = executor
+        self.work = work
+        self.in_process = in_process  # the games' objects may go to the workers (threads)
         self._kept: OrderedDict[int, _Kept] = OrderedDict()
-        self._images: OrderedDict[tuple[str, str], list[tuple[bytes, str]]] = OrderedDict()
 
-    async def table(self, table_id: int, public_id: str) -> PublicTable | None:
+    async def table(self, table_id: int, public_id: str, client: str = ""
+                    ) -> PublicTable | None:
+        # The version first (one small read): a table kept at that version and with the same
+        # names is served without reading its record (its snapshot is large).
+        kept = self._kept.get(table_id)
+        seats = await self.store.seats(table_id)
+        names = [s.name for s in seats]
+        if kept is not None and (kept.version, kept.names) == (
+                await self.store.table_version(table_id), tuple(names)):
+            self._kept.move_to_end(table_id)
+            return kept.public
         record = await self.store.get_table(table_id)
         if record is None or record.game_id not in self.games:
             return None
-        seats = await self.store.seats(table_id)
-        names = [s.name for s in seats]
-        kept = self._kept.get(table_id)
-        if kept is not None and (kept.version, kept.names) == (record.version, tuple(names)):
-            self._kept.move_to_end(table_id)
-            return kept.public
         played = gamelog.effective(await self.store.actions(table_id))
         ids = tuple(p.record.id for p in played)
         replayed = None
         if record.snapshot is not None:
-            replayed = await self._replay(record, names, played, kept)
+            replayed = await self._replay(record, names, played, kept, client)
         changes = await self.store.seat_changes(table_id)
         history = _numbered(gamelog.history_lines(names, played, changes))
         ended = record.status in ("over", "abandoned")
         public = PublicTable(
             replace(record, snapshot=None, seed=record.seed if ended else ""), public_id,
             names, seats, replayed.packed if replayed else [], history,
+            replayed.scores if replayed else [],
             replayed.active if replayed else [], replayed.outcome if replayed else None,
             gamelog.replay_file(record, names, played) if ended else None)
         self._kept[table_id] = _Kept(record.version, tuple(names), ids, replayed, public)
@@ -145,48 +157,33 @@ class Replays:
         return public
 
     async def _replay(self, record: TableRecord, names: list[str],
-                      played: list[gamelog.Played], kept: _Kept | None) -> Replayed:
+                      played: list[gamelog.Played], kept: _Kept | None, client: str
+                      ) -> Replayed:
         game: Game | str = self.games[record.game_id]
-        if self.executor is not None:
-            game = record.game_id  # the worker finds the game itself
+        if not self.in_process:
+            game = record.game_id  # the worker process finds the game itself
         ids = tuple(p.record.id for p in played)
         grown = (kept is not None and kept.replayed is not None
                  and kept.names == tuple(names) and ids[:len(kept.played)] == kept.played)
         start = kept.replayed if grown and kept is not None else None
         new = played[len(kept.played):] if grown and kept is not None else played
-        loop = asyncio.get_running_loop()
-        more = await loop.run_in_executor(
-            self.executor, replay, game, len(names), record.seed, record.options, names,
-            [(p.seat, p.action) for p in new], start.state if start else None)
+        more = await self.work.run(
+            client, replay, game, len(names), record.seed, record.options, names,
+            [(p.seat, p.action) for p in new], start.state if start else None, render=False)
         if start is None:
             return more
-        return replace(more, packed=[*start.packed, *more.packed])
+        return replace(more, packed=[*start.packed, *more.packed],
+                       scores=[*start.scores, *more.scores])
 
-    async def images(self, game_id: str, view: Mapping[str, Any], key: str
-                     ) -> list[tuple[bytes, str]]:
-        """The PNGs of a view with their alt texts (``key`` names it for the cache: table,
-        version, step)."""
-        found = self._images.get((game_id, key))
-        if found is None:
-            found = await self.described(game_id, view)
-            self._images[(game_id, key)] = found
-            while len(self._images) > IMAGES_KEPT:
-                self._images.popitem(last=False)
+    async def images(self, game_id: str, view: Mapping[str, Any], key: str,
+                     client: str = "") -> list[tuple[bytes, str]]:
+        """The PNGs of a view with their alt texts, each made once (``key`` names the view
+        for the cache: table, version, step, or a seat's view)."""
+        if not rendering.has_renderer(game_id):
+            return []
+        found: list[tuple[bytes, str]] = await self.work.get(
+            ("images", game_id, key), client, render_view, game_id, dict(view))
         return found
-
-    async def render(self, game_id: str, view: Mapping[str, Any]) -> list[bytes]:
-        """The PNGs of a view."""
-        return [png for png, _ in await self.described(game_id, view)]
-
-    async def described(self, game_id: str, view: Mapping[str, Any]
-                        ) -> list[tuple[bytes, str]]:
-        """The PNGs of a view with their alt texts, drawn in the executor (counted here: a
-        worker process's counters would never reach ``/metrics``)."""
-        loop = asyncio.get_running_loop()
-        with RENDER_SECONDS.time():
-            pngs = await loop.run_in_executor(self.executor, render_view, game_id, dict(view))
-        RENDERS.inc()
-        return pngs
 
 
 def _numbered(lines: list[str]) -> list[tuple[int | None, str]]:

@@ -16,10 +16,11 @@ from aiohttp import web
 
 from bot.config import ConfigError, WebSettings, check_database_folder, database_path
 from bot.store import StoreError, is_postgres, open_store, redacted
-from bot.web import health, league_pages, private_pages, table_pages
+from bot.web import health, league_pages, live, private_pages, table_pages
 from bot.web.context import SITE, Site
 from bot.web.limits import BUCKETS, Buckets, guard
 from bot.web.numbers import number
+from bot.web.renders import web_pool, worker_count
 from bot.web.signing import Signer
 from bot.web.templates import html_response, page
 
@@ -47,7 +48,7 @@ def make_app(site: Site) -> web.Application:
     app[BUCKETS] = Buckets()
     app.router.add_get("/", home)
     app.router.add_get("/favicon.ico", favicon)
-    for module in (table_pages, league_pages, private_pages, health):
+    for module in (table_pages, live, league_pages, private_pages, health):
         module.add_routes(app)
     app.router.add_static("/static", STATIC, append_version=False)
     return app
@@ -99,7 +100,10 @@ async def serve_alone(settings: WebSettings, db: str) -> None:
     """``python -m bot web``: the pages alone until SIGTERM or SIGINT."""
     assert settings.listen is not None
     store = await open_store(db)
-    server = WebServer(Site(store, signer_for(settings)), *settings.listen)
+    workers = worker_count(beside_bot=False)
+    pool = web_pool(workers)
+    server = WebServer(Site(store, signer_for(settings), executor=pool, workers=workers),
+                       *settings.listen)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -109,6 +113,7 @@ async def serve_alone(settings: WebSettings, db: str) -> None:
         await stop.wait()
     finally:
         await server.stop()
+        pool.shutdown(wait=False, cancel_futures=True)
         await store.close()
 
 

@@ -11,9 +11,12 @@ from aiohttp import web
 
 import rendering
 from bot.text import clean_name
+from bot.web.chart import score_chart
 from bot.web.context import Site, bad_request, gone, site_of
+from bot.web.limits import who
 from bot.web.numbers import number
 from bot.web.replay import PublicTable
+from bot.web.scores import has_running_score
 from bot.web.templates import NAME_LIMIT, esc, html_response, name, page, when
 
 NUMBER = re.compile(r"^\d+\.\s*")  # a history line's own number, left out of the caption
@@ -25,7 +28,7 @@ STATUS = {"lobby": "waiting for players", "playing": "being played", "over": "fi
 async def public_table(request: web.Request) -> tuple[Site, PublicTable]:
     site = site_of(request)
     public_id, table_id = await site.find(request, "table")
-    found = await site.replays.table(table_id, public_id)
+    found = await site.replays.table(table_id, public_id, who(request))
     if found is None:
         raise gone("There is no page at this address.")
     await site.pages_on(found.table.guild_id)
@@ -62,11 +65,12 @@ def image_alt(game_id: str, caption_text: str, k: int, count: int, alt: str,
     return f"{caption_text} {alt}"[:ALT_LIMIT]
 
 
-async def step_images(site: Site, t: PublicTable, step: int) -> list[tuple[str, str]]:
+async def step_images(site: Site, t: PublicTable, step: int, client: str
+                      ) -> list[tuple[str, str]]:
     """Each image of a step (a game may draw several: a board, sheets, cities) with its alt
     text, as (address, alt)."""
     described = await site.replays.images(t.table.game_id, t.view(step),
-                                          f"{t.table.id}:{t.table.version}:{step}")
+                                          f"{t.table.id}:{t.table.version}:{step}", client)
     said = caption(t, step)
     first = described[0][1] if described else ""
     return [(image_path(t, step, k),
@@ -84,26 +88,64 @@ async def table_page(request: web.Request) -> web.Response:
     site, t = await public_table(request)
     game = site.games[t.table.game_id]
     step = chosen_step(request, t.last)
-    parts = [f"<h1>{esc(game.title)}</h1>",
-             f"<p class=\"status\">This game is {esc(STATUS.get(t.table.status, ''))}.</p>"]
+    # All but whose turn it is depends only on the table at this version and the step: made
+    # once and kept (a page read by many, or by every live reader after each move).
+    key = ("page", t.table.id, t.table.version, tuple(t.names), step, site.public_url)
+    made: tuple[str, str, str, str] | None = site.work.cached(key)
+    if made is None:
+        images = await step_images(site, t, step, who(request)) if t.started else []
+        made = (*_parts(t, game.title, step, images), await _preview(site, t))
+        site.work.keep(key, made)
+    head, play, rest, preview = made
+    summary = head.replace(TURN, await _turn(site, t), 1)
+    return html_response(page(f"{game.title} table", f"{summary}\n{play}\n{rest}",
+                              scripts=("replay.js", "live.js"), head=preview))
+
+
+TURN = "<!--turn-->"  # where whose turn it is goes, read anew for each request
+
+
+def _parts(t: PublicTable, title: str, step: int, images: list[tuple[str, str]]
+           ) -> tuple[str, str, str]:
+    """The page's head (up to whose turn), its replay and history, and the rest."""
+    # The parts a new move changes have ids of their own: the script swaps them in place.
     # What a reader comes for first: who won, whose turn it is, then the board with its
-    # moves beside it; the seats and the replay file after.
-    if t.outcome is not None or t.replay_file is not None:
-        parts.append(_final(t))
-    parts.append(await _turn(site, t))
+    # moves beside it; the score chart, the seats and the replay file after.
+    summary = (_final(t) if t.outcome is not None or t.replay_file is not None else "")
+    head = (f"<h1>{esc(title)}</h1><p id=\"status\" class=\"status\">This game is"
+            f" {esc(STATUS.get(t.table.status, ''))}.</p>{_live(t)}"
+            f"<div id=\"summary\">{summary}{TURN}</div>")
     if t.started:
-        parts.append("<div class=\"play\">"
-                     f"{_replay(t, step, await step_images(site, t, step))}{_history(t)}"
-                     "</div>")
+        play = f"<div class=\"play\">{_replay(t, step, images)}{_history(t)}</div>"
     else:
-        parts.append(_history(t))
-    parts.append(_seats(t))
+        play = _history(t)
+    rest = [f"<div id=\"chart-box\">{_chart(t, step)}</div>", _seats(t)]
     if t.replay_file is not None:
-        parts.append(f"<p><a id=\"replay-file\" href=\"/t/{esc(t.public_id)}/replay.json\""
-                     " download>The replay file</a> (for <code>python -m rules replay</code>)."
-                     "</p>")
-    return html_response(page(f"{game.title} table", "\n".join(parts),
-                              scripts=("replay.js",), head=await _preview(site, t)))
+        rest.append(f"<p><a id=\"replay-file\" href=\"/t/{esc(t.public_id)}/replay.json\""
+                    " download>The replay file</a> (for <code>python -m rules replay</code>)."
+                    "</p>")
+    return head, play, "\n".join(rest)
+
+
+def _live(t: PublicTable) -> str:
+    """Where the script says a new move came (live, from the table's event stream)."""
+    if t.table.status not in ("lobby", "playing"):
+        return ""
+    return (f"<p id=\"live\" data-events=\"/t/{esc(t.public_id)}/events\""
+            f" data-version=\"{t.table.version}\" aria-live=\"polite\" hidden></p>")
+
+
+def _chart(t: PublicTable, step: int) -> str:
+    svg = score_chart(t.names, t.scores, step)
+    if not svg:
+        return ""
+    about = ("Each player's points as the game went." if has_running_score(t.table.game_id)
+             else "")
+    if t.table.game_id == "minerva":
+        about = ("Each player's points banked as the game went (culture and glory tiles);"
+                 " temples, money and turn order count at the end.")
+    return (f"<section id=\"chart\"><h2>Scores over the game</h2><p class=\"hint\">{about}"
+            f"</p><div class=\"chart\">{svg}</div></section>")
 
 
 async def _preview(site: Site, t: PublicTable) -> str:
@@ -253,7 +295,7 @@ async def step_image(request: web.Request) -> web.Response:
     site, t = await public_table(request)
     step, k = _step_of(request, t), number(request.match_info["k"])
     pngs = await site.replays.images(t.table.game_id, t.view(step),
-                                     f"{t.table.id}:{t.table.version}:{step}")
+                                     f"{t.table.id}:{t.table.version}:{step}", who(request))
     if k is None or k >= len(pngs):
         raise gone("The replay has no such image.")
     return web.Response(body=pngs[k][0], content_type="image/png",
@@ -265,7 +307,7 @@ async def step_data(request: web.Request) -> web.Response:
     itself would."""
     site, t = await public_table(request)
     step = _step_of(request, t)
-    images = await step_images(site, t, step)
+    images = await step_images(site, t, step, who(request))
     return web.json_response({
         "step": step, "last": t.last, "caption": caption(t, step),
         "images": [{"src": src, "alt": alt} for src, alt in images]})

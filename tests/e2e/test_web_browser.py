@@ -354,6 +354,12 @@ async def test_no_page_is_wider_than_a_phone(web: Web, browser: Any) -> None:
     await web.tables.start(opened.table_id, members[0])
     await finish(web.tables, opened.table_id, members)
     live = await play(web.tables, "palatinus", 34, members, moves=5, scheduler=web.scheduler)
+    # An open round with that table playing: the league page shows whom it waits for.
+    season = await web.store.start_season(league.id, None, 0.0)
+    current = await web.store.add_round(league.id, season.id, {},
+                                        deadline="2099-01-01T00:00:00+00:00")
+    assert current is not None
+    await web.store.add_round_table(current.id, live)
     table_page = await web.store.public_id("table", opened.table_id)
     private = await Links(web.store, WebSettings(public_url="https://g.example",
                                                  secret=PAGES_SECRET), web.clock).private(
@@ -361,6 +367,7 @@ async def test_no_page_is_wider_than_a_phone(web: Web, browser: Any) -> None:
     assert private is not None
     paths = ["/", f"/t/{table_page}", f"/t/{await web.store.public_id('table', live)}",
              f"/l/{await web.store.public_id('league', league.id)}",
+             f"/l/{await web.store.public_id('league', league.id)}?season=all",
              private.removeprefix("https://g.example"), "/t/nothing"]
     context = await browser.new_context(viewport={"width": 390, "height": 844})
     page = await context.new_page()
@@ -370,4 +377,8 @@ async def test_no_page_is_wider_than_a_phone(web: Web, browser: Any) -> None:
             "() => [...document.images].every(i => i.complete)")
         width = await page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, (path, width)
+        if path.startswith("/l/") and "season" not in path:
+            assert "waits for" in await page.inner_text("#progress")
+        if path.startswith("/p/"):
+            assert "Behind your screen" in await page.inner_text("#own-view-text")
     await context.close()

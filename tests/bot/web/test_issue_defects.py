@@ -186,7 +186,14 @@ async def test_a_league_page_labels_rounds_by_season(web: Web) -> None:
     two = await web.store.add_round(league_id, second.id, {}, force=True)
     assert two is not None
     public_id = await web.store.public_id("league", league_id)
+    # By default the page is the latest season's: its standings and rounds only.
     page = await (await web.client.get(f"/l/{public_id}")).text()
     rounds = page.split('id="rounds"', 1)[1].split("</section>", 1)[0]
-    # Each round says its season, the newest first.
+    assert re.findall(r"<li>Season (\d+), round (\d+)", rounds) == [("2", "2")]
+    assert "season 2" in page.split('id="standings-title"', 1)[1][:200]
+    assert 'aria-current="page">Season 2 (running)' in page
+    # All time: each round says its season, the newest first.
+    page = await (await web.client.get(f"/l/{public_id}?season=all")).text()
+    rounds = page.split('id="rounds"', 1)[1].split("</section>", 1)[0]
     assert re.findall(r"<li>Season (\d+), round (\d+)", rounds) == [("2", "2"), ("1", "1")]
+    assert 'aria-current="page">All time' in page

@@ -39,7 +39,12 @@ async def test_a_league_page_has_standings_results_and_the_csv(web: Web) -> None
     page = await r.text()
     assert "Spring &lt;i&gt;Cup&lt;/i&gt;" in page and "<i>Cup" not in page
     assert "<script>alert" not in page and "&lt;script&gt;" in page
-    assert f'<img src="/l/{public_id}/standings.png" alt="' in page
+    # The standings image is the link preview's (by the public address only).
+    assert "<img" not in page and 'property="og:image"' not in page
+    web.site.public_url = "https://games.example"
+    page = await (await web.client.get(f"/l/{public_id}")).text()
+    assert (f'<meta property="og:image" content="https://games.example/l/{public_id}'
+            '/standings.png">') in page
     rows = re.findall(r"<tr><td>(\d+)</td><th scope=\"row\">", page)
     assert rows == ["1", "2", "3"]
     table_page = await web.store.public_id("table", table_id)

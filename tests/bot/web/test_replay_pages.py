@@ -167,19 +167,23 @@ async def test_a_league_page_shows_the_season_picked(web: Web) -> None:
     page = await (await web.client.get(f"/l/{public_id}", params={"season": "1"})).text()
     picker = page.split('id="seasons"', 1)[1].split("</nav>", 1)[0]
     assert re.findall(r'href="([^"]+)"( aria-current="page")?>([^<]+)<', picker) == [
-        (f"/l/{public_id}", "", "All seasons"),
         (f"/l/{public_id}?season=2", "", "Season 2 (running)"),
-        (f"/l/{public_id}?season=1", ' aria-current="page"', "Season 1")]
-    assert "Standings: Cup, season 1" in page
-    assert f'src="/l/{public_id}/standings.png?season=1"' in page
+        (f"/l/{public_id}?season=1", ' aria-current="page"', "Season 1"),
+        (f"/l/{public_id}?season=all", "", "All time")]
+    assert "Cup league, season 1" in page.split("<title>", 1)[1][:60]
+    assert "Cup, season 1" in page.split('id="standings-title"', 1)[1][:200]
     assert re.findall(r"<li>Season (\d+), round (\d+)", section(page, "rounds")) == [("1", "1")]
     assert f"/t/{table_page}" in section(page, "results")
     page = await (await web.client.get(f"/l/{public_id}", params={"season": "2"})).text()
-    assert "Standings: Cup, season 2" in page
+    assert "Cup, season 2" in page.split('id="standings-title"', 1)[1][:200]
     assert re.findall(r"<li>Season (\d+), round (\d+)", section(page, "rounds")) == [("2", "2")]
     assert f"/t/{table_page}" not in page and "No game finished yet." in page
-    # The whole league, as before: every round and result.
-    page = await (await web.client.get(f"/l/{public_id}")).text()
+    # Without a choice: the latest season, the same page as ?season=2.
+    latest = await (await web.client.get(f"/l/{public_id}")).text()
+    assert latest.replace("?season=2\" aria-current", "") == page.replace(
+        "?season=2\" aria-current", "")
+    # All time: every round and result.
+    page = await (await web.client.get(f"/l/{public_id}", params={"season": "all"})).text()
     assert len(re.findall(r"<li>Season (\d+), round", section(page, "rounds"))) == 2
     assert f"/t/{table_page}" in section(page, "results")
     r = await web.client.get(f"/l/{public_id}/standings.png", params={"season": "1"})

@@ -69,7 +69,8 @@ async def test_a_hostile_name_is_text_everywhere_on_the_page(web: Web) -> None:
     assert "Bob &amp; &lt;b&gt;Co&lt;/b&gt;" in page
     # The only scripts are the site's own files (the policy forbids inline ones anyway).
     assert re.findall(r"<script[^>]*>", page) == [
-        '<script src="/static/local-time.js" defer>', '<script src="/static/replay.js" defer>']
+        '<script src="/static/local-time.js" defer>', '<script src="/static/replay.js" defer>',
+        '<script src="/static/live.js" defer>']
 
 
 async def test_each_step_image_is_the_render_of_that_public_view(web: Web) -> None:
