@@ -52,7 +52,7 @@ def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
         active = s in view.get("active", [])
         if active:
             draw.rectangle((PAD - 6, y - 3, WIDTH - PAD + 6, y + LINE + 1), fill=(236, 226, 200))
-        draw_marker(draw, (PAD + 14, y + 11), 11, s)
+        draw_marker(draw, (PAD + 14, y + 11), 11, s, label="")  # the name beside it says who
         name_font = font(TEXT, bold=active)
         draw.text((PAD + 34, y + 11), fit(seat_name(s), name_font, 190), font=name_font,
                   fill=INK, anchor="lm")
