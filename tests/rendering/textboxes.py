@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageColor, ImageDraw
 
-from rendering.fonts import current_container
+from rendering.fonts import current_container, drawing_unseen
 
 Box = tuple[float, float, float, float]
 Colour = tuple[int, int, int]
@@ -110,6 +110,9 @@ def record_texts(fresh: bool = False) -> Iterator[list[DrawnText]]:
 
     def text(self: ImageDraw.ImageDraw, xy: Any, text: Any, fill: Any = None, font: Any = None,
              anchor: Any = None, *args: Any, **kw: Any) -> None:
+        if drawing_unseen():
+            original(self, xy, text, fill, font, anchor, *args, **kw)
+            return
         image: Image.Image = self._image  # type: ignore[attr-defined]
         stroke_width = kw.get("stroke_width", 0) or 0
         box = self.textbbox(xy, str(text), font=font, anchor=anchor,
