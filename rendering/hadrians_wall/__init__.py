@@ -69,7 +69,7 @@ def sheet_parts(view: Mapping[str, Any], which: Sequence[int] = range(len(PARTS)
     done next, and a description of its own."""
     if not which:
         return []
-    sheets = render_sheets(view, PART_SCALE)
+    sheets = render_sheets(view, PART_SCALE, header=False)
     k = PART_SCALE
     top = int(SHEET_TOP * k)
     seat = int(view["seat"])

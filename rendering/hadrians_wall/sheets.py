@@ -255,16 +255,18 @@ def _built_mark(draw: Canvas, x: float, y: float, size: int) -> None:
     draw.text((x, y), "✓", font=font(size, bold=True), fill=(0, 120, 60), anchor="mm")
 
 
-def render_sheets(view: Mapping[str, Any], scale: float = 1.0, outlines: bool = True
-                  ) -> Image.Image:
+def render_sheets(view: Mapping[str, Any], scale: float = 1.0, outlines: bool = True,
+                  header: bool = True) -> Image.Image:
     """Both sheets of the view's seat, ``scale`` times the layout size; ``outlines``: with a
-    halo on each box a legal move fills."""
+    halo on each box a legal move fills; ``header``: with the band above the sheets (the
+    parts and cut-outs, which leave it out, skip it)."""
     seat = int(view["seat"])
     s = view["sheets"][seat]
     image = printed(scale).copy()
     draw = ScaledDraw(ImageDraw.Draw(image), scale)
     with scaled(scale):
-        _header(draw, view, s)
+        if header:
+            _header(draw, view, s)
         _left(draw, s)
         _right(draw, s)
         _cards(draw, view, s)
