@@ -96,11 +96,17 @@ def test_public_alt_text_names_no_hidden_type() -> None:
     state = mid_game()
     text = alt_text("palatinus", GAME.view(state, None))
     assert len(text) < 1000
+    words = {"M": "merchant", "F": "farmer", "S": "soldier"}
+    # In sentences, hill by hill, each owner's pieces after the owner's name.
+    hills = {part.split(" ", 1)[0]: part for part in text.split("Hill ")[1:]}
     for piece in state.pieces:
-        if is_wolf(piece.kind):
-            assert f"{piece.field} P{piece.owner + 1} wolf" in text
-        else:
-            assert f"{piece.field} P{piece.owner + 1} {piece.kind}" in text
+        what = "wolf piece" if is_wolf(piece.kind) else words[piece.kind]
+        sentence = hills[piece.field[0]]
+        owner = sentence.index(f"P{piece.owner + 1}'s ")
+        at = sentence.index(f"{what} on {piece.field}")
+        others = [sentence.find(f"P{n}'s ", owner + 1) for n in range(1, 7)]
+        assert owner < at and not any(owner < o < at for o in others if o >= 0), sentence
+    assert "wolf merchant" not in text and "wolf farmer" not in text
 
 
 def test_every_image_reads_at_preview_width() -> None:
