@@ -10,11 +10,11 @@ from typing import Any
 
 from PIL import Image
 
-from rendering.common import name_seats
+from rendering.common import PAPER, name_seats
 from rendering.minerva.board import final_table
 from rendering.minerva.city import AXIS, city_image
 from rendering.minerva.market import render_market
-from rendering.minerva.overview import render_overview
+from rendering.minerva.overview import render_cities, render_overview
 from rendering.minerva.style import seat_name
 from rules.minerva.views import describe
 
@@ -24,7 +24,15 @@ CITY_WIDTH = 548  # the width a city aims at: its cells read at their size in th
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:
-    return final_table(view) if view.get("outcome") else render_overview(view)
+    """The overview; at the end, the final scores above every city in small."""
+    if not view.get("outcome"):
+        return render_overview(view)
+    table, cities = final_table(view), render_cities(view)
+    image = Image.new("RGB", (max(table.width, cities.width), table.height + cities.height),
+                      PAPER)
+    image.paste(table, (0, 0))
+    image.paste(cities, (0, table.height))
+    return image
 
 
 def detail_parts(view: Mapping[str, Any]) -> list[tuple[str, str]]:

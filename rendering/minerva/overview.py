@@ -207,3 +207,10 @@ def render_overview(view: Mapping[str, Any]) -> Image.Image:
     follows = "The market and each city in full: the buttons under this image."
     draw.text((PAD, y), follows, font=font(TEXT), fill=MUTED)
     return image.crop((0, 0, WIDTH, y + LINE + 8))
+
+
+def render_cities(view: Mapping[str, Any]) -> Image.Image:
+    """The cities in small on their own (under the final scores)."""
+    image = Image.new("RGB", (WIDTH, 600), PAPER)
+    y = _cities(ImageDraw.Draw(image), view, 8)
+    return image.crop((0, 0, WIDTH, y + 4))
