@@ -143,10 +143,30 @@ def _titled(view: Mapping[str, Any], part: Image.Image, title: str,
     return image
 
 
+def _sheet_sentence(s: Mapping[str, Any]) -> str:
+    """A player's sheet in words (the engine's own line abbreviates: "ren 0 pie 2")."""
+    plural = {"soldier": "soldiers", "builder": "builders", "servant": "servants",
+              "civilian": "civilians", "resource": "resources"}
+    attrs = ", ".join(f"{a} {n}" for a, n in s["attributes"].items())
+    cits = ", ".join(f"{c} {n}" for c, n in s["citizens"].items())
+    left, centre, right = s["cohorts"]
+    hand = ", ".join(f"{n} {plural.get(g, g) if n != 1 else g}"
+                     for g, n in s["hand"].items() if n) or "nothing"
+    return (f"{{p{s['seat']}}} is {s['status']}, score {s['score']['total']}: {attrs}; "
+            f"Disdain {s['final_disdain']}; cohort boxes filled left {left}, center {centre}, "
+            f"right {right}; fort {s['fort']}, wall {s['wall']}, wall guard {s['guard']}; "
+            f"citizens: {cits}; on hand {hand}.")
+
+
 def alt_text(view: Mapping[str, Any]) -> str:
+    """The engine's description, each player's sheet in sentences."""
+    lines = GAME.describe(view).split("\n")
+    for sheet in view["sheets"]:
+        head = f"{{p{sheet['seat']}}} ({sheet['status']}): score"
+        lines = [_sheet_sentence(sheet) if line.startswith(head) else line for line in lines]
     # The difficulty is that of the Picts' attacks; a bare "(normal)" says nothing.
     difficulty = f"({view.get('difficulty')}),"
-    return name_seats(GAME.describe(view)).replace(
+    return name_seats("\n".join(lines)).replace(
         difficulty, f"(Picts: {view.get('difficulty')}),", 1)
 
 
