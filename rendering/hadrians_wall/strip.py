@@ -28,6 +28,9 @@ AREAS = {
     "gladiator": "Gladiators", "courthouse": "Courthouse", "diplomat": "Diplomats",
     "scout": "Scouts",
 }
+# Areas whose boxes have their need (≥ 3 traders) printed above them: the cut-out keeps it;
+# the others keep off the row above.
+NEEDS_ABOVE = {"Market", "Theatre", "Gladiators", "Baths"}
 Cut = tuple[str, Rect]  # the area's name, the layout rectangle to cut out
 
 
@@ -82,10 +85,9 @@ def render_strip(view: Mapping[str, Any], width: int, height: int) -> Image.Imag
     shown = 0
     note = 26  # kept for the line that counts what did not fit
     for name, (x0, y0, x1, y1) in found:
-        # At least MIN_WIDE across, for the boxes on either side; a building's box holds
-        # its own name, so the box above it stays out.
+        # At least MIN_WIDE across, for the boxes on either side.
         grow = max(0.0, (MIN_WIDE - (x1 - x0)) / 2 - AROUND[0])
-        top = 6 if name == "Buildings" else AROUND[1]
+        top = AROUND[1] if name in NEEDS_ABOVE else 8
         box = (max(0, round((x0 - AROUND[0] - grow) * SCALE)), round((y0 - top) * SCALE),
                min(sheets.width, round((x1 + AROUND[2] + grow) * SCALE)),
                round((y1 + AROUND[3]) * SCALE))
