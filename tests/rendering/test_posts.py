@@ -9,6 +9,7 @@ view offers are held to the same rules."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -116,3 +117,18 @@ def test_every_detail_image_reads_at_550_px(game_id: str) -> None:
         assert offered, "no view offers a detail image"
     assert not found, f"{len(found)} problems:\n" + "\n".join(
         f"{where}: {problem}" for problem, where in list(found.items())[:40])
+
+
+# The engines' short forms ("A4 P1 M", "ren 0 pie 2", "cohorts 0/1/0") say nothing to a
+# screen reader's listener.
+CODES = re.compile(r"\b[A-G]\d P\d\b|\b(ren|pie|val|dis|trad|perf|prie|appa|patr) \d|"
+                   r"cohorts \d/\d/\d")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_description_is_in_words(game_id: str) -> None:
+    for where, view in _views(game_id):
+        [(_, alt)] = rendering.described(game_id, view)
+        found = CODES.search(alt)
+        assert found is None, f"{where}: {found and found[0]!r} in {alt[:300]!r}"
+        assert len(alt) <= 1000
