@@ -445,16 +445,27 @@ def _right(draw: Canvas) -> None:
             part(draw)
 
 
+# The pixel boxes of the printed words of ``printed(scale)``, by scale.
+_PRINTED_TEXTS: dict[float, list[tuple[float, float, float, float]]] = {}
+
+
 @cache
 def printed(scale: float = 1.0) -> Image.Image:
     """Both sheets with nothing filled in, ``scale`` times the layout size (cached; callers
     copy it)."""
     image = Image.new("RGB", (round(WIDTH * scale), round(HEIGHT * scale)), PAPER)
-    draw = ScaledDraw(ImageDraw.Draw(image), scale)
+    draw = ScaledDraw(ImageDraw.Draw(image), scale, record=True)
     with scaled(scale):
         _left(draw)
         _right(draw)
+    _PRINTED_TEXTS[scale] = draw.texts or []
     return image
+
+
+def printed_texts(scale: float) -> list[tuple[float, float, float, float]]:
+    """Where ``printed(scale)`` has words (pixel boxes)."""
+    printed(scale)
+    return _PRINTED_TEXTS[scale]
 
 
 @cache

@@ -21,7 +21,7 @@ from rendering.hadrians_wall.layout import (
     boxes,
     centre,
 )
-from rendering.hadrians_wall.printed import printed
+from rendering.hadrians_wall.printed import printed, printed_texts
 from rendering.hadrians_wall.scaled import Canvas, ScaledDraw
 from rules.hadrians_wall import components as c
 
@@ -256,14 +256,18 @@ def _built_mark(draw: Canvas, x: float, y: float, size: int) -> None:
 
 
 def render_sheets(view: Mapping[str, Any], scale: float = 1.0, outlines: bool = True,
-                  header: bool = True) -> Image.Image:
+                  header: bool = True, texts: list[tuple[float, float, float, float]] | None
+                  = None) -> Image.Image:
     """Both sheets of the view's seat, ``scale`` times the layout size; ``outlines``: with a
     halo on each box a legal move fills; ``header``: with the band above the sheets (the
-    parts and cut-outs, which leave it out, skip it)."""
+    parts and cut-outs, which leave it out, skip it); ``texts``: a list that gets the pixel
+    box of every word on the picture."""
     seat = int(view["seat"])
     s = view["sheets"][seat]
     image = printed(scale).copy()
-    draw = ScaledDraw(ImageDraw.Draw(image), scale)
+    draw = ScaledDraw(ImageDraw.Draw(image), scale, record=texts is not None)
+    if texts is not None:
+        texts.extend(printed_texts(scale))
     with scaled(scale):
         if header:
             _header(draw, view, s)
@@ -273,4 +277,6 @@ def render_sheets(view: Mapping[str, Any], scale: float = 1.0, outlines: bool = 
         attack_stacks(draw, view)
         if outlines:
             outline_moves(draw, view, s)
+    if texts is not None:
+        texts.extend(draw.texts or [])
     return image

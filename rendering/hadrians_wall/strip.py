@@ -31,7 +31,8 @@ AREAS = {
 # Areas whose boxes have their need (≥ 3 traders) printed above them: the cut-out keeps it;
 # the others keep off the row above.
 NEEDS_ABOVE = {"Market", "Theatre", "Gladiators", "Baths"}
-Cut = tuple[str, Rect]  # the area's name, the layout rectangle to cut out
+Cut = tuple[str, Rect]
+Box = tuple[float, float, float, float]  # the area's name, the layout rectangle to cut out
 
 
 def _area(key: Key) -> str:
@@ -67,6 +68,25 @@ def cuts(view: Mapping[str, Any], width: int) -> list[Cut]:
     return out
 
 
+def _without_cut_words(piece: Image.Image, box: Box, words: list[Box]) -> Image.Image:
+    """The cut-out with every word the cut crosses painted out in the colour round it: half
+    a word ("Sma", "Y") reads as noise."""
+    draw = ImageDraw.Draw(piece)
+    x0, y0, x1, y1 = box
+    for wx0, wy0, wx1, wy1 in words:
+        inside = x0 <= wx0 and wx1 <= x1 and y0 <= wy0 and wy1 <= y1
+        apart = wx1 <= x0 or wx0 >= x1 or wy1 <= y0 or wy0 >= y1
+        if inside or apart:
+            continue
+        local = (max(0, wx0 - x0 - 1), max(0, wy0 - y0 - 1),
+                 min(piece.width, wx1 - x0 + 1), min(piece.height, wy1 - y0 + 1))
+        region = (round(local[0]), round(local[1]), round(local[2]), round(local[3]))
+        colours = piece.crop(region).getcolors(1 << 16) or []
+        commonest = max(colours)[1] if colours else PAPER
+        draw.rectangle(region, fill=commonest if isinstance(commonest, tuple) else PAPER)
+    return piece
+
+
 def _union(rects: list[Rect]) -> Rect:
     return (min(r[0] for r in rects), min(r[1] for r in rects),
             max(r[2] for r in rects), max(r[3] for r in rects))
@@ -78,7 +98,8 @@ def render_strip(view: Mapping[str, Any], width: int, height: int) -> Image.Imag
     found = cuts(view, width)
     if not found:
         return None
-    sheets = render_sheets(view, SCALE, header=False)
+    words: list[Box] = []
+    sheets = render_sheets(view, SCALE, header=False, texts=words)
     canvas = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(canvas)
     x = y = row = 0
@@ -91,7 +112,7 @@ def render_strip(view: Mapping[str, Any], width: int, height: int) -> Image.Imag
         box = (max(0, round((x0 - AROUND[0] - grow) * SCALE)), round((y0 - top) * SCALE),
                min(sheets.width, round((x1 + AROUND[2] + grow) * SCALE)),
                round((y1 + AROUND[3]) * SCALE))
-        piece = sheets.crop(box)
+        piece = _without_cut_words(sheets.crop(box), box, words)
         label = font(16, bold=True)
         w = max(piece.width, round(label.getlength(name)) + 4)
         if x and x + w > width:
