@@ -420,3 +420,29 @@ def test_each_sheet_part_ends_between_boxes() -> None:
         cy = (rect[1] + rect[3]) / 2
         cut = next(x for y0, y1, x in bands(i // 2) if y0 <= cy < y1)
         assert not rect[0] < cut < rect[2], (key, rect, cut)
+
+
+def test_the_overview_cuts_out_the_boxes_the_seat_can_fill_now() -> None:
+    from rendering.hadrians_wall.guides import fillable_boxes
+    from rendering.hadrians_wall.strip import AREAS, cuts
+
+    state = _play(3, "golden", (5, "actions"))
+    seat = sorted(GAME.active_seats(state))[0]
+    view = GAME.view(state, seat)
+    found = cuts(view, 724)
+    assert found and all(name in AREAS.values() for name, _ in found)
+    # Every box a legal move fills lies whole in one cut-out.
+    for r in fillable_boxes(view, view["sheets"][seat]):
+        assert any(c[0] <= r[0] and r[2] <= c[2] and c[1] <= r[1] and r[3] <= c[3]
+                   for _, c in found), r
+    with record_texts() as texts:
+        image = rendering.render("hadrians-wall", view)
+    words = [t.text for t in texts]
+    assert "Boxes you can fill now, outlined in orange" in words and found[0][0] in words
+    assert image.height <= 2 * image.width
+    # At the end nothing can be filled: no cut-outs.
+    end = GAME.view(_play(3, "end-3", (7, "none")), seat)
+    with record_texts() as texts:
+        rendering.render("hadrians-wall", end)
+    assert not cuts(end, 724)
+    assert "Boxes you can fill now, outlined in orange" not in [t.text for t in texts]

@@ -341,3 +341,29 @@ def test_every_image_reads_at_preview_width_and_no_labels_overlap(players: int) 
             for problem in _label_problems(images, drawn):
                 found.setdefault(problem, f"{steps} steps, seat {seat}")
     assert not found, "\n".join(f"{where}: {problem}" for problem, where in found.items())
+
+
+def test_the_overview_shows_every_city_in_small_and_where_a_tile_may_go() -> None:
+    import rendering
+
+    state = _buyer()
+    names = ["Ada", "Bo", "Cy", "Di"]
+    private = {**GAME.view(state, 0), "names": names}
+    public = {**GAME.view(state, None), "names": names}
+    with record_texts() as texts:
+        [mine] = rendering.render_all("minerva", private)
+    words = [t.text for t in texts]
+    assert "Cities" in words and "You" in words and all(n in words for n in names[1:])
+    assert "where a tile you buy may go" in words
+    with record_texts() as texts:
+        [theirs] = rendering.render_all("minerva", public)
+    words = [t.text for t in texts]
+    assert "Cities" in words and "where a tile you buy may go" not in words
+    # The same cities, but only the seat's own view frames where its tile may go.
+    assert mine.tobytes() != theirs.tobytes()
+    # At the end: the final scores above the cities.
+    end = {**GAME.view(played(4, 10_000), None), "names": names}
+    with record_texts() as texts:
+        [image] = rendering.render_all("minerva", end)
+    words = [t.text for t in texts]
+    assert "Cities" in words and image.height <= 2 * image.width

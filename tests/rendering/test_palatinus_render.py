@@ -233,3 +233,25 @@ def test_every_label_reads_at_preview_width_and_none_overlap(players: int) -> No
             for problem in _label_problems(view, image, texts):
                 found.setdefault(problem, f"{players} players, state {n}, seat {seat}")
     assert not found, "\n".join(f"{where}: {problem}" for problem, where in found.items())
+
+
+def test_how_each_hill_scored_is_a_detail_image_once_the_game_is_over() -> None:
+    import rendering
+
+    end = {**GAME.view(finished(), None), "names": ["Ada", "Bo", "Cy"]}
+    assert rendering.detail_parts("palatinus", end) == [("scoring", "Scoring")]
+    image, alt = rendering.render_detail("palatinus", end, "scoring")
+    assert image.width == 760 and image.height <= 2 * image.width
+    hills = sorted({t["letter"] for t in end["tiles"]})
+    assert alt.startswith("Palatinus: how each hill scored.")
+    assert all(f"Hill {h}:" in alt for h in hills)
+    # The post keeps the board and the table, and says where the rest is.
+    with record_texts() as texts:
+        rendering.render_all("palatinus", end)
+    words = [t.text for t in texts]
+    assert "How each hill scored: the Scoring button under this image." in words
+    assert not any(w.startswith("Scoring, hill by hill") for w in words)
+    during = GAME.view(mid_game(), None)
+    assert rendering.detail_parts("palatinus", during) == []
+    with pytest.raises(KeyError):
+        rendering.render_detail("palatinus", during, "scoring")
