@@ -1,7 +1,7 @@
 """Minerva pictures. The post image: an overview legible at preview size (at the end, the
-final score table). Detail images: the market, and each seat's city at a size that reads in
-the preview (a seat's own with where a bought tile may go). ``render_board(view)`` still draws
-the whole table in one picture; ``alt_text(view)`` describes the view in words."""
+final scores, then every city in small). Detail images: the market, and each seat's city at a
+size that reads in the preview (a seat's own with where a bought tile may go).
+``alt_text(view)`` describes the view in words."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from typing import Any
 from PIL import Image
 
 from rendering.common import PAPER, name_seats
-from rendering.minerva.board import final_table
 from rendering.minerva.city import AXIS, city_image
+from rendering.minerva.final import final_table
 from rendering.minerva.market import render_market
 from rendering.minerva.overview import render_cities, render_overview
 from rendering.minerva.style import seat_name
 from rules.minerva.views import describe
 
-__all__ = ["alt_text", "detail_parts", "render", "render_city", "render_detail", "seat_city"]
+__all__ = ["alt_text", "detail_parts", "render", "render_detail", "seat_city"]
 
 CITY_WIDTH = 548  # the width a city aims at: its cells read at their size in the preview
 
@@ -99,13 +99,6 @@ def seat_city(view: Mapping[str, Any], seat: int) -> Image.Image:
         " A tile you buy may go at " + ", ".join(f"{x},{y}" for x, y in where) + "."
         if where else ""))
     return image
-
-
-def render_city(view: Mapping[str, Any], seat: int, size: int = 76) -> Image.Image:
-    player = view["seats"][seat]
-    pending = view.get("pending") or {}
-    highlight = pending if pending.get("seat") == seat and "at" in pending else None
-    return city_image(player, size, highlight)
 
 
 def market_alt_text(view: Mapping[str, Any]) -> str:

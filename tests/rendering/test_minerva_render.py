@@ -12,8 +12,6 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from rendering import alt_text, render_png
-from rendering.minerva import render_city
-from rendering.minerva.board import render_board
 from rules.core import Action, Rng
 from rules.minerva import GAME
 from rules.minerva.state import MinervaState
@@ -56,9 +54,11 @@ def played(players: int, steps: int, seed: str = "pic", until_direction: bool = 
 
 
 def render(game_id: str, view: dict[str, Any]) -> Image.Image:
-    """The whole table in one picture (no longer posted: a post carries the overview)."""
-    assert game_id == "minerva"
-    return render_board(view)
+    """The one image a post carries."""
+    import rendering
+
+    [image] = rendering.render_all(game_id, view)
+    return image
 
 
 def _details(view: dict[str, Any]) -> dict[str, Image.Image]:
@@ -70,7 +70,7 @@ def _details(view: dict[str, Any]) -> dict[str, Image.Image]:
 
 def _check_size(view: dict[str, Any]) -> None:
     image = render("minerva", view)
-    assert 1200 <= image.width <= 1600
+    assert image.width == 760 and image.height <= 2 * image.width
     assert len(render_png("minerva", view)) < 1_000_000
 
 
@@ -81,13 +81,18 @@ def test_early_game_picture() -> None:
 
 
 def test_mid_game_picture_shows_the_activation_preview() -> None:
+    import rendering
+
     state = played(3, 60, until_direction=True)
     view = GAME.view(state, state.current)
     assert view["pending"]["kind"] == "direction"
     _check_size(view)
     assert_matches_golden(render("minerva", view), "minerva_mid")
-    city = render_city(view, state.current)
+    # The seat's own city, a click away, draws the lines each direction would reach.
+    with record_texts() as texts:
+        city, _ = rendering.render_detail("minerva", view, f"city:{state.current}")
     assert city.width >= 300 and city.height >= 200
+    assert any(t.text.startswith("Your city") for t in texts)
 
 
 def test_end_of_game_picture_shows_the_scores() -> None:
@@ -131,16 +136,6 @@ def test_overview_and_final_table_read_at_preview_width() -> None:
     assert "market" not in _details(end)
     board = _details(end)["city:1"]
     assert max(board.size) <= 1600
-
-
-def test_solo_round_tile_says_which_move_takes_the_coins() -> None:
-    from rendering.common import record_font_sizes
-    from rendering.minerva.cards import round_tile_card
-
-    round_tile_card.cache_clear()
-    with record_font_sizes():
-        image = round_tile_card(3)
-    assert image.getbbox() is not None
 
 
 def _buyer() -> MinervaState:
