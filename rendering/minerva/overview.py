@@ -115,6 +115,7 @@ def _offer(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
 MAP_CELL = 24  # px: a badge's pictogram still tells the type
 MAP_ROWS = 7  # cells: a taller city gets smaller cells
 BUILD = (230, 120, 0)
+ASKED = (200, 0, 120)  # the cell a pending question is about: unlike any type's colour
 
 
 def _spots(view: Mapping[str, Any], seat: int
@@ -147,6 +148,12 @@ def _map(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], seat: int,
         badge(draw, x + 1, y + 1, str(tile.get("category") or "residential"), size - 3)
         if tile.get("assistant"):
             draw.ellipse((x + size - 9, y + 1, x + size - 1, y + 9), fill=WHITE, outline=INK)
+    pending = view.get("pending") or {}
+    if pending.get("seat") == seat and pending.get("at"):
+        # The residence an activation starts from, which the question names by coordinates.
+        cx, cy = int(pending["at"][0]), int(pending["at"][1])
+        x, y = left + (cx - min(xs)) * size, y0 + (cy - min(ys)) * size
+        draw.rectangle((x - 2, y - 2, x + size + 1, y + size + 1), outline=ASKED, width=3)
 
 
 def _cities(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
@@ -175,6 +182,12 @@ def _cities(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> int:
     if view.get("seat") is not None and (view.get("private") or {}).get("build_cells"):
         draw.rectangle((x, y + 3, x + 18, y + 21), outline=BUILD, width=3)
         text = "where a tile you buy may go"
+        draw.text((x + 28, y + 12), text, font=font(TEXT), fill=INK, anchor="lm")
+        x += 28 + round(font(TEXT).getlength(text)) + 24
+    pending = view.get("pending") or {}
+    if pending.get("at") and "seat" in pending:
+        draw.rectangle((x, y + 3, x + 18, y + 21), outline=ASKED, width=3)
+        text = f"{pending['at'][0]},{pending['at'][1]}: where the activation starts"
         draw.text((x + 28, y + 12), text, font=font(TEXT), fill=INK, anchor="lm")
         x += 28 + round(font(TEXT).getlength(text)) + 24
     if any(c.get("assistant") for s in view["seats"] for c in s["city"]):
