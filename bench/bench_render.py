@@ -2,13 +2,13 @@
 
     python bench/bench_render.py [--repeat 20]
 
-For each game, at the start, mid-game and the end, public and private (seat 1), and for every
-image ``rendering.render_all`` returns, prints the draw time (p50 and p95 over the repeats,
-milliseconds) and the PNG size, and for the private view the DM update sent after a move
-(the view of the stage before as the one last sent). Then, over all those images in the same
-run, compares RGB PNG at level 1 with a 256-colour palette PNG
-(``rendering.common.encode_png``): encode time, size, and the mean difference per channel
-(0-255) the palette introduces.
+For each game, at the start, mid-game and the end, public and private (seat 1), prints the
+draw time of the post's one image (p50 and p95 over the repeats, milliseconds) and its PNG
+size, then the same for each detail image the view offers (``rendering.detail_parts``), and
+for the private view the DM sent after a move (the view of the stage before as the one last
+sent). Then, over all those images in the same run, compares RGB PNG at level 1 with a
+256-colour palette PNG (``rendering.common.encode_png``): encode time, size, and the mean
+difference per channel (0-255) the palette introduces.
 """
 
 from __future__ import annotations
@@ -82,30 +82,34 @@ def main() -> None:
         before: Any = None
         for stage, pair in views(game_id).items():
             for who, view in zip(("public", "private"), pair, strict=True):
-                images = rendering.render_all(game_id, view)
+                [image] = rendering.render_all(game_id, view)
                 p50, p95 = percentiles(lambda v=view, g=game_id: rendering.render_all(g, v),
                                        args.repeat)
                 worst = max(worst, p95)
-                for i, image in enumerate(images):
-                    every.append(image)
-                    label = f"{game_id} {stage} {who}" + (f" #{i + 1}" if len(images) > 1 else "")
-                    size = f"{image.width}x{image.height}"
-                    kib = len(rendering.encode_png(image)) / 1024
-                    times = f"{p50:7.1f} {p95:7.1f}" if i == 0 else f"{'':7} {'':7}"
-                    print(f"{label:<36} {size:>10} {times} {kib:8.0f}")
+                every.append(image)
+                kib = len(rendering.encode_png(image)) / 1024
+                print(f"{f'{game_id} {stage} {who}':<36} {image.width}x{image.height:<5} "
+                      f"{p50:7.1f} {p95:7.1f} {kib:8.0f}")
+                for key, _ in rendering.detail_parts(game_id, view):
+                    detail, _ = rendering.render_detail(game_id, view, key)
+                    p50, p95 = percentiles(
+                        lambda v=view, g=game_id, k=key: rendering.render_detail(g, v, k),
+                        args.repeat)
+                    every.append(detail)
+                    kib = len(rendering.encode_png(detail)) / 1024
+                    print(f"{f'  detail {key}':<36} {detail.width}x{detail.height:<5} "
+                          f"{p50:7.1f} {p95:7.1f} {kib:8.0f}")
                 if who == "private":
                     # A DM after a move: what changed since the view before it, or asks for
-                    # a decision now (only some games send less than the whole view).
+                    # a decision now (only some games draw it differently).
                     p50, p95 = percentiles(
                         lambda v=view, g=game_id, b=before: rendering.render_all(
                             g, v, update=True, previous=b), args.repeat)
-                    count = len(rendering.render_all(game_id, view, update=True,
-                                                     previous=before))
                     worst = max(worst, p95)
-                    print(f"{game_id + ' ' + stage + ' DM update':<36} {count:>4} images "
+                    print(f"{game_id + ' ' + stage + ' DM update':<36} {'':10} "
                           f"{p50:7.1f} {p95:7.1f}")
                     before = view
-    print(f"worst p95 of a whole view's images: {worst:.1f} ms")
+    print(f"worst p95 of a post's image: {worst:.1f} ms")
     rgb_t = sum(percentiles(lambda im=im: png_rgb(im), 5)[0] for im in every)
     pal_t = sum(percentiles(lambda im=im: png_palette(im), 5)[0] for im in every)
     rgb_b = sum(len(png_rgb(im)) for im in every)

@@ -80,3 +80,21 @@ def inside(box: tuple[float, float, float, float]) -> Iterator[None]:
 
 def current_container() -> tuple[float, float, float, float] | None:
     return _CONTAINER.get()
+
+
+# Set while a renderer draws a picture that is never shown (to measure where things fall).
+_UNSEEN: ContextVar[bool] = ContextVar("unseen", default=False)
+
+
+@contextmanager
+def unseen() -> Iterator[None]:
+    """Text drawn inside the block is never shown: the legibility tests do not measure it."""
+    token = _UNSEEN.set(True)
+    try:
+        yield
+    finally:
+        _UNSEEN.reset(token)
+
+
+def drawing_unseen() -> bool:
+    return _UNSEEN.get()

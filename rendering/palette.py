@@ -89,9 +89,10 @@ def draw_marker(
     outline: Colour = INK,
     width: int = 2,
     fill: Colour | None = None,
+    min_text: int = 8,
 ) -> None:
     """The seat's marker: its shape in its colour, with ``label`` (default: the seat number)
-    in the middle when the marker is big enough to read it."""
+    in the middle when the marker is big enough to read it, at ``min_text`` px or more."""
     colour = fill or player_colour(seat)
     shape = player_shape(seat)
     x, y = centre
@@ -101,7 +102,7 @@ def draw_marker(
         draw.polygon(shape_points(shape, centre, r), fill=colour, outline=outline, width=width)
     text = PLAYER_MARKS[seat % len(PLAYER_MARKS)] if label is None else label
     if text and r >= 6:
-        size = max(8, int(r * (0.95 if shape in ("triangle", "star") else 1.2)))
+        size = max(min_text, int(r * (0.95 if shape in ("triangle", "star") else 1.2)))
         ty = y + (r * 0.22 if shape == "triangle" else 0)
         draw.text((x, ty), text, font=font(size, bold=True, fine=True), fill=ink_on(colour),
                   anchor="mm")

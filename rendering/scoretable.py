@@ -72,7 +72,7 @@ def score_table(
             cy = y + 17
             draw.text((18, cy), str(place), font=font(TEXT + 2, bold=True), fill=INK,
                       anchor="lm")
-            draw_marker(draw, (72, cy), 12, seat)
+            draw_marker(draw, (72, cy), 12, seat, label="")  # the name beside it says who
             name = fit(player_name(seat, f"Player {seat + 1}"), font(TEXT, bold=True),
                        first - 92 - 8)
             draw.text((92, cy), name, font=font(TEXT, bold=True), fill=INK, anchor="lm")

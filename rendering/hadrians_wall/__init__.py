@@ -1,12 +1,14 @@
-"""Hadrian's Wall images: a player's overview and two sheets (seat view) or the public Year
-summary. ``render`` keeps drawing both sheets side by side in one image."""
+"""Hadrian's Wall images. The post image: a seat's overview (hand, Path choice, what can be
+done now, score) with a strip of the boxes it can fill now, or, in public, the players at a
+glance (the final table once the game is over). Detail images: the seat's two sheets, each in
+two parts that read at preview size, and the public Year summary."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 from rendering.common import WHITE, draw_marker, font, name_seats, player_name
 from rendering.hadrians_wall.final import final_table
@@ -22,27 +24,34 @@ from rendering.hadrians_wall.summary import render_summary
 from rendering.scoretable import fit
 from rules.hadrians_wall import GAME
 
-__all__ = ["alt_text", "render", "render_all", "render_update"]
+__all__ = ["alt_text", "detail_parts", "render", "render_detail"]
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:
-    """The seat's sheets for ``view(state, seat)``; the Year summary for the public view."""
+    """The post image: the seat's overview, or the public players at a glance (the final
+    table at the end)."""
     if view.get("seat") is None:
-        return render_summary(view)
-    return render_sheets(view)
+        return final_table(view) if view.get("outcome") else render_public(view)
+    return render_overview(view)
 
 
-def render_all(view: Mapping[str, Any]) -> list[Image.Image]:
-    """The public view: the Year summary. A seat's view: an overview legible at preview size
-    (hand, Path choice, moves available now, score), then the left and the right sheet, each
-    its own image so that each opens at a readable size."""
+def detail_parts(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The seat's sheets in four parts; in public, the Year summary of every sheet."""
     if view.get("seat") is None:
-        summary = render_summary(view)
-        summary.info["alt"] = summary_alt(view)
-        if view.get("outcome"):
-            return [final_table(view), summary]
-        return [render_public(view), summary]
-    return [render_overview(view, parts=len(PARTS)), *sheet_parts(view)]
+        return [("summary", "Year summary")]
+    return [(f"sheet:{i}", title[0].upper() + title[1:]) for i, (title, _, _) in
+            enumerate(PARTS)]
+
+
+def render_detail(view: Mapping[str, Any], key: str) -> tuple[Image.Image, str]:
+    if key == "summary" and view.get("seat") is None:
+        return render_summary(view), summary_alt(view)
+    if key.startswith("sheet:") and view.get("seat") is not None:
+        index = int(key.removeprefix("sheet:"))
+        if 0 <= index < len(PARTS):
+            [part] = sheet_parts(view, [index])
+            return part, str(part.info["alt"])
+    raise KeyError(key)
 
 
 PART_SCALE = 2.0
@@ -53,50 +62,6 @@ PARTS = tuple((f"{side} sheet, part {half + 1} of 2", *span(sheet, half))
               for sheet, side in enumerate(("left", "right")) for half in (0, 1))
 
 
-def render_update(view: Mapping[str, Any], previous: Mapping[str, Any] | None
-                  ) -> list[Image.Image]:
-    """What a seat is sent after a move: the overview and at most two sheet parts, those that
-    hold a box the seat can fill now (most boxes first), then those that changed since
-    ``previous`` (the view last sent, when known). ``/hand`` still shows every part."""
-    if view.get("seat") is None:
-        return render_all(view)
-    chosen = parts_to_send(view, previous)
-    return [render_overview(view, parts=len(chosen)), *sheet_parts(view, chosen)]
-
-
-MAX_PARTS = 2
-# What the sheets show: when none of it changed, neither did the pictures (no need to draw
-# them to compare).
-DRAWN_ON_SHEETS = ("sheets", "fate_card", "attack", "neutral", "year", "years", "private")
-
-
-def parts_to_send(view: Mapping[str, Any], previous: Mapping[str, Any] | None) -> list[int]:
-    """Indices into ``PARTS``, in sheet order, at most ``MAX_PARTS``: the part that changed
-    most since ``previous`` (what the last moves did), the part with most boxes to fill now,
-    then the others that changed or hold boxes to fill."""
-    s = view["sheets"][int(view["seat"])]
-    fillable = [0] * len(PARTS)
-    for rect in fillable_boxes(view, s):
-        fillable[part_of(rect)] += 1
-    changed = [0] * len(PARTS)
-    if (previous is not None and previous.get("seat") == view["seat"]
-            and any(previous.get(k) != view.get(k) for k in DRAWN_ON_SHEETS)):
-        before = render_sheets(previous, outlines=False)
-        now = render_sheets(view, outlines=False)
-        diff = ImageChops.difference(before, now)
-        for i, (_, px0, px1) in enumerate(PARTS):
-            box = diff.crop((px0, SHEET_TOP, px1, diff.height)).getbbox()
-            changed[i] = 0 if box is None else (box[2] - box[0]) * (box[3] - box[1])
-    by_change = sorted(range(len(PARTS)), key=lambda i: (-changed[i], -fillable[i], i))
-    by_boxes = sorted(range(len(PARTS)), key=lambda i: (-fillable[i], -changed[i], i))
-    order = [by_change[0], by_boxes[0], *by_boxes[1:]]
-    chosen: list[int] = []
-    for i in order:
-        if (fillable[i] or changed[i]) and i not in chosen and len(chosen) < MAX_PARTS:
-            chosen.append(i)
-    return sorted(chosen)
-
-
 def sheet_parts(view: Mapping[str, Any], which: Sequence[int] = range(len(PARTS))
                 ) -> list[Image.Image]:
     """The seat's two sheets drawn twice the layout size and cut in four (or the parts
@@ -104,7 +69,7 @@ def sheet_parts(view: Mapping[str, Any], which: Sequence[int] = range(len(PARTS)
     done next, and a description of its own."""
     if not which:
         return []
-    sheets = render_sheets(view, PART_SCALE)
+    sheets = render_sheets(view, PART_SCALE, header=False)
     k = PART_SCALE
     top = int(SHEET_TOP * k)
     seat = int(view["seat"])
@@ -178,10 +143,30 @@ def _titled(view: Mapping[str, Any], part: Image.Image, title: str,
     return image
 
 
+def _sheet_sentence(s: Mapping[str, Any]) -> str:
+    """A player's sheet in words (the engine's own line abbreviates: "ren 0 pie 2")."""
+    plural = {"soldier": "soldiers", "builder": "builders", "servant": "servants",
+              "civilian": "civilians", "resource": "resources"}
+    attrs = ", ".join(f"{a} {n}" for a, n in s["attributes"].items())
+    cits = ", ".join(f"{c} {n}" for c, n in s["citizens"].items())
+    left, centre, right = s["cohorts"]
+    hand = ", ".join(f"{n} {plural.get(g, g) if n != 1 else g}"
+                     for g, n in s["hand"].items() if n) or "nothing"
+    return (f"{{p{s['seat']}}} is {s['status']}, score {s['score']['total']}: {attrs}; "
+            f"Disdain {s['final_disdain']}; cohort boxes filled left {left}, center {centre}, "
+            f"right {right}; fort {s['fort']}, wall {s['wall']}, wall guard {s['guard']}; "
+            f"citizens: {cits}; on hand {hand}.")
+
+
 def alt_text(view: Mapping[str, Any]) -> str:
+    """The engine's description, each player's sheet in sentences."""
+    lines = GAME.describe(view).split("\n")
+    for sheet in view["sheets"]:
+        head = f"{{p{sheet['seat']}}} ({sheet['status']}): score"
+        lines = [_sheet_sentence(sheet) if line.startswith(head) else line for line in lines]
     # The difficulty is that of the Picts' attacks; a bare "(normal)" says nothing.
     difficulty = f"({view.get('difficulty')}),"
-    return name_seats(GAME.describe(view)).replace(
+    return name_seats("\n".join(lines)).replace(
         difficulty, f"(Picts: {view.get('difficulty')}),", 1)
 
 

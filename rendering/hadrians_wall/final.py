@@ -61,7 +61,7 @@ def final_table(view: Mapping[str, Any]) -> Image.Image:
             parts = outcome["breakdown"][seat]
             draw.text((PAD, y + 12), str(place), font=font(TEXT + 2, bold=True), fill=INK,
                       anchor="lm")
-            draw_marker(draw, (72, y + 12), 12, seat)
+            draw_marker(draw, (72, y + 12), 12, seat, label="")  # the name beside it says who
             name = fit(player_name(seat, f"Player {seat + 1}", limit=32), font(TEXT, bold=True),
                        WIDTH - PAD - 92)
             draw.text((92, y + 12), name, font=font(TEXT, bold=True), fill=INK, anchor="lm")

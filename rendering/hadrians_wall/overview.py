@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from rendering.common import INK, MUTED, PAPER, WHITE, draw_marker, font, player_name
 from rendering.hadrians_wall.icons import GOOD_ORDER, KEY_ORDER, icon, key_row
 from rendering.hadrians_wall.layout import HEAD
+from rendering.hadrians_wall.strip import render_strip
 
 WIDTH = 760
 TEXT = 16  # 16 px at 760 px reads at 11.6 px at 550 px
@@ -144,25 +145,48 @@ def _score(draw: ImageDraw.ImageDraw, s: Mapping[str, Any], y: int) -> int:
     return y + 56
 
 
-def render_overview(view: Mapping[str, Any], parts: int = 4) -> Image.Image:
-    """``parts``: how many parts of the sheets follow (all four, or only those that changed
-    or hold a box to fill now)."""
+MAX_HEIGHT = 2 * WIDTH  # 1,100 px tall at most in the 550 px preview
+
+
+def _strip(view: Mapping[str, Any], room: int) -> Image.Image | None:
+    """The boxes the seat can fill now under a heading, at most ``room`` px tall."""
+    strip = render_strip(view, WIDTH - 2 * PAD, room - 34)
+    if strip is None or strip.height == 0:
+        return None
+    image = Image.new("RGB", (WIDTH, strip.height + 42), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.text((PAD, 0), "Boxes you can fill now, outlined in orange", font=font(TEXT + 2,
+              bold=True), fill=HEAD)
+    image.paste(strip, (PAD, 32))
+    return image
+
+
+def _bottom(view: Mapping[str, Any], s: Mapping[str, Any]) -> Image.Image:
+    image = Image.new("RGB", (WIDTH, 600), PAPER)
+    draw = ImageDraw.Draw(image)
+    y = _score(draw, s, 0)
+    draw.text((PAD, y), "Icons on your sheets", font=font(TEXT + 2, bold=True), fill=HEAD)
+    rewards = tuple(name for name in KEY_ORDER if name not in GOOD_ORDER)
+    y = int(key_row(draw, rewards, PAD, y + 44, 26, TEXT, INK, WIDTH - PAD)) + 24
+    draw.text((PAD, y), "Your two sheets in full: the sheet buttons under this image.",
+              font=font(TEXT), fill=MUTED)
+    return image.crop((0, 0, WIDTH, y + LINE + 6))
+
+
+def render_overview(view: Mapping[str, Any]) -> Image.Image:
+    """What the seat decides with, and the boxes it can fill now, in one image at most
+    twice as tall as wide."""
     s = view["sheets"][int(view["seat"])]
-    image = Image.new("RGB", (WIDTH, 1200), PAPER)
+    image = Image.new("RGB", (WIDTH, MAX_HEIGHT), PAPER)
     draw = ImageDraw.Draw(image)
     y = _header(draw, view, s)
     y = _hand(draw, s, y)
     y = _paths(draw, view, y)
     y = _moves(draw, view, s, y)
-    y = _score(draw, s, y)
-    draw.text((PAD, y), "Icons on your sheets", font=font(TEXT + 2, bold=True), fill=HEAD)
-    rewards = tuple(name for name in KEY_ORDER if name not in GOOD_ORDER)
-    y = int(key_row(draw, rewards, PAD, y + 44, 26, TEXT, INK, WIDTH - PAD)) + 24
-    if parts == 4:
-        follows = "Your left and right sheets follow, in four parts."
-    elif parts:
-        follows = "What changed on your sheets, or asks for a move, follows; /hand shows all."
-    else:
-        follows = "Nothing new on your sheets; /hand shows them."
-    draw.text((PAD, y), follows, font=font(TEXT), fill=MUTED)
-    return image.crop((0, 0, WIDTH, y + LINE + 6))
+    bottom = _bottom(view, s)
+    strip = _strip(view, MAX_HEIGHT - y - bottom.height)
+    if strip is not None:
+        image.paste(strip, (0, y))
+        y += strip.height
+    image.paste(bottom, (0, y))
+    return image.crop((0, 0, WIDTH, y + bottom.height))

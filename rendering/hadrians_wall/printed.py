@@ -9,6 +9,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from rendering.common import INK, PAPER, font, font_scale, record_font_sizes, scaled
+from rendering.fonts import unseen
 from rendering.hadrians_wall.icons import KEY_ORDER, icon, icons_in, recording
 from rendering.hadrians_wall.layout import (
     ATTR_STEP,
@@ -52,20 +53,31 @@ def _fitted(draw: Canvas, xy: tuple[float, float], text: str, size: int,
 
 
 def _cost(draw: Canvas, x: float, y: float, cost: dict[str, int], size: int,
-          prefix: str = "") -> float:
+          prefix: str = "", room: float | None = None) -> float:
     """A cost as an icon per worker or resource, after its count when more than one, after
-    ``prefix``: the icons say what letters would abbreviate. Returns the end x."""
+    ``prefix``: the icons say what letters would abbreviate. The icons shrink (the numbers
+    keep their size) to fit ``room`` when given. Returns the end x."""
     fnt = font(size, bold=True)
+
+    def length(text: str) -> float:
+        return fnt.getlength(text) / font_scale()
+
+    words = (length(prefix) + 4 if prefix else 0) + sum(
+        length(str(n)) + 1 for n in cost.values() if n > 1)
+    step = size * 1.2 + 2  # one icon and the gap after it
+    if room is not None and cost and words + step * len(cost) > room:
+        step = max(size * 0.9, (room - words) / len(cost))
+    half = (step - 2) / 2
     if prefix:
         _label(draw, (x, y), prefix, size)
-        x += fnt.getlength(prefix) / font_scale() + 4
+        x += length(prefix) + 4
     for good, n in cost.items():
         if n > 1:  # an icon alone is one of it
             _label(draw, (x, y), str(n), size)
-            x += fnt.getlength(str(n)) / font_scale() + 1
-        x += size * 0.6
-        icon(draw, good, x, y, size + 3)
-        x += size * 0.6 + 4
+            x += length(str(n)) + 1
+        x += half
+        icon(draw, good, x, y, round(half * 2 + 1))
+        x += half + 2  # tight: the narrow building boxes hold three goods
     return x
 
 
@@ -249,9 +261,8 @@ def _citizen_buildings(draw: Canvas) -> None:
         _box(draw, rect)
         need = next(iter(building.requires.values()), 0)
         _fitted(draw, (rect[0] + 4, rect[1] + 10), BUILDING_TEXT[name], 11, rect[2] - rect[0] - 8)
-        # The right sheet's narrow boxes keep 9: that half is at most 450 wide, so it reads.
-        size = 10 if rect[2] - rect[0] > 90 else 9
-        _cost(draw, rect[0] + 4, rect[1] + 25, building.cost, size, f"≥{need}")
+        _cost(draw, rect[0] + 4, rect[1] + 25, building.cost, 10, f"≥{need}",
+              room=rect[2] - rect[0] - 8)
 
 
 def _market(draw: Canvas) -> None:
@@ -434,16 +445,27 @@ def _right(draw: Canvas) -> None:
             part(draw)
 
 
+# The pixel boxes of the printed words of ``printed(scale)``, by scale.
+_PRINTED_TEXTS: dict[float, list[tuple[float, float, float, float]]] = {}
+
+
 @cache
 def printed(scale: float = 1.0) -> Image.Image:
     """Both sheets with nothing filled in, ``scale`` times the layout size (cached; callers
     copy it)."""
     image = Image.new("RGB", (round(WIDTH * scale), round(HEIGHT * scale)), PAPER)
-    draw = ScaledDraw(ImageDraw.Draw(image), scale)
+    draw = ScaledDraw(ImageDraw.Draw(image), scale, record=True)
     with scaled(scale):
         _left(draw)
         _right(draw)
+    _PRINTED_TEXTS[scale] = draw.texts or []
     return image
+
+
+def printed_texts(scale: float) -> list[tuple[float, float, float, float]]:
+    """Where ``printed(scale)`` has words (pixel boxes)."""
+    printed(scale)
+    return _PRINTED_TEXTS[scale]
 
 
 @cache
@@ -451,7 +473,7 @@ def icons_between(x0: float, x1: float) -> tuple[str, ...]:
     """The printed icons whose centre lies between x0 and x1 (layout units), in key order."""
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     # Drawn only to see where the icons fall: its fonts are never shown, so none is logged.
-    with recording() as seen, record_font_sizes():
+    with recording() as seen, record_font_sizes(), unseen():
         draw = ImageDraw.Draw(image)
         _left(draw)
         _right(draw)

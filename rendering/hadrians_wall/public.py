@@ -109,6 +109,6 @@ def render_public(view: Mapping[str, Any]) -> Image.Image:
         _row(draw, y, s, result, int(s["seat"]) in active)
         y += ROW
     y += 6
-    draw.text((PAD, y), "Cohorts: boxes filled of 6 on each side. The full Year summary "
-              "follows.", font=font(TEXT), fill=MUTED)
+    draw.text((PAD, y), "Cohorts: boxes filled of 6 on each side. The Year summary: the "
+              "button below.", font=font(TEXT), fill=MUTED)
     return image.crop((0, 0, WIDTH, y + 30))

@@ -13,9 +13,12 @@ from PIL import ImageDraw
 class ScaledDraw:
     """The ``ImageDraw`` calls the sheets use, with coordinates in layout units."""
 
-    def __init__(self, draw: ImageDraw.ImageDraw, factor: float) -> None:
+    def __init__(self, draw: ImageDraw.ImageDraw, factor: float, record: bool = False) -> None:
         self.draw = draw
         self.k = factor
+        # With ``record``, the pixel box of every text drawn (so a cut-out can leave out
+        # the words it would cut in two).
+        self.texts: list[tuple[float, float, float, float]] | None = [] if record else None
 
     def _xy(self, xy: Sequence[Any]) -> list[float]:
         flat: list[float] = []
@@ -56,6 +59,10 @@ class ScaledDraw:
         if kw.get("stroke_width"):
             kw["stroke_width"] = max(1, round(kw["stroke_width"] * self.k))
         self.draw.text((xy[0] * self.k, xy[1] * self.k), text, **kw)
+        if self.texts is not None:
+            self.texts.append(self.draw.textbbox(
+                (xy[0] * self.k, xy[1] * self.k), text, font=kw.get("font"),
+                anchor=kw.get("anchor"), stroke_width=kw.get("stroke_width", 0)))
 
 
 Canvas = ImageDraw.ImageDraw | ScaledDraw

@@ -21,7 +21,7 @@ from rendering.hadrians_wall.layout import (
     boxes,
     centre,
 )
-from rendering.hadrians_wall.printed import printed
+from rendering.hadrians_wall.printed import printed, printed_texts
 from rendering.hadrians_wall.scaled import Canvas, ScaledDraw
 from rules.hadrians_wall import components as c
 
@@ -70,7 +70,8 @@ def _left(draw: Canvas, s: Mapping[str, Any]) -> None:
         _year(draw, g[("training", i + 1)], year)
     for name in s["built"]:
         bkey = ("building:" + name, 0)
-        if bkey in g:
+        # The right sheet's buildings get their tick in ``_right`` (one tick a box).
+        if bkey in g and name.startswith(("granary", "hotel", "workshop", "road")):
             rect = g[bkey]
             draw.rectangle(rect, outline=(0, 150, 80), width=4)
             _built_mark(draw, rect[2], (rect[1] + rect[3]) / 2, 14)
@@ -254,20 +255,28 @@ def _built_mark(draw: Canvas, x: float, y: float, size: int) -> None:
     draw.text((x, y), "✓", font=font(size, bold=True), fill=(0, 120, 60), anchor="mm")
 
 
-def render_sheets(view: Mapping[str, Any], scale: float = 1.0, outlines: bool = True
-                  ) -> Image.Image:
+def render_sheets(view: Mapping[str, Any], scale: float = 1.0, outlines: bool = True,
+                  header: bool = True, texts: list[tuple[float, float, float, float]] | None
+                  = None) -> Image.Image:
     """Both sheets of the view's seat, ``scale`` times the layout size; ``outlines``: with a
-    halo on each box a legal move fills."""
+    halo on each box a legal move fills; ``header``: with the band above the sheets (the
+    parts and cut-outs, which leave it out, skip it); ``texts``: a list that gets the pixel
+    box of every word on the picture."""
     seat = int(view["seat"])
     s = view["sheets"][seat]
     image = printed(scale).copy()
-    draw = ScaledDraw(ImageDraw.Draw(image), scale)
+    draw = ScaledDraw(ImageDraw.Draw(image), scale, record=texts is not None)
+    if texts is not None:
+        texts.extend(printed_texts(scale))
     with scaled(scale):
-        _header(draw, view, s)
+        if header:
+            _header(draw, view, s)
         _left(draw, s)
         _right(draw, s)
         _cards(draw, view, s)
         attack_stacks(draw, view)
         if outlines:
             outline_moves(draw, view, s)
+    if texts is not None:
+        texts.extend(draw.texts or [])
     return image

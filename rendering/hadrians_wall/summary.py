@@ -95,7 +95,7 @@ def _player_row(draw: ImageDraw.ImageDraw, y: int, s: Mapping[str, Any],
     draw.rectangle((PAD - 6, y, WIDTH - PAD + 6, y + ROW - 8 + (26 if attack else 0)),
                    fill=(255, 253, 247), outline=(220, 210, 190))
     top, mid, low = y + 18, y + 48, y + 76
-    draw_marker(draw, (PAD + 14, top), 14, seat)
+    draw_marker(draw, (PAD + 14, top), 14, seat, label="")  # the name beside it says who
     # The name gives way to the status chip at x 300.
     name = fit(player_name(seat, f"Player {seat + 1}"), font(18, bold=True), 300 - PAD - 36 - 10)
     draw.text((PAD + 36, top), name, font=font(18, bold=True), fill=INK, anchor="lm")

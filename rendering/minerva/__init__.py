@@ -1,52 +1,62 @@
-"""Minerva pictures: ``render_all(view)`` sends an overview legible at preview size (at the
-end: the final score table), then cities (a seat's own city in its private view, every city two
-to an image in the public one) and the market as a detail image; ``render(view)`` draws the
-whole picture in one image; ``render_city(view, seat)`` draws one city (with the pending
-activation's lines when that seat is deciding); ``alt_text(view)`` describes the view in
-words."""
+"""Minerva pictures. The post image: an overview legible at preview size (at the end, the
+final scores, then every city in small). Detail images: the market, and each seat's city at a
+size that reads in the preview (a seat's own with where a bought tile may go).
+``alt_text(view)`` describes the view in words."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image
 
 from rendering.common import PAPER, name_seats
-from rendering.minerva.board import final_table, render_board
 from rendering.minerva.city import AXIS, city_image
+from rendering.minerva.final import final_table
 from rendering.minerva.market import render_market
-from rendering.minerva.overview import render_overview
+from rendering.minerva.overview import render_cities, render_overview
 from rendering.minerva.style import seat_name
 from rules.minerva.views import describe
 
-__all__ = ["alt_text", "render", "render_all", "render_city", "seat_city"]
+__all__ = ["alt_text", "detail_parts", "render", "render_detail", "seat_city"]
 
 CITY_WIDTH = 548  # the width a city aims at: its cells read at their size in the preview
-GAP = 10
 
 
 def render(view: Mapping[str, Any]) -> Image.Image:
-    return render_board(view)
-
-
-def render_all(view: Mapping[str, Any]) -> list[Image.Image]:
-    first = final_table(view) if view.get("outcome") else render_overview(view)
-    seat = view.get("seat")
-    if seat is not None:
-        cities = [seat_city(view, int(seat))]
-    else:
-        every = [seat_city(view, int(s["seat"])) for s in view["seats"]]
-        cities = [_stacked(every[i:i + 2]) for i in range(0, len(every), 2)]
-        for image, pair in zip(cities, (every[i:i + 2] for i in range(0, len(every), 2)),
-                               strict=True):
-            image.info["alt"] = " ".join(str(city.info["alt"]) for city in pair)
-    images = [first, *cities]
+    """The overview; at the end, the final scores above every city in small."""
     if not view.get("outcome"):
-        market = render_market(view)
-        market.info["alt"] = market_alt_text(view)
-        images.append(market)
-    return images
+        return render_overview(view)
+    table, cities = final_table(view), render_cities(view)
+    image = Image.new("RGB", (max(table.width, cities.width), table.height + cities.height),
+                      PAPER)
+    image.paste(table, (0, 0))
+    image.paste(cities, (0, table.height))
+    return image
+
+
+def detail_parts(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The market while the game runs, then every city (the seat's own first)."""
+    parts = [] if view.get("outcome") else [("market", "Market")]
+    seat = view.get("seat")
+    seats = [int(s["seat"]) for s in view["seats"]]
+    if seat is not None:
+        seats.sort(key=lambda s: s != seat)
+    for s in seats:
+        label = "Your city" if s == seat else f"{seat_name(s)}'s city"
+        parts.append((f"city:{s}", label))
+    return parts
+
+
+def render_detail(view: Mapping[str, Any], key: str) -> tuple[Image.Image, str]:
+    if key == "market" and not view.get("outcome"):
+        return render_market(view), market_alt_text(view)
+    if key.startswith("city:"):
+        seat = int(key.removeprefix("city:"))
+        if 0 <= seat < len(view["seats"]):
+            city = seat_city(view, seat)
+            return city, str(city.info["alt"])
+    raise KeyError(key)
 
 
 MAX_HEIGHT = 1096  # 2:1 at CITY_WIDTH: at most 1,100 px tall in the 550 px preview
@@ -69,7 +79,7 @@ def _cell_size(player: Mapping[str, Any], ring: bool = True, height: int = MAX_H
 def seat_city(view: Mapping[str, Any], seat: int) -> Image.Image:
     """One seat's city at a size that reads in the preview, titled with whose city it is; in
     the seat's own view, with where a bought tile may go and what a residence would
-    activate. Another's city shows its tiles only (two of them share an image)."""
+    activate. Another's city shows its tiles only."""
     player = view["seats"][seat]
     own = view.get("seat") == seat
     pending = view.get("pending") or {}
@@ -78,7 +88,7 @@ def seat_city(view: Mapping[str, Any], seat: int) -> Image.Image:
     n = int(player["residences"])
     left = f"{n} residence{'' if n == 1 else 's'} left"
     title = f"Your city · {left}" if own else f"{seat_name(seat)}'s city"
-    size = _cell_size(player) if own else _cell_size(player, False, (MAX_HEIGHT - GAP) // 2)
+    size = _cell_size(player, ring=own)
     image = city_image(player, size, highlight,
                        build_cells=private.get("build_cells", ()), title=title,
                        show_reach=own and player["residences"] > 0 and not view.get("outcome"),
@@ -89,24 +99,6 @@ def seat_city(view: Mapping[str, Any], seat: int) -> Image.Image:
         " A tile you buy may go at " + ", ".join(f"{x},{y}" for x, y in where) + "."
         if where else ""))
     return image
-
-
-def _stacked(images: Sequence[Image.Image]) -> Image.Image:
-    width = max(image.width for image in images)
-    height = sum(image.height for image in images) + GAP * (len(images) - 1)
-    out = Image.new("RGB", (width, height), PAPER)
-    y = 0
-    for image in images:
-        out.paste(image, (0, y))
-        y += image.height + GAP
-    return out
-
-
-def render_city(view: Mapping[str, Any], seat: int, size: int = 76) -> Image.Image:
-    player = view["seats"][seat]
-    pending = view.get("pending") or {}
-    highlight = pending if pending.get("seat") == seat and "at" in pending else None
-    return city_image(player, size, highlight)
 
 
 def market_alt_text(view: Mapping[str, Any]) -> str:

@@ -150,7 +150,7 @@ def city_image(
     draw = ImageDraw.Draw(image)
     colour = player_colour(seat)
     draw.rectangle((0, 0, width - 1, head - 4), fill=tint(colour, 0.5))
-    draw_marker(draw, (18, (head - 4) / 2), 11, seat)
+    draw_marker(draw, (18, (head - 4) / 2), 11, seat, label="")  # the title says whose
     draw.text((36, (head - 4) / 2), title, font=title_font, fill=INK, anchor="lm")
 
     left = (width - (AXIS + cols * size + 8)) // 2  # a narrow city sits in the middle

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import ImageDraw
 
 from rendering.common import INK, WHITE, font
-from rendering.minerva.style import CATEGORY_LETTERS, category_colour
+from rendering.minerva.style import category_colour
 from rendering.pictograms import Painter, Pen, stamp, sword
 
 
@@ -110,24 +110,3 @@ def badge(draw: ImageDraw.ImageDraw, x: float, y: float, category: str, size: in
                   fill=ink, anchor="mm")
         return
     stamp(draw, x + (size + 1) / 2, y + (size + 1) / 2, size + 1, "bare", glyph, colour, ink)
-
-
-def lettered_badge(draw: ImageDraw.ImageDraw, x: float, y: float, category: str, size: int,
-                   text: int) -> float:
-    """The badge and the type's letter after it; returns the x where the letter ends."""
-    badge(draw, x, y, category, size)
-    letter = CATEGORY_LETTERS.get(category, "?")
-    fnt = font(text, bold=True)
-    draw.text((x + size + 3, y + size / 2), letter, font=fnt, fill=INK, anchor="lm")
-    return x + size + 3 + fnt.getlength(letter)
-
-
-def key(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, text: int,
-        colour: tuple[int, int, int]) -> float:
-    """Every type's badge, letter and word in one row from (x, y) (top); returns its end."""
-    for category in GLYPHS:
-        end = lettered_badge(draw, x, y, category, size, text)
-        fnt = font(text)
-        draw.text((end + 5, y + size / 2), WORDS[category], font=fnt, fill=colour, anchor="lm")
-        x = end + 5 + fnt.getlength(WORDS[category]) + 16
-    return x

@@ -1,4 +1,4 @@
-"""Colours, letters and text helpers shared by the Minerva pictures."""
+"""Colours and text helpers shared by the Minerva pictures."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from PIL import ImageFont
 
 from rendering.common import font, player_name
 
-# Okabe-Ito hues per building type, always shown with a letter as well.
+# Okabe-Ito hues per building type, always shown with the type's pictogram as well.
 CATEGORY_COLOURS: dict[str, tuple[int, int, int]] = {
     "production": (240, 228, 66),
     "trade": (230, 159, 0),
@@ -18,18 +18,6 @@ CATEGORY_COLOURS: dict[str, tuple[int, int, int]] = {
     "temple": (0, 158, 115),
     "residential": (170, 170, 170),
 }
-CATEGORY_LETTERS: dict[str, str] = {
-    "production": "P",
-    "trade": "T",
-    "culture": "C",
-    "military": "M",
-    "special": "S",
-    "temple": "Π",
-    "residential": "R",
-}
-CULTURE_LETTERS = {"theatre": "Th", "art": "Ar", "academic": "Ac"}
-
-
 def tint(colour: tuple[int, int, int], amount: float = 0.55) -> tuple[int, int, int]:
     """The colour mixed with white, light enough for black text."""
     r, g, b = colour

@@ -19,11 +19,11 @@ from rendering.palatinus.pieces import (
     marker_centre,
     seat_marker,
 )
-from rendering.palatinus.scoresheet import draw_sheet
+from rendering.palatinus.scoresheet import draw_hills, draw_sheet
 from rendering.palatinus.tiles import board_layer, tile_key
 from rules.palatinus.geometry import DIRS
 
-__all__ = ["alt_text", "render"]
+__all__ = ["alt_text", "detail_parts", "render", "render_detail"]
 
 PIECE_R = 17.0
 
@@ -132,7 +132,7 @@ def render(view: Mapping[str, Any]) -> Image.Image:
         _final_pieces(draw, view)
         note = "Faded with a dark X: captured.   Faded, 'left': soldier that left on a tie."
         draw.text((12, L.HEIGHT - 14), note, font=font(L.TEXT), fill=INK, anchor="lm")
-        height = draw_sheet(draw, view, 20, L.PANEL_Y + 16)
+        height = draw_sheet(draw, view, 20, L.PANEL_Y + 16, hills=False)
     else:
         if view.get("may_place"):
             _free_fields(draw, view)
@@ -142,27 +142,80 @@ def render(view: Mapping[str, Any]) -> Image.Image:
     return canvas.crop((0, 0, L.WIDTH, height))
 
 
+def detail_parts(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Once the game is over, how each hill scored; nothing before (the board is all)."""
+    return [("scoring", "Scoring")] if view["phase"] == "over" and view.get("scoring") else []
+
+
+def render_detail(view: Mapping[str, Any], key: str) -> tuple[Image.Image, str]:
+    if key != "scoring" or not detail_parts(view):
+        raise KeyError(key)
+    canvas = Image.new("RGB", (L.WIDTH, 1600), PAPER)
+    draw = ImageDraw.Draw(canvas)
+    draw_header(draw, view, L.WIDTH)
+    height = draw_hills(draw, view, 20, L.HEADER + 16)
+    return canvas.crop((0, 0, L.WIDTH, height + 12)), scoring_alt(view)
+
+
+KINDS = {"M": "merchant", "F": "farmer", "S": "soldier"}
+
+
+def _piece_words(piece: Mapping[str, Any]) -> str:
+    kind = KINDS.get(str(piece["type"] or ""), "")
+    if piece.get("wolf"):
+        kind = f"wolf {kind}" if kind else "wolf piece"
+    return f"{'neutral ' if piece.get('neutral') else ''}{kind} on {piece['field']}"
+
+
+def _sentences(parts: list[str], limit: int = 1000) -> str:
+    """The sentences that fit ``limit`` characters, whole; an ellipsis says more was cut."""
+    out = ""
+    for part in parts:
+        if len(out) + len(part) + 2 > limit - 2:
+            return out + " …"
+        out = f"{out} {part}".strip()
+    return out
+
+
 def alt_text(view: Mapping[str, Any]) -> str:
-    """A compact account (kept under 1000 characters): occupied fields only, pieces as
-    P<seat> M/F/S, hidden wolf pieces as P<seat> wolf; at the end, the scores and ranking."""
-    lines = [headline(view) + "."]
+    """The board in sentences: the phase and who is to play, then hill by hill whose pieces
+    stand where (hidden wolf pieces as such); at the end, the scores and the ranking."""
+    parts = [headline(view).replace("Palatinus  ·  ", "Palatinus, ") + "."]
+    outcome = view.get("outcome")
+    if outcome:
+        scores = ", ".join(f"{seat_name(s)} {v} VP" for s, v in enumerate(outcome["scores"]))
+        ranking = ", then ".join(" and ".join(seat_name(s) for s in group)
+                                 for group in outcome["ranking"])
+        parts.append(f"Scores: {scores}. Ranking: {ranking}.")
     pieces = {p["field"]: p for p in view["pieces"]}
     for tile in sorted(view["tiles"], key=lambda t: t["letter"]):
-        cells = []
+        owners: dict[int, list[str]] = {}
         for f in tile["fields"]:
             piece = pieces.get(f["name"])
             if piece is not None:
-                what = piece["type"] or "wolf"
-                cells.append(f"{f['name']} P{piece['owner'] + 1} {what}")
-        laurel = f" laurel {tile['laurel']}" if tile["laurel"] else ""
-        lines.append(f"{tile['letter']}{laurel}: " + (", ".join(cells) or "empty"))
+                owners.setdefault(int(piece["owner"]), []).append(
+                    _piece_words({**piece, "field": f["name"]}))
+        laurel = f" (laurel {tile['laurel']})" if tile["laurel"] else ""
+        held = "; ".join(f"{seat_name(o)}'s " + ", ".join(words)
+                         for o, words in sorted(owners.items()))
+        parts.append(f"Hill {tile['letter']}{laurel}: {held or 'no pieces'}.")
     if view.get("laying"):
         free = ", ".join(str(p["number"]) for p in view["laying"]["positions"])
-        lines.append(f"Free positions: {free}.")
-    outcome = view.get("outcome")
-    if outcome:
-        scores = ", ".join(f"{seat_name(s)} {v}" for s, v in enumerate(outcome["scores"]))
-        ranking = " > ".join("=".join(seat_name(s) for s in group) for group in outcome["ranking"])
-        lines.append(f"VP: {scores}. Ranking: {ranking}.")
-    text = " ".join(lines)
-    return text if len(text) <= 1000 else text[:997] + "..."
+        parts.append(f"Free positions for the next tile: {free}.")
+    return _sentences(parts)
+
+
+def scoring_alt(view: Mapping[str, Any]) -> str:
+    """How each hill scored, in sentences."""
+    parts = ["Palatinus: how each hill scored."]
+    for hill in view["scoring"]["hills"]:
+        award = hill["award"]
+        seats = " and ".join(seat_name(s) for s in award["seats"])
+        if award["result"] == "laurel":
+            text = f"laurel {award['value']} to {seats}"
+        elif award["result"] == "tie":
+            text = f"a tie: {seats} each get a {award['value']}-point disc"
+        else:
+            text = f"nobody scores; laurel {hill['laurel']} is discarded"
+        parts.append(f"Hill {hill['letter']}: {text}.")
+    return _sentences(parts)

@@ -73,7 +73,8 @@ def _players(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int)
             bits.append("(start)")
         if view["phase"] == "placing":
             bits.append(f"· {view['left'][seat]} left")
-        tail = " ".join(bits) + ("  ◀ to play" if turn else "")
+        # The band and the header say whose turn it is; the arrow leaves the name its room.
+        tail = " ".join(bits) + ("  ◀" if turn else "")
         fnt = font(TEXT, bold=turn)
         # The name gives way, so the seat's count and "to play" always fit the column.
         room = LEFT_W - 54 - fnt.getlength(" " + tail)
@@ -138,10 +139,11 @@ def _screen(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) 
         y += ROW + 4
     may = view.get("may_place")
     if may is not None:
-        text = "You must place your soldier now." if may == ["S"] else (
-            "Your turn: a white disc marks each free field.")
-        draw.text((x, y), text, font=font(TEXT, bold=True), fill=INK)
-        y += 26
+        lines = ["You must place your", "soldier now."] if may == ["S"] else [
+            "Your turn: a white disc", "marks each free field."]  # within the left column
+        for line in lines:
+            draw.text((x, y), line, font=font(TEXT, bold=True), fill=INK)
+            y += 24
     return y + 8
 
 

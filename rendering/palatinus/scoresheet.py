@@ -114,11 +114,22 @@ def _columns(view: Mapping[str, Any]) -> tuple[list[Line], list[Line]]:
     return left, right
 
 
-def draw_sheet(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
-    """Draws the record from ``y`` down; returns the y where it ends."""
+def draw_sheet(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int,
+               hills: bool = True) -> int:
+    """Draws the record from ``y`` down (``hills``: with the scoring hill by hill, else a
+    line saying where it is); returns the y where it ends."""
     draw.line([(0, y - 10), (L.WIDTH, y - 10)], fill=MUTED, width=1)
     # No title over the table: the header above already says the game is over and who won.
     y = _table(draw, view, x, y) + 12
+    if not hills:
+        draw.text((x, y), "How each hill scored: the Scoring button under this image.",
+                  font=font(TEXT), fill=MUTED)
+        return y + LINE + 6
+    return draw_hills(draw, view, x, y)
+
+
+def draw_hills(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int) -> int:
+    """The scoring hill by hill in two columns from ``y`` down; returns where it ends."""
     draw.text((x, y), "Scoring, hill by hill (A to G)", font=font(TEXT + 2, bold=True), fill=INK)
     y += 30
     end = y

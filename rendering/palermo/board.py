@@ -104,7 +104,10 @@ def draw_board(view: Mapping[str, Any]) -> Image.Image:
     reachable = view.get("reachable") or ()
     texts = {tuple(e["rect"]): _mark_text(e["moves"]) for e in reachable}
     small = font(TEXT, bold=True)
-    badges = {rect: badge_box(f, rect, draw.textlength(text, font=small), start)
+    occupied = {tuple(p["rect"]) for p in (*view["pawns"], *view["police"])
+                if p.get("rect") is not None}
+    badges = {rect: badge_box(f, rect, draw.textlength(text, font=small), start,
+                              rect in occupied)
               for rect, text in texts.items()}
     for tile in view["tiles"]:
         _draw_tile(draw, f, tile)

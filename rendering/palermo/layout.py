@@ -86,14 +86,16 @@ def _in(rect: Sequence[float], outer: Rect | None) -> bool:
         rect[3] <= outer[3]
 
 
-def badge_box(f: Frame, rect: Sequence[float], width: float, start: Rect | None) -> Box:
-    """The hint badge of a cell: centred at its bottom; on the Start/Finish tile in the band
-    of START or FINISH, at the tile's outer side so a narrow badge leaves the word in sight
-    (the pawns stand in the tile's middle)."""
+def badge_box(f: Frame, rect: Sequence[float], width: float, start: Rect | None,
+              occupied: bool = False) -> Box:
+    """The hint badge of a cell: centred at its bottom (in the bottom right corner of a cell
+    where a piece stands, which keeps the rest of the cell); on the Start/Finish tile in the
+    band of START or FINISH, at the tile's outer side so a narrow badge leaves the word in
+    sight (the pawns stand in the tile's middle)."""
     x0, y0, x1, y1 = f.rect(rect)
     w = width + 4
     if start is None or not _in(rect, start):
-        cx = (x0 + x1) / 2
+        cx = x1 - 1 - w / 2 if occupied else (x0 + x1) / 2
         return (cx - w / 2, y1 - 1 - BADGE_H, cx + w / 2, y1 - 1)
     y = y0 + 5 if rect[1] == start[1] else y1 - 5 - BADGE_H
     x = x0 + 3 if rect[0] == start[0] else x1 - 3 - w

@@ -194,8 +194,8 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], y: int) -> 
     y += 24
     draw_pawn(draw, PAD + 10, y + 10, 7, 0)
     draw.text((PAD + 26, y + 10), "pawn", font=small, fill=INK, anchor="lm")
-    draw_police(draw, (PAD + 80, y - 1, PAD + 102, y + 21), 0, with_number=False)
-    draw.text((PAD + 108, y + 10), "police stone (bar: blocked)", font=small, fill=INK,
+    draw_police(draw, (PAD + 78, y - 4, PAD + 106, y + 24), 0)  # as on the board: "P1"
+    draw.text((PAD + 112, y + 10), "police stone (bar: blocked)", font=small, fill=INK,
               anchor="lm")
     draw_chip(draw, PAD + 340, y + 10, 9, 0, True)
     draw.text((PAD + 354, y + 10), "chip on a door", font=small, fill=INK, anchor="lm")

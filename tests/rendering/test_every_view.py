@@ -1,12 +1,11 @@
 """Every view of every game, as players see it: seeded games at the fewest and the most players,
 at the start, half way and the end, the public view and two seats' views (with names, one of
-them long), each sent as a DM update (and the first seat's as ``/hand`` shows it).
+them long), each sent as a post and as a DM update, with every detail image the view offers.
 
-Each image is also looked at at Discord's preview width (550 px): the first image of a message
-is at most 800 px wide (wider ones are detail images with a description of their own), no text
-leaves the image or the box it was placed in, text has a contrast of 4.5:1 or more with what
-lies under it. (Each game's own tests check that the text of its images reads at 11 px or more
-in the preview.)"""
+Each image is also looked at at Discord's preview width (550 px): a post's image is at most
+800 px wide, no text leaves the image or the box it was placed in, text has a contrast of 4.5:1
+or more with what lies under it. (``test_posts`` checks that every label reads at 11 px or more
+in the preview and that none overlaps another.)"""
 
 from __future__ import annotations
 
@@ -48,15 +47,11 @@ def _states(game_id: str, players: int) -> list[Any]:
     return [states[0], states[n // 2], states[-1]]
 
 
-def _problems(images: list[tuple[Image.Image, str]], texts: list[DrawnText]) -> list[str]:
+def _problems(images: list[Image.Image], texts: list[DrawnText]) -> list[str]:
     found: list[str] = []
-    first, first_alt = images[0]
-    if first.width > FIRST_WIDTH:
-        found.append(f"first image {first.width} px wide")
-    for image, alt in images[1:]:
-        if image.width > FIRST_WIDTH and (alt == first_alt or alt.startswith(first_alt)):
-            found.append(f"detail image {image.width} px wide repeats the first description")
-    for image, _ in images:
+    if images[0].width > FIRST_WIDTH:
+        found.append(f"posted image {images[0].width} px wide")
+    for image in images:
         small = image.resize((PREVIEW_WIDTH, max(1, image.height * PREVIEW_WIDTH // image.width)))
         assert small.width == PREVIEW_WIDTH
     for text in texts:
@@ -71,8 +66,12 @@ def _problems(images: list[tuple[Image.Image, str]], texts: list[DrawnText]) -> 
 
 
 def _check(game_id: str, view: Mapping[str, Any], update: bool) -> list[str]:
+    """The post's image, then (for a post, not a DM update) each detail image."""
     with record_texts() as texts:
-        images = rendering.described(game_id, view, update=update)
+        images = [image for image, _ in rendering.described(game_id, view, update=update)]
+        if not update:
+            images += [rendering.render_detail(game_id, view, key)[0]
+                       for key, _ in rendering.detail_parts(game_id, view)]
     return _problems(images, texts)
 
 
@@ -90,6 +89,6 @@ def test_every_view_reads_at_preview_size(game_id: str) -> None:
                     found.setdefault(problem, where)
                 if seat == 0:
                     for problem in _check(game_id, view, update=False):
-                        found.setdefault(problem, f"{where} (all images)")
+                        found.setdefault(problem, f"{where} (post and details)")
     assert not found, f"{len(found)} problems:\n" + "\n".join(
         f"{where}: {problem}" for problem, where in list(found.items())[:60])

@@ -15,7 +15,7 @@ from rules.core import Rng
 from rules.hadrians_wall import GAME
 from rules.hadrians_wall.state import State
 from tests.rendering.golden import assert_matches_golden
-from tests.rendering.legibility import PREVIEW_WIDTH, SMALLEST, assert_legible
+from tests.rendering.legibility import PREVIEW_WIDTH, SMALLEST, assert_legible, label_problems
 from tests.rendering.textboxes import DrawnText, record_texts
 from tests.rules.test_hadrians_wall_kit import chosen, pinned
 
@@ -38,10 +38,19 @@ def _play(players: int, seed: str, until: tuple[int, str]) -> State:
     raise AssertionError("the game did not reach the wanted phase")
 
 
+def _post_and_details(view: dict[str, Any]) -> list[Image.Image]:
+    """The posted image, then each detail image the view offers, in order."""
+    return [*rendering.render_all("hadrians-wall", view),
+            *(rendering.render_detail("hadrians-wall", view, key)[0]
+              for key, _ in rendering.detail_parts("hadrians-wall", view))]
+
+
 def test_player_sheets_after_several_years() -> None:
+    from rendering.hadrians_wall.sheets import render_sheets
+
     state = chosen(_play(3, "golden", (5, "choose")))
     view = GAME.view(state, 1)
-    image = rendering.render("hadrians-wall", view)
+    image = render_sheets(view)
     assert image.size == (1800, 900)
     assert len(encode_png(image)) < 1_000_000
     assert_matches_golden(image, "hadrians_wall_sheets_year5")
@@ -51,7 +60,7 @@ def test_public_summary_before_the_first_attack() -> None:
     state = chosen(GAME.setup(2, "summary", pinned(2)))
     view = GAME.view(state, None)
     assert view["attack"] is None
-    image = rendering.render("hadrians-wall", view)
+    image, _ = rendering.render_detail("hadrians-wall", view, "summary")
     assert len(encode_png(image)) < 1_000_000
     assert_matches_golden(image, "hadrians_wall_summary_before_attack")
 
@@ -60,7 +69,7 @@ def test_public_summary_after_an_attack() -> None:
     state = _play(4, "attack", (3, "actions"))
     view = GAME.view(state, None)
     assert view["attack"]["year"] == 2 and all(view["attack"]["results"])
-    image = rendering.render("hadrians-wall", view)
+    image, _ = rendering.render_detail("hadrians-wall", view, "summary")
     assert len(encode_png(image)) < 1_000_000
     assert_matches_golden(image, "hadrians_wall_summary_after_attack")
 
@@ -89,7 +98,7 @@ def test_public_summary_while_a_player_decides_on_favours() -> None:
     assert state.phase == "attack"
     view = GAME.view(state, None)
     assert view["attack"]["resolving"] and view["attack"]["results"][1] is None
-    image = rendering.render("hadrians-wall", view)
+    image, _ = rendering.render_detail("hadrians-wall", view, "summary")
     assert_matches_golden(image, "hadrians_wall_summary_during_attack")
 
 
@@ -113,7 +122,7 @@ def test_private_images_overview_then_each_sheet() -> None:
     assert_legible(lambda: render_overview(view))
     end = _play(3, "end-3", (7, "none"))
     assert_legible(lambda: final_table(GAME.view(end, None)))
-    images = rendering.render_all("hadrians-wall", view)
+    images = _post_and_details(view)
     assert [im.width for im in images] == [760, 928, 980, 924, 900]
     assert all(im.height * 550 / im.width <= 1100 for im in images)
     assert view["private"]["next"] and "pass" in view["private"]["next"]
@@ -122,8 +131,6 @@ def test_private_images_overview_then_each_sheet() -> None:
     for name, image in zip(names, images, strict=True):
         assert len(encode_png(image)) < 1_000_000
         assert_matches_golden(image, f"hadrians_wall_private_{name}")
-    # The full two-sheet image stays what ``render`` returns.
-    assert rendering.render("hadrians-wall", view).size == (1800, 900)
 
 
 def test_path_choice_shows_each_card_with_the_other_cards_prospect() -> None:
@@ -138,7 +145,7 @@ def test_path_choice_shows_each_card_with_the_other_cards_prospect() -> None:
 def test_final_image_has_the_score_breakdown() -> None:
     state = _play(3, "end-3", (7, "none"))
     images = rendering.render_all("hadrians-wall", GAME.view(state, None))
-    assert len(images) == 2 and images[0].width == 760
+    assert len(images) == 1 and images[0].width == 760
     assert_matches_golden(images[0], "hadrians_wall_final_scores")
 
 
@@ -190,8 +197,11 @@ def test_rewards_still_to_place_are_written_on_the_sheet_parts() -> None:
 
 def test_public_overview_comes_first_and_reads_at_preview_size() -> None:
     state = _play(4, "attack", (3, "actions"))
-    images = rendering.render_all("hadrians-wall", GAME.view(state, None))
-    assert [im.width for im in images] == [760, 760]
+    public = GAME.view(state, None)
+    images = rendering.render_all("hadrians-wall", public)
+    assert [im.width for im in images] == [760]
+    assert rendering.detail_parts("hadrians-wall", public) == [("summary", "Year summary")]
+    assert rendering.render_detail("hadrians-wall", public, "summary")[0].width == 760
     assert_matches_golden(images[0], "hadrians_wall_public_overview")
 
 
@@ -199,7 +209,7 @@ def test_private_images_at_game_end() -> None:
     state = _play(3, "end-3", (7, "none"))
     assert state.phase == "over"
     view = GAME.view(state, 1)
-    images = rendering.render_all("hadrians-wall", view)
+    images = _post_and_details(view)
     assert len(images) == 5 and not view["private"]["boxes"]
     for name, image in zip(("overview", "left_1", "right_2"), (images[0], images[1], images[4]),
                            strict=True):
@@ -207,33 +217,26 @@ def test_private_images_at_game_end() -> None:
         assert_matches_golden(image, f"hadrians_wall_private_end_{name}")
 
 
-def test_a_dm_update_sends_the_overview_and_at_most_two_sheet_parts() -> None:
-    from rendering.hadrians_wall import PARTS, parts_to_send
-    from rendering.hadrians_wall.layout import boxes
+def test_a_dm_is_the_overview_and_the_sheets_are_four_detail_parts() -> None:
+    from rendering.hadrians_wall import PARTS
 
     state = _play(3, "golden", (5, "actions"))
     seat = sorted(GAME.active_seats(state))[0]
     view = GAME.view(state, seat)
-    full = rendering.described("hadrians-wall", view)
-    assert len(full) == 1 + len(PARTS)  # /hand: every part
-    update = rendering.described("hadrians-wall", view, update=True, previous=view)
-    assert 1 <= len(update) <= 3
-    # Nothing changed since the view last sent: only parts with a box to fill now go.
-    for image, alt in update[1:]:
-        assert image.width > 800 and "you can fill now" in alt and "no box" not in alt
-        assert alt != update[0][1]
-    # After a move, the part that changed goes even with nothing in it to fill.
-    legal = GAME.legal_actions(state, seat)
-    move = next(a for a in legal if a["type"] == "mining")
-    after = GAME.apply(state, seat, move).state
-    later = GAME.view(after, seat)
-    chosen = parts_to_send(later, view)
-    x0, _, x1, _ = boxes()[("mining", move["box"])]
-    filled = next(i for i, (_, a, b) in enumerate(PARTS) if a <= (x0 + x1) / 2 < b)
-    assert filled in chosen and len(chosen) <= 2
-    # Unknown previous view (a restart): parts with boxes to fill only.
-    assert all("you can fill now" in alt for _, alt in
-               rendering.described("hadrians-wall", later, update=True)[1:])
+    [(overview, alt)] = rendering.described("hadrians-wall", view, update=True, previous=view)
+    assert overview.width == 760 and alt == rendering.alt_text("hadrians-wall", view)
+    parts = rendering.detail_parts("hadrians-wall", view)
+    assert [label for _, label in parts] == [
+        "Left sheet, part 1 of 2", "Left sheet, part 2 of 2",
+        "Right sheet, part 1 of 2", "Right sheet, part 2 of 2"]
+    assert len(parts) == len(PARTS)
+    alts = [rendering.render_detail("hadrians-wall", view, key)[1] for key, _ in parts]
+    assert all(a.startswith("Ada's") or "sheet" in a for a in alts)
+    assert any("you can fill now" in a and "no box" not in a for a in alts)
+    with pytest.raises(KeyError):
+        rendering.render_detail("hadrians-wall", view, "summary")  # public only
+    with pytest.raises(KeyError):
+        rendering.render_detail("hadrians-wall", GAME.view(state, None), "sheet:0")
 
 
 def test_the_year_summary_reads_at_preview_size_with_six_players() -> None:
@@ -287,8 +290,8 @@ def test_the_public_images_show_the_fate_cards_drawn_this_year() -> None:
     view = GAME.view(state, None)
     card = view["fate_card"]
     drawn = {**view, "fate_drawn": [card, card, card]}
-    with_draws = rendering.render_all("hadrians-wall", drawn)
-    without = rendering.render_all("hadrians-wall", {**view, "fate_drawn": []})
+    with_draws = _post_and_details(drawn)
+    without = _post_and_details({**view, "fate_drawn": []})
     assert [im.width for im in with_draws] == [im.width for im in without]
     assert with_draws[0].height > without[0].height  # the overview's line of draws
     assert with_draws[1].tobytes() != without[1].tobytes()  # the summary's Fate deck line
@@ -384,9 +387,11 @@ def test_every_label_reads_at_preview_width_and_none_overlap(players: int) -> No
                         image = draw(view)
                     problems += _image_problems(name, image, [t for t in texts if t.text.strip()])
             else:
+                # The overview pastes cut-outs of the sheets (drawn on a picture of their
+                # own): texts are measured on the picture they were drawn on.
                 with record_texts() as texts:
-                    image = render_overview(view, parts=4)
-                problems += _image_problems("overview", image, [t for t in texts if t.text.strip()])
+                    image = render_overview(view)
+                problems += [f"overview: {p}" for p in label_problems(texts, image.width)]
                 with record_texts() as texts:
                     parts = sheet_parts(view)
                 drawn = [t for t in texts if t.text.strip()]
@@ -415,3 +420,29 @@ def test_each_sheet_part_ends_between_boxes() -> None:
         cy = (rect[1] + rect[3]) / 2
         cut = next(x for y0, y1, x in bands(i // 2) if y0 <= cy < y1)
         assert not rect[0] < cut < rect[2], (key, rect, cut)
+
+
+def test_the_overview_cuts_out_the_boxes_the_seat_can_fill_now() -> None:
+    from rendering.hadrians_wall.guides import fillable_boxes
+    from rendering.hadrians_wall.strip import AREAS, cuts
+
+    state = _play(3, "golden", (5, "actions"))
+    seat = sorted(GAME.active_seats(state))[0]
+    view = GAME.view(state, seat)
+    found = cuts(view, 724)
+    assert found and all(name in AREAS.values() for name, _ in found)
+    # Every box a legal move fills lies whole in one cut-out.
+    for r in fillable_boxes(view, view["sheets"][seat]):
+        assert any(c[0] <= r[0] and r[2] <= c[2] and c[1] <= r[1] and r[3] <= c[3]
+                   for _, c in found), r
+    with record_texts() as texts:
+        image = rendering.render("hadrians-wall", view)
+    words = [t.text for t in texts]
+    assert "Boxes you can fill now, outlined in orange" in words and found[0][0] in words
+    assert image.height <= 2 * image.width
+    # At the end nothing can be filled: no cut-outs.
+    end = GAME.view(_play(3, "end-3", (7, "none")), seat)
+    with record_texts() as texts:
+        rendering.render("hadrians-wall", end)
+    assert not cuts(end, 724)
+    assert "Boxes you can fill now, outlined in orange" not in [t.text for t in texts]

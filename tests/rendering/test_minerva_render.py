@@ -11,8 +11,7 @@ from unittest import mock
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from rendering import alt_text, render, render_png
-from rendering.minerva import render_city
+from rendering import alt_text, render_png
 from rules.core import Action, Rng
 from rules.minerva import GAME
 from rules.minerva.state import MinervaState
@@ -54,9 +53,24 @@ def played(players: int, steps: int, seed: str = "pic", until_direction: bool = 
     return state
 
 
+def render(game_id: str, view: dict[str, Any]) -> Image.Image:
+    """The one image a post carries."""
+    import rendering
+
+    [image] = rendering.render_all(game_id, view)
+    return image
+
+
+def _details(view: dict[str, Any]) -> dict[str, Image.Image]:
+    import rendering
+
+    return {key: rendering.render_detail("minerva", view, key)[0]
+            for key, _ in rendering.detail_parts("minerva", view)}
+
+
 def _check_size(view: dict[str, Any]) -> None:
     image = render("minerva", view)
-    assert 1200 <= image.width <= 1600
+    assert image.width == 760 and image.height <= 2 * image.width
     assert len(render_png("minerva", view)) < 1_000_000
 
 
@@ -67,13 +81,18 @@ def test_early_game_picture() -> None:
 
 
 def test_mid_game_picture_shows_the_activation_preview() -> None:
+    import rendering
+
     state = played(3, 60, until_direction=True)
     view = GAME.view(state, state.current)
     assert view["pending"]["kind"] == "direction"
     _check_size(view)
     assert_matches_golden(render("minerva", view), "minerva_mid")
-    city = render_city(view, state.current)
+    # The seat's own city, a click away, draws the lines each direction would reach.
+    with record_texts() as texts:
+        city, _ = rendering.render_detail("minerva", view, f"city:{state.current}")
     assert city.width >= 300 and city.height >= 200
+    assert any(t.text.startswith("Your city") for t in texts)
 
 
 def test_end_of_game_picture_shows_the_scores() -> None:
@@ -104,26 +123,19 @@ def test_overview_and_final_table_read_at_preview_width() -> None:
     view = GAME.view(played(3, 40), None)
     assert_legible(lambda: render_overview(view))
     images = rendering.render_all("minerva", view)
-    # The overview, the three cities two to an image, the market: drawn for the preview.
-    assert len(images) == 4 and images[0].width == 760
-    assert all(image.width <= 600 for image in images[1:])
-    assert_matches_golden(images[-1], "minerva_market")
+    # The overview is posted; the market and each city are a click away.
+    assert len(images) == 1 and images[0].width == 760
+    details = _details(view)
+    assert list(details) == ["market", "city:0", "city:1", "city:2"]
+    assert all(image.width <= 600 for image in details.values())
+    assert_matches_golden(details["market"], "minerva_market")
     assert_matches_golden(images[0], "minerva_overview")
     end = GAME.view(played(4, 10_000), None)
     table = assert_legible(lambda: final_table(end))
     assert_matches_golden(table, "minerva_final_scores")
-    board = rendering.render_all("minerva", end)[1]
+    assert "market" not in _details(end)
+    board = _details(end)["city:1"]
     assert max(board.size) <= 1600
-
-
-def test_solo_round_tile_says_which_move_takes_the_coins() -> None:
-    from rendering.common import record_font_sizes
-    from rendering.minerva.cards import round_tile_card
-
-    round_tile_card.cache_clear()
-    with record_font_sizes():
-        image = round_tile_card(3)
-    assert image.getbbox() is not None
 
 
 def _buyer() -> MinervaState:
@@ -145,9 +157,10 @@ def test_private_view_marks_where_a_bought_tile_may_go() -> None:
         [list(c) for c in {(a["x"], a["y"]) for a in legal}])
     assert "private" not in GAME.view(state, None)
     assert GAME.view(state, 1)["private"]["build_cells"] == []  # not seat 1's turn
-    images = render_all("minerva", view)
-    assert images[1].width <= 600
-    assert_matches_golden(images[1], "minerva_private_buyer")
+    assert len(render_all("minerva", view)) == 1
+    city = _details(view)["city:0"]
+    assert city.width <= 600
+    assert_matches_golden(city, "minerva_private_buyer")
 
 
 def test_private_views_of_each_seat_at_mid_game() -> None:
@@ -155,9 +168,11 @@ def test_private_views_of_each_seat_at_mid_game() -> None:
 
     state = played(3, 40)
     for seat in range(3):
-        images = render_all("minerva", GAME.view(state, seat))
-        assert images[1].width <= 600
-        assert_matches_golden(images[1], f"minerva_private_mid_seat{seat + 1}")
+        view = GAME.view(state, seat)
+        assert len(render_all("minerva", view)) == 1
+        city = _details(view)[f"city:{seat}"]
+        assert city.width <= 600
+        assert_matches_golden(city, f"minerva_private_mid_seat{seat + 1}")
 
 
 def test_each_seat_gets_its_own_city_that_reads_at_preview_size() -> None:
@@ -170,9 +185,9 @@ def test_each_seat_gets_its_own_city_that_reads_at_preview_size() -> None:
     names = ["Ada", "Bo", "Cy", "Di"]
     for seat in range(4):
         view = {**GAME.view(state, seat), "names": names}
+        assert rendering.detail_parts("minerva", view)[1] == (f"city:{seat}", "Your city")
         with record_texts() as texts:
-            images = rendering.render_all("minerva", view)
-        city = images[1]
+            city, _ = rendering.render_detail("minerva", view, f"city:{seat}")
         player = view["seats"][seat]
         cell = _cell_size(player)
         assert cell * PREVIEW_WIDTH / max(city.width, PREVIEW_WIDTH) >= 60
@@ -182,14 +197,15 @@ def test_each_seat_gets_its_own_city_that_reads_at_preview_size() -> None:
         assert not any(w == f"{names[seat]}'s city" for w in words)
         # The seat's own city says what a residence on a free cell would activate.
         assert any("residence there activates" in w for w in words)
-        assert_legible(lambda v=view: rendering.render_all("minerva", v)[1])
+        assert_legible(lambda v=view, s=seat: rendering.render_detail(
+            "minerva", v, f"city:{s}")[0])
     public = {**GAME.view(state, None), "names": names}
     with record_texts() as texts:
-        images = rendering.render_all("minerva", public)
+        details = _details(public)
     titles = [t.text for t in texts if t.text.endswith("'s city")]
     assert titles == [f"{n}'s city" for n in names]
-    assert len(images) == 1 + 2 + 1  # overview, two images of two cities, the market
-    assert images[-1].info["alt"].startswith("The market")
+    assert list(details) == ["market", "city:0", "city:1", "city:2", "city:3"]
+    assert rendering.render_detail("minerva", public, "market")[1].startswith("The market")
 
 
 def test_reach_counts_tiles_up_to_a_gap_or_a_residence() -> None:
@@ -314,7 +330,35 @@ def test_every_image_reads_at_preview_width_and_no_labels_overlap(players: int) 
             _cell.cache_clear()  # cached cells are drawn (and measured) again
             with _texts_by_image() as drawn:
                 images = rendering.render_all("minerva", view)
-            assert all(image.width == CITY_WIDTH for image in images[1:])
+                details = list(_details(view).values())
+            assert all(image.width == CITY_WIDTH for image in details)
+            images += details
             for problem in _label_problems(images, drawn):
                 found.setdefault(problem, f"{steps} steps, seat {seat}")
     assert not found, "\n".join(f"{where}: {problem}" for problem, where in found.items())
+
+
+def test_the_overview_shows_every_city_in_small_and_where_a_tile_may_go() -> None:
+    import rendering
+
+    state = _buyer()
+    names = ["Ada", "Bo", "Cy", "Di"]
+    private = {**GAME.view(state, 0), "names": names}
+    public = {**GAME.view(state, None), "names": names}
+    with record_texts() as texts:
+        [mine] = rendering.render_all("minerva", private)
+    words = [t.text for t in texts]
+    assert "Cities" in words and "You" in words and all(n in words for n in names[1:])
+    assert "where a tile you buy may go" in words
+    with record_texts() as texts:
+        [theirs] = rendering.render_all("minerva", public)
+    words = [t.text for t in texts]
+    assert "Cities" in words and "where a tile you buy may go" not in words
+    # The same cities, but only the seat's own view frames where its tile may go.
+    assert mine.tobytes() != theirs.tobytes()
+    # At the end: the final scores above the cities.
+    end = {**GAME.view(played(4, 10_000), None), "names": names}
+    with record_texts() as texts:
+        [image] = rendering.render_all("minerva", end)
+    words = [t.text for t in texts]
+    assert "Cities" in words and image.height <= 2 * image.width

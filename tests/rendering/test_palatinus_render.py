@@ -96,11 +96,17 @@ def test_public_alt_text_names_no_hidden_type() -> None:
     state = mid_game()
     text = alt_text("palatinus", GAME.view(state, None))
     assert len(text) < 1000
+    words = {"M": "merchant", "F": "farmer", "S": "soldier"}
+    # In sentences, hill by hill, each owner's pieces after the owner's name.
+    hills = {part.split(" ", 1)[0]: part for part in text.split("Hill ")[1:]}
     for piece in state.pieces:
-        if is_wolf(piece.kind):
-            assert f"{piece.field} P{piece.owner + 1} wolf" in text
-        else:
-            assert f"{piece.field} P{piece.owner + 1} {piece.kind}" in text
+        what = "wolf piece" if is_wolf(piece.kind) else words[piece.kind]
+        sentence = hills[piece.field[0]]
+        owner = sentence.index(f"P{piece.owner + 1}'s ")
+        at = sentence.index(f"{what} on {piece.field}")
+        others = [sentence.find(f"P{n}'s ", owner + 1) for n in range(1, 7)]
+        assert owner < at and not any(owner < o < at for o in others if o >= 0), sentence
+    assert "wolf merchant" not in text and "wolf farmer" not in text
 
 
 def test_every_image_reads_at_preview_width() -> None:
@@ -227,3 +233,25 @@ def test_every_label_reads_at_preview_width_and_none_overlap(players: int) -> No
             for problem in _label_problems(view, image, texts):
                 found.setdefault(problem, f"{players} players, state {n}, seat {seat}")
     assert not found, "\n".join(f"{where}: {problem}" for problem, where in found.items())
+
+
+def test_how_each_hill_scored_is_a_detail_image_once_the_game_is_over() -> None:
+    import rendering
+
+    end = {**GAME.view(finished(), None), "names": ["Ada", "Bo", "Cy"]}
+    assert rendering.detail_parts("palatinus", end) == [("scoring", "Scoring")]
+    image, alt = rendering.render_detail("palatinus", end, "scoring")
+    assert image.width == 760 and image.height <= 2 * image.width
+    hills = sorted({t["letter"] for t in end["tiles"]})
+    assert alt.startswith("Palatinus: how each hill scored.")
+    assert all(f"Hill {h}:" in alt for h in hills)
+    # The post keeps the board and the table, and says where the rest is.
+    with record_texts() as texts:
+        rendering.render_all("palatinus", end)
+    words = [t.text for t in texts]
+    assert "How each hill scored: the Scoring button under this image." in words
+    assert not any(w.startswith("Scoring, hill by hill") for w in words)
+    during = GAME.view(mid_game(), None)
+    assert rendering.detail_parts("palatinus", during) == []
+    with pytest.raises(KeyError):
+        rendering.render_detail("palatinus", during, "scoring")
