@@ -202,6 +202,10 @@ def _numbered(lines: list[str]) -> list[tuple[int | None, str]]:
 
 
 def render_view(game_id: str, view: Mapping[str, Any]) -> list[tuple[bytes, str]]:
+    """Every picture of a view for a page: the post's image, then each detail image a
+    Discord reader would open by a button (a page has room to show them all)."""
     if not rendering.has_renderer(game_id):
         return []
-    return rendering.render_described(game_id, view)
+    return rendering.render_described(game_id, view) + [
+        rendering.render_detail_png(game_id, view, key)
+        for key, _label in rendering.detail_parts(game_id, view)]

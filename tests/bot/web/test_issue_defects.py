@@ -17,12 +17,12 @@ import pytest
 from aiohttp import web as aioweb
 from aiohttp.test_utils import TestClient, TestServer, make_mocked_request
 
-import rendering
 from bot.config import ConfigError, WebSettings
 from bot.pace.clock import epoch
 from bot.web import table_pages
 from bot.web.limits import client_of
 from bot.web.links import Links
+from bot.web.replay import render_view
 from bot.web.server import make_app
 from bot.web.templates import esc
 from tests.bot.web.conftest import ALICE, BOB, HOSTILE, SECRET, Web, play
@@ -39,8 +39,9 @@ async def test_the_replay_shows_every_image_of_a_step_with_alt_text(web: Web) ->
     table = await web.store.get_table(table_id)
     assert table is not None
     view = (await replayed_views(web, table))[2]
-    described = rendering.render_described("minerva", view)
-    assert len(described) > 1  # the cities are images of their own
+    # The post's image, then the market and each city (a Discord reader's detail buttons).
+    described = render_view("minerva", view)
+    assert len(described) > 1
     page = await (await web.client.get(f"/t/{public_id}?step=2")).text()
     replay = page.split('id="replay"', 1)[1].split("</section>", 1)[0]
     found = re.findall(r'<img [^>]*src="([^"]+)" alt="([^"]*)"', replay)
