@@ -96,12 +96,16 @@ class Deadlines:
         clocks = await self.store.seat_clocks(table_id)
         now, held, charged = self.time.now(), {}, {}
         bank = timing.mode is Mode.BANK
+        # While the table is paused its clock stands still: holiday since the pause began was
+        # never taken from a turn (the resume moves the turn on by the whole pause).
+        paused = await self.store.table_clock(table_id)
+        upto = now if paused is None or paused.paused_at is None else min(now, paused.paused_at)
         for turn in (await self.store.open_turns(table_id)).values():
             if turn.seat not in seats or turn.member_id != after.member_id:
                 continue
             left = allowance(timing, clocks.get(turn.seat) or SeatClock(turn.seat))
-            moved = (min(left, before.away_overlap(turn.started_at, now))
-                     - min(left, after.away_overlap(turn.started_at, now)))
+            moved = (min(left, before.away_overlap(turn.started_at, upto))
+                     - min(left, after.away_overlap(turn.started_at, upto)))
             if moved <= 0:
                 continue
             charged[turn.seat] = moved

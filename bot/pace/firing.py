@@ -125,7 +125,8 @@ class Firing:
         if turn.vote_state == "closing":
             return list(await self.votes.carry_out(turn))
         if turn.vote_state is None:
-            return await self._expire(turn)  # fired, but the vote never opened
+            # Fired, but the vote never opened (or an offer's end was never carried out).
+            return await self._expire(turn)
         return []
 
     async def _expire(self, turn: TurnRecord) -> list[Delivered]:

@@ -8,7 +8,6 @@ from datetime import datetime
 
 from bot.pace.model import Mode, span
 from bot.pace.scheduler import Scheduler
-from bot.pace.votes import outcome
 from bot.store.records import TurnRecord
 from bot.text import escape
 
@@ -60,11 +59,9 @@ async def _turn_text(scheduler: Scheduler, turn: TurnRecord, names: dict[int, st
         who = ", ".join(escape(names.get(m, str(m))) for m in sorted(votes)) or "nobody yet"
         return (f"out of time; the table votes until <t:{turn.vote_due}:R>: "
                 f"{len(votes)} of {len(voters)} voted ({who})")
-    if turn.vote_state == "done" and turn.fired_at is None and turn.due_at is not None:
-        cast = await scheduler.store.votes_cast(turn.id, turn.round)
-        if outcome({m: c for m, c in cast.items() if m in voters}) == "substitute":
-            return (f"the table looks for a substitute until <t:{turn.due_at}:R>; then the "
-                    "computer plays the seat")
+    if turn.offered and turn.fired_at is None and turn.due_at is not None:
+        return (f"the table looks for a substitute until <t:{turn.due_at}:R>; then the "
+                "computer plays the seat")
     if turn.fired_at is not None:
         return f"out of time since <t:{turn.fired_at}:R>; the table waits for them"
     if turn.due_at is not None:

@@ -73,9 +73,9 @@ class Votes:
         table = await self.tables.live.record(turn.table_id)
         timing = await self.time.timing(table.id)
         voters = await self.voters(table.id, turn.seat)
-        if fired.round > 1 and outcome({m: c for m, c in (await self.store.votes_cast(
-                fired.id, fired.round - 1)).items() if m in voters}) == "substitute":
-            # The table sought a substitute last round and nobody took the seat in time.
+        if fired.offered:
+            # The table sought a substitute and nobody took the seat in time (as decided
+            # then, whoever has come or gone since).
             return await self.unclaimed(table.id, table.channel_id, fired)
         ends = self.time.now() + (vote_span(timing.period) if voters else 0)
         if not await self.store.open_vote(fired.id, fired.round, ends):
@@ -121,7 +121,8 @@ class Votes:
         ended). Run again on start for a vote a crash left half done (``vote_state``
         'closing'): every step is harmless twice (the computer's move has the turn's key)."""
         out = await self._decided(turn)
-        await self.store.vote_carried_out(turn.id, turn.round)
+        offered = any(isinstance(x, TableMessage) and x.seek is not None for x in out)
+        await self.store.vote_carried_out(turn.id, turn.round, offered)
         return out
 
     async def unclaimed(self, table_id: int, channel_id: int, turn: TurnRecord) -> Decided:
@@ -159,8 +160,8 @@ class Votes:
                                         f"period{until}.",
                                         (turn.member_id,) if turn.member_id else ())]
         if won == "substitute":
-            # The seat is offered for one vote period; when its deadline fires again unclaimed
-            # (``open_vote`` sees this round's outcome), the computer takes it over.
+            # The seat is offered for one vote period (the turn says so: ``offered``); when
+            # its deadline fires again unclaimed, the computer takes it over.
             offered = self.time.now() + vote_span(timing.period)
             await self.store.set_deadline(turn.id, offered, None, turn.extra, True)
             offer = SeatOffer(table.id, turn.seat, turn.member_id or 0, table.creator_id)

@@ -299,6 +299,7 @@ class TurnRecord:
     vote_due: int | None = None  # an open vote on the seat ends then
     # 'closing': the vote ended and what it decided is being done; 'done': it was.
     vote_state: str | None = None
+    offered: bool = False  # the vote offered the seat to a substitute until the next firing
 
 
 @dataclass(frozen=True)

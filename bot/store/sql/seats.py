@@ -141,8 +141,9 @@ class Seats(Repository):
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 table_id, seat, None if old is None else old["member_id"], member_id,
                 "" if old is None else old["name"], name, by, at, version)
-            yield count("UPDATE seat_clocks SET streak = 0, absent = FALSE WHERE table_id = ?"
-                        " AND seat = ?", table_id, seat)
+            # The newcomer's own holiday allowance (it is per player); the bank is the seat's.
+            yield count("UPDATE seat_clocks SET streak = 0, absent = FALSE, holiday_used = 0"
+                        " WHERE table_id = ? AND seat = ?", table_id, seat)
 
         try:
             await self._db.write(substitute())

@@ -186,10 +186,12 @@ class Timing(Repository):
             "UPDATE turns SET vote_due = NULL, vote_state = 'closing' WHERE id = ? AND round = ?"
             " AND vote_due IS NOT NULL AND ended_at IS NULL", turn_id, round_)))
 
-    async def vote_carried_out(self, turn_id: int, round_: int) -> None:
+    async def vote_carried_out(self, turn_id: int, round_: int, offered: bool = False
+                               ) -> None:
+        """``offered``: the vote offered the seat to a substitute (kept for the offer's end)."""
         await self._db.execute(count(
-            "UPDATE turns SET vote_state = 'done' WHERE id = ? AND round = ?"
-            " AND vote_state = 'closing'", turn_id, round_))
+            "UPDATE turns SET vote_state = 'done', offered = ? WHERE id = ? AND round = ?"
+            " AND vote_state = 'closing'", offered, turn_id, round_))
 
     async def closing_votes(self, limit: int = 100) -> list[TurnRecord]:
         return await self._many(turn_record, rows(
