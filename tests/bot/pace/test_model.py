@@ -311,6 +311,19 @@ class PaceMachine(RuleBasedStateMachine):
             "a bank that is not what was left plus the increment", before.bank, spent, after)
         reached("bank after a move checked")
 
+    @rule(pick=st.integers(0, 3))
+    def a_member_owed_a_move_moves(self, pick: int) -> None:
+        """One of the members the table waits on moves (on holiday or not): games move on,
+        and a holiday spans several of a seat's turns."""
+        if not self.playing():
+            return
+        owing = sorted(t.member_id for t in
+                       self.run(self.store.open_turns(self.table_id)).values()
+                       if t.member_id is not None)
+        if owing:
+            who = next(m for m in EVERYONE if m.id == owing[pick % len(owing)])
+            self.a_member_moves(who, pick)
+
     @precondition(lambda self: self.absent)
     @rule(who=st.sampled_from(EVERYONE))
     def a_member_looks_at_the_table(self, who: Member) -> None:
@@ -669,7 +682,7 @@ def test_asynchronous_play_keeps_its_promises(policy: str, request: pytest.Fixtu
     Machine.folder = folder.name
     Machine.policy = policy
     run_state_machine_as_test(Machine, settings=settings(
-        max_examples=examples(12), stateful_step_count=50, deadline=None,
+        max_examples=examples(25), stateful_step_count=50, deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
     ))
 
