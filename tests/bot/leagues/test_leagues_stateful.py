@@ -5,12 +5,14 @@ step:
 
 - every finished game of a sanctioned table has exactly one result, every seat in it placed
   or forfeited (a finished game: over, or abandoned after a forfeit);
-- the stored ratings equal a fresh replay of the stored results;
+- the stored ratings equal a fresh replay of the stored results, and the ratings recomputed
+  with ``openskill`` directly from them (``rating_reference``, apart from the league code);
+- a voided result stays void and is never corrected;
 - no member sits at two live tables of one open round, and a league has one open round at most;
 - no table nobody sanctioned has a result (so none changes the standings);
 - a round cut short by a crash while its tables open (finished or rolled back by a restart):
   no member sits in two open rounds of one league, and every table of a closed round is
-  finished or forfeited (none is left live).
+  finished or forfeited (none is left live), also after a forced close.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from bot.pace.clock import FakeClock
 from bot.pace.scheduler import paced
 from bot.store import LeagueSettings, Status
 from bot.values import Member, TableError
+from tests.bot.leagues import rating_reference
 from tests.bot.store.stateful_stores import StoreMachine, give_stores
 from tests.examples import examples
 
@@ -71,6 +74,7 @@ class LeagueMachine(StoreMachine):
         self.channels = count(1000)
         self.league_id = 0
         self.corrected: set[int] = set()
+        self.voided: dict[int, tuple[object, ...]] = {}  # result id -> its places when voided
 
     def start(self) -> None:
         """The services a (re)started process builds over the store."""
@@ -300,6 +304,34 @@ class LeagueMachine(StoreMachine):
         results = self.run(self.store.league_results())
         carries = self.run(self.store.season_carries())
         assert self.run(self.store.all_ratings()) == replay(results, carries)
+
+    @invariant()
+    def ratings_equal_openskill_on_the_results(self) -> None:
+        stored = self.run(self.store.all_ratings())
+        expected = rating_reference.ratings(self.run(self.store.league_results()),
+                                            self.run(self.store.season_carries()))
+        assert rating_reference.differences(stored, expected) == []
+
+    @invariant()
+    def a_voided_result_is_never_corrected(self) -> None:
+        for result in self.run(self.store.league_results(self.league_id)):
+            if result.id in self.voided:
+                assert result.voided is not None, "a void undone"
+                assert result.places == self.voided[result.id], "a voided result corrected"
+            elif result.voided is not None:
+                self.voided[result.id] = result.places
+
+    @invariant()
+    def every_table_of_a_closed_round_is_finished_or_forfeited(self) -> None:
+        for round_ in self.run(self.store.rounds(self.league_id)):
+            if round_.open or round_.opened_at is None:
+                continue
+            for table in self.run(self.store.round_tables(round_.id)):
+                assert table.status == Status.OVER or (
+                    table.status == Status.ABANDONED
+                    and self.run(self.store.forfeits(table.id))), (
+                    "a closed round's table neither finished nor forfeited", round_.number,
+                    table.id, table.status)
 
     @invariant()
     def nobody_sits_twice_in_an_open_round(self) -> None:
