@@ -291,7 +291,7 @@ class World:
         if "components" in payload:
             message.components = list(payload["components"] or [])
         if "flags" in payload and payload["flags"] is not None and not creating:
-            kept = message.flags & (EPHEMERAL | LOADING)
+            kept = message.flags & (EPHEMERAL | LOADING | COMPONENTS_V2)  # V2 stays once set
             message.flags = kept | (int(payload["flags"]) & SETTABLE_FLAGS)
         new = self._attachments(message.channel, payload, uploads)
         if "attachments" in payload and not creating:
