@@ -22,7 +22,8 @@ from PIL import Image
 from rendering.common import encode_png, seat_names
 from rules import ENTRIES, entry_for
 
-__all__ = ["alt_text", "described", "encode_png", "render", "render_all", "render_described",
+__all__ = ["alt_text", "described", "detail_parts", "encode_png", "render", "render_all",
+           "render_described", "render_detail",
            "render_png", "render_pngs"]
 
 
@@ -96,3 +97,38 @@ def render_described(game_id: str, view: Mapping[str, Any], *, update: bool = Fa
 
 def has_renderer(game_id: str) -> bool:
     return game_id in ENTRIES and ENTRIES[game_id].renderer is not None
+
+
+# Interim detail parts: the images after the first of ``described``, each one a detail the
+# front end offers behind a button. Replaced by the games' own detail images.
+DETAIL_LABEL_MAX = 40
+
+
+def _detail_images(game_id: str, view: Mapping[str, Any]) -> list[Image.Image]:
+    return render_all(game_id, view)[1:]
+
+
+def _detail_label(image: Image.Image, n: int) -> str:
+    alt = str(image.info.get("alt") or "").strip()
+    if not alt:
+        return f"Detail {n}"
+    head = alt.split(":")[0].split(".")[0].strip()
+    return head if len(head) <= DETAIL_LABEL_MAX else head[:DETAIL_LABEL_MAX - 1] + "…"
+
+
+def detail_parts(game_id: str, view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The details of a view one click away from its image: (key, button label) each."""
+    return [(f"part{n}", _detail_label(image, n))
+            for n, image in enumerate(_detail_images(game_id, view), start=1)]
+
+
+def render_detail(game_id: str, view: Mapping[str, Any], key: str) -> tuple[Image.Image, str]:
+    """The image of one detail of a view and its alt text; KeyError for a key it lacks."""
+    images = _detail_images(game_id, view)
+    number = int(key.removeprefix("part")) if key.startswith("part") and key[4:].isdigit() else 0
+    if not 1 <= number <= len(images):
+        raise KeyError(key)
+    image = images[number - 1]
+    with seat_names(view.get("names") or ()):
+        alt = str(image.info.get("alt") or f"{alt_text(game_id, view)} (detail {number})")
+    return image, alt[:1000]
