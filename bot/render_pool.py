@@ -11,6 +11,7 @@ import asyncio
 import multiprocessing
 from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import rendering
@@ -18,6 +19,28 @@ from bot.metrics import RENDER_SECONDS, RENDERS
 
 Rendered = list[tuple[bytes, str]]
 """PNG bytes with their alt text: the image readable at preview size first, then the rest."""
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """The one image of a post (PNG bytes and alt text; None for a game without images) and
+    the details one click away from it: (key, button label) each."""
+
+    png: bytes | None
+    alt: str
+    parts: tuple[tuple[str, str], ...] = ()
+
+
+def _card(game_id: str, view: Mapping[str, Any], update: bool,
+          previous: Mapping[str, Any] | None) -> Drawn:
+    image, alt = rendering.described(game_id, view, update=update, previous=previous)[0]
+    return Drawn(rendering.encode_png(image), alt,
+                 tuple(rendering.detail_parts(game_id, view)))
+
+
+def _detail(game_id: str, view: Mapping[str, Any], key: str) -> tuple[bytes, str]:
+    image, alt = rendering.render_detail(game_id, view, key)
+    return rendering.encode_png(image), alt
 
 
 def _render(game_id: str, view: Mapping[str, Any], update: bool = False,
@@ -48,6 +71,30 @@ class RenderPool:
                 dict(previous) if previous is not None else None)
         RENDERS.inc()
         return rendered
+
+    async def card(self, game_id: str, view: Mapping[str, Any], update: bool = False,
+                   previous: Mapping[str, Any] | None = None) -> Drawn:
+        """The one image a post or DM carries, and its details' keys and labels."""
+        if not rendering.has_renderer(game_id):
+            return Drawn(None, "")
+        loop = asyncio.get_running_loop()
+        with RENDER_SECONDS.time():
+            drawn = await loop.run_in_executor(
+                self._executor, _card, game_id, dict(view), update,
+                dict(previous) if previous is not None else None)
+        RENDERS.inc()
+        return drawn
+
+    async def detail(self, game_id: str, view: Mapping[str, Any], key: str
+                     ) -> tuple[bytes, str]:
+        """One detail image of a view and its alt text; KeyError for a key it lacks."""
+        if not rendering.has_renderer(game_id):
+            raise KeyError(key)
+        loop = asyncio.get_running_loop()
+        with RENDER_SECONDS.time():
+            found = await loop.run_in_executor(self._executor, _detail, game_id, dict(view), key)
+        RENDERS.inc()
+        return found
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

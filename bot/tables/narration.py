@@ -109,13 +109,14 @@ def private_notices(
                 news = bool(changed) or (turn_comes and seat in loaded.untold)
         if news:
             loaded.untold.discard(seat)
-            text = "\n".join(t for t in (narrate(mine, seat), recap) if t)
-            out.append(seat_notice(loaded, now, seat, text))
+            out.append(seat_notice(loaded, now, seat, narrate(mine, seat), recap))
     return out
 
 
-def seat_notice(loaded: Loaded, now: Views, seat: int, text: str) -> SeatNotice:
-    """A seat's private news, with its view of the state of ``now``."""
+def seat_notice(loaded: Loaded, now: Views, seat: int, text: str, recap: str = ""
+                ) -> SeatNotice:
+    """A seat's private news (``text``, and ``recap``: what happened since its last turn,
+    both templates), with its view of the state of ``now`` and that view in words."""
     rec = loaded.seats[seat]
     view = {**now.of(seat), "names": plain_names(loaded)}
     body = fill(text, text_names(loaded.seats))
@@ -124,11 +125,13 @@ def seat_notice(loaded: Loaded, now: Views, seat: int, text: str) -> SeatNotice:
         seat,
         rec.member_id,
         rec.name,
-        "\n".join(t for t in (body, described) if t),
+        body,
         view,
         rec.dm_closed,
         version=loaded.table.version,
         fingerprint=now.fingerprint(seat),
+        state=described,
+        recap=fill(recap, text_names(loaded.seats)),
     )
 
 
@@ -146,13 +149,17 @@ def play_notice(
     next_members: list[int] = []
     next_names: list[str] = []
     outcome = game.outcome(state) if state is not None else None
+    lead: int | None = None
     if outcome is not None:
+        ranking = outcome.to_json().get("ranking") or [[]]
+        lead = ranking[0][0] if ranking[0] else None
         text_lines.append(outcome_text(outcome.to_json(), names))
         text_lines.append(
             f"The secret seed was `{table.seed}` (its SHA-256 was announced at the start)."
         )
     elif state is not None:
         for seat in sorted(game.active_seats(state)):
+            lead = seat if lead is None else lead
             rec = loaded.seats[seat]
             next_names.append(names[seat])
             if rec.member_id is not None:
@@ -174,6 +181,7 @@ def play_notice(
         since=since,
         computers_due=bool(due_computers(loaded)),
         deferred=deferred,
+        lead_seat=lead,
     )
 
 

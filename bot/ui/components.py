@@ -57,6 +57,18 @@ def move_select(table_id: int, mark: Mark, moves: list[str]) -> discord.ui.Selec
     )
 
 
+def detail_button(table_id: int, seat: int | None, key: str, label: str
+                  ) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label[:80] or "Detail",
+                             custom_id=ids.detail(table_id, seat, key),
+                             style=discord.ButtonStyle.secondary)
+
+
+def text_button(table_id: int, seat: int | None) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label="Text view", custom_id=ids.text(table_id, seat),
+                             style=discord.ButtonStyle.secondary)
+
+
 def link_button(url: str, label: str = "Open on the web") -> discord.ui.Button[Any]:
     return discord.ui.Button(label=label, url=url, style=discord.ButtonStyle.link)
 

@@ -16,7 +16,7 @@ from bot.pace.notices import next_line
 from bot.tables.outbox import DONE
 from bot.text import clip
 from bot.ui.async_play import seen
-from bot.ui.components import confirm_view, moves_view, web_view
+from bot.ui.components import confirm_view, moves_view
 from bot.ui.delivery import delivery_of, image_files
 from bot.ui.ids import Mark
 from bot.ui.replies import given, owe
@@ -163,13 +163,12 @@ async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> Non
     await defer(interaction)
     bot = bot_of(interaction)
     await seen(interaction, table_id)
-    table = await bot.tables.live.record(table_id)
     seat = await bot.tables.private_view(table_id, member_of(interaction))
+    status = await bot.tables.status(table_id)
     delivery = delivery_of(interaction)
-    content, files = await delivery.private_payload(table.game_id, seat)
     url = await delivery.private_url(table_id, seat.seat, interaction.user.id)
-    await interaction.followup.send(content, files=files, ephemeral=True,
-                                    view=web_view(url, "My view on the web") or MISSING)
+    view, files = await delivery.private_card(status, seat, url)
+    await interaction.followup.send(view=view, files=files, ephemeral=True)
 
 
 async def still_valid(interaction: discord.Interaction[Any], table_id: int, mark: Mark) -> bool:

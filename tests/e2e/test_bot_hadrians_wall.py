@@ -61,7 +61,7 @@ async def move_from_dm(t: Table, member: Member, rng: Rng) -> None:
     r = await s.slash(member, dm, "move",
                       {"action": choices[rng.randbelow(len(choices))].value, "confirm": True})
     done = await r.wait_reply(WAIT)
-    assert "Done" in done.content, done.content
+    assert "Done" in done.text, done.text
 
 
 async def move_in_channel(t: Table, member: Member, rng: Rng) -> None:
@@ -71,7 +71,7 @@ async def move_in_channel(t: Table, member: Member, rng: Rng) -> None:
     r = await s.slash(member, t.channel, "move",
                       {"action": choices[rng.randbelow(len(choices))].value, "confirm": True})
     done = await r.wait_reply(WAIT)
-    assert "Done" in done.content, done.content
+    assert "Done" in done.text, done.text
 
 
 async def test_three_players_through_channel_and_dms(standin: StandIn, tmp_path: Path) -> None:
@@ -81,10 +81,10 @@ async def test_three_players_through_channel_and_dms(standin: StandIn, tmp_path:
         rng = Rng("hw-e2e")
         from_dm = 0
         for step in range(MAX_MOVES):
-            if "Game over" in board.content:
+            if "Game over" in board.text:
                 break
             ids = mentioned_ids(board)
-            assert ids, board.content
+            assert ids, board.text
             member = by_id[ids[rng.randbelow(len(ids))]]
             before = len(t.boards())
             if step % 2:
@@ -93,7 +93,7 @@ async def test_three_players_through_channel_and_dms(standin: StandIn, tmp_path:
             else:
                 await move_in_channel(t, member, rng)
             board = await t.next_board(before)
-        assert "Game over" in board.content
+        assert "Game over" in board.text
         assert from_dm > 10
         # Simultaneous play: some board asked several members at once.
         assert any(len(mentioned_ids(b)) > 1 for b in t.boards())
@@ -108,6 +108,6 @@ async def test_three_players_through_channel_and_dms(standin: StandIn, tmp_path:
                 assert len(set(alts)) == len(alts)
         # The path choice never shows in the channel before the reveal.
         for message in t.bot_messages():
-            assert "choose path" not in message.content.lower()
+            assert "choose path" not in message.text.lower()
         assert standin.violations == []
         assert standin.unhandled == []

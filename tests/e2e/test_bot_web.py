@@ -78,7 +78,7 @@ async def test_the_bots_metrics_move_with_a_game(standin: StandIn, tmp_path: Pat
         board = await open_and_start(t, "palermo")
         await play_move(t, board, Rng("metrics"), 1)
         await standin.wait_until(
-            lambda: any("cannot send you direct messages" in m.content
+            lambda: any("cannot send you direct messages" in m.text
                         for m in t.bot_messages()), 10, "the note about bob's closed DMs")
         async with http.get(f"{web.public_url}/metrics") as r:
             after = await r.text()

@@ -41,8 +41,8 @@ _RAW_OPTION = re.compile(r"`?\b[a-z_]+`?: (\{|\[|\"|null\b|true\b|false\b)")
 def texts(messages: Iterable[Message]) -> Iterator[str]:
     """Every text in ``messages`` a member could read."""
     for message in messages:
-        if message.content:
-            yield message.content
+        if message.text:
+            yield message.text  # a card's text displays, as one text
         for embed in message.embeds:
             yield from _embed_texts(embed)
         for attachment in message.attachments:

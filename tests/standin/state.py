@@ -299,7 +299,7 @@ class World:
             message.attachments = [a for a in message.attachments if str(a.id) in keep]
         message.attachments = [*message.attachments, *new]
         mentions = resolve_mentions(
-            message.content,
+            message.text,  # a card's mentions are in its text displays
             payload.get("allowed_mentions"),
             self.users,
             message.channel.guild,
