@@ -56,9 +56,10 @@ async def test_a_seat_whose_turn_comes_hears_what_happened_since_its_last_move(
                                         rng.choice(await stack.tables.legal_moves(
                                             opened.table_id, mover)))
         for private in notice.private:
-            if SINCE in private.text:
+            assert SINCE not in private.text  # the recap rides apart from the news
+            if SINCE in private.recap:
                 assert private.member_id in notice.next_members
-                recaps.append((private.member_id, private.text))
+                recaps.append((private.member_id, private.recap))
     assert recaps, "no turn came with a recap"
     member, text = recaps[-1]
     listed = text.split(SINCE, 1)[1]
