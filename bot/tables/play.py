@@ -21,10 +21,12 @@ from bot.tables.narration import (
     describe,
     due_computers,
     named_view,
+    narrate,
     play_notice,
     private_notices,
+    text_names,
 )
-from bot.text import escape
+from bot.text import escape, fill
 from bot.values import Member, OutOfDate, Proposal, TableError
 from rules.words import listed
 
@@ -185,13 +187,15 @@ class PlayCases:
         pending = await self.live.store.add_pending(table_id, member.id, loaded.table.version,
                                                     action, notation, seat_print)
         if transition.irreversible:
+            # Its narration would tell the draw before the move counts.
             view = named_view(loaded, state, seat)
             note = "This move draws or reveals something: you see the result once it counts."
             return Proposal(pending, table_id, loaded.table.version, notation, view,
                             f"{note}\n{describe(loaded, view)}", hidden_result=True)
         view = named_view(loaded, transition.state, seat)
+        said = fill(narrate(transition.events, seat), text_names(loaded.seats))
         return Proposal(pending, table_id, loaded.table.version, notation, view,
-                        describe(loaded, view))
+                        describe(loaded, view), said=said)
 
     async def confirm(self, pending_id: int, member: Member, idem_key: str | None = None,
                       *, then_computers: bool = True) -> Notice:

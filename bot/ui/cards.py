@@ -70,7 +70,7 @@ class Card:
     filename: str | None = None  # the one image's attachment, when there is one
     accent: int | None = None
     actions: Actions | None = None
-    extra: tuple[ui.Item[Any], ...] = field(default=())  # e.g. a menu of moves
+    extra: tuple[ui.Item[Any], ...] = field(default=())  # one row more: Confirm and Cancel
 
     def text(self) -> str:
         """Every line of the card as a member reads it."""
@@ -125,7 +125,7 @@ def layout(card: Card, drawn: Drawn | None = None) -> tuple[ui.LayoutView, list[
     """The card's view and its file (only with ``drawn``; an edit keeps the file it has).
     The view is stopped: its buttons are answered by ``bot.ui.items``, so discord.py keeps
     nothing per message sent."""
-    children: list[ui.Item[Any]] = [ui.TextDisplay(card.heading or "​")]
+    children: list[ui.Item[Any]] = [ui.TextDisplay(card.heading)] if card.heading else []
     files: list[discord.File] = []
     if card.filename is not None:
         alt = (drawn.alt if drawn is not None else card.alt)[:ALT_MAX] or None
@@ -135,18 +135,25 @@ def layout(card: Card, drawn: Drawn | None = None) -> tuple[ui.LayoutView, list[
             files.append(discord.File(io.BytesIO(drawn.png), filename=card.filename,
                                       description=alt))
     room = TEXT_MAX - len(card.heading) - len(card.footer) - 2
-    if card.body.strip():
-        children.append(ui.TextDisplay(clip(card.body.strip(), max(room, 1))))
+    if card.body.strip() or not children:
+        children.append(ui.TextDisplay(clip(card.body.strip() or "…", max(room, 1))))
     if card.footer:
         children.append(ui.TextDisplay(card.footer))
     buttons = card.actions.items() if card.actions is not None else []
     for start in range(0, len(buttons), ROW_MAX):
         children.append(ui.ActionRow(*buttons[start:start + ROW_MAX]))
-    children.extend(ui.ActionRow(item) for item in card.extra)
+    if card.extra:
+        children.append(ui.ActionRow(*card.extra))
     view = ui.LayoutView(timeout=None)
     view.add_item(ui.Container(*children, accent_colour=card.accent))
     view.stop()
     return view, files
+
+
+def text_layout(text: str) -> ui.LayoutView:
+    """A card of words only: what replaces a card (a preview) once it has been answered."""
+    view, _ = layout(Card("", body=text))
+    return view
 
 
 def with_image(card: Card, drawn: Drawn, stem: str) -> Card:

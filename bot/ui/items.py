@@ -10,6 +10,7 @@ import discord
 
 from bot.text import clean_name, escape
 from bot.ui import async_play, components, details, ids, lobby
+from bot.ui.cards import text_layout
 from bot.ui.flows import STALE, confirm, offer_moves, play, show_hand, still_valid
 from bot.ui.ids import Mark
 from bot.ui.respond import bot_of, member_of, refuse, reply, report_error
@@ -87,9 +88,8 @@ class ConfirmButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await confirm(interaction, self.pending_id)
             return
         await bot_of(interaction).tables.cancel(self.pending_id, member_of(interaction))
-        await interaction.response.edit_message(
-            content="Cancelled; nothing was played.", attachments=[], view=None
-        )
+        await interaction.response.edit_message(  # the preview card, now words only
+            view=text_layout("Cancelled; nothing was played."), attachments=[])
 
 
 class MoveSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.PICK):

@@ -91,7 +91,7 @@ async def test_undo_through_discord(standin: StandIn, tmp_path: Path) -> None:
 async def test_a_slow_render_still_answers_within_three_seconds(
     standin: StandIn, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = RenderPool.render
+    real = RenderPool.card
 
     async def slow(self: RenderPool, game_id: str, view: Any, **kw: Any) -> Any:
         await asyncio.sleep(3.5)  # longer than Discord waits for a first answer
@@ -99,7 +99,7 @@ async def test_a_slow_render_still_answers_within_three_seconds(
 
     async with table(standin, tmp_path / "e2e.db") as t:
         board = await open_and_start(t)
-        monkeypatch.setattr(RenderPool, "render", slow)
+        monkeypatch.setattr(RenderPool, "card", slow)
         mover = next(m for m in t.members.values() if m.id == mentioned_ids(board)[0])
         choices = await standin.autocomplete(mover, t.channel, "move", {"action": ""},
                                              focused="action")
