@@ -161,13 +161,13 @@ async def _offer_moves(interaction: discord.Interaction[Any], table_id: int) -> 
         return
     short = shortlist(moves, await bot.tables.last_notation(table_id, member),
                       await bot.tables.finishing_words(table_id))
-    hint = (f"You have {len(moves)} legal moves; `/move` searches them all as you type: "
-            f"{await bot.tables.moves_hint(table_id)}.")
+    hint = (f"You have {len(moves)} moves to choose from, more than one menu holds. Type in "
+            f"`/move` to search them all: {await bot.tables.moves_hint(table_id)}.")
     if short:
-        await reply(interaction, hint + " Common ones:", view=moves_view(table_id, mark, short))
+        await reply(interaction, hint + " The menu holds the usual ones.",
+                    view=moves_view(table_id, mark, short))
     else:
-        sample = ", ".join(f"`{m}`" for m in moves[:5])
-        await reply(interaction, f"{hint} For example {sample}.")
+        await reply(interaction, f"{hint} For example: {', '.join(moves[:5])}.")
 
 
 async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> None:

@@ -59,7 +59,7 @@ async def _click(t: Table, member: Member, board: Message, rng: Rng, clicks: Cli
     answer = await r.wait_reply(WAIT)
     clicks.answered(answer.text)
     if answer.message is None or not answer.message.custom_ids():
-        if "legal moves" not in answer.text:  # not "too many for a menu: type them"
+        if "moves to choose from" not in answer.text:  # not "too many for a menu: type them"
             clicks.truths.append(answer.text)
         return False
     return await _pick_from(t, member, answer.message, rng, clicks)
