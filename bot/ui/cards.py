@@ -19,7 +19,6 @@ from discord import ui
 
 from bot.render_pool import Drawn
 from bot.text import clip
-from bot.ui import ids
 from bot.ui.components import board_button, detail_button, link_button, text_button
 from bot.ui.ids import Mark
 from rendering.palette import player_colour
@@ -163,9 +162,16 @@ def with_image(card: Card, drawn: Drawn, stem: str) -> Card:
     return replace(card, filename=f"{stem}.png", alt=drawn.alt)
 
 
-def detail_custom_ids(card: Card) -> list[str]:
-    """The custom ids of a card's detail buttons (what a test or a search reads)."""
-    actions = card.actions
-    if actions is None:
-        return []
-    return [ids.detail(actions.table_id, actions.seat, key) for key, _ in actions.parts]
+async def answer_card(interaction: discord.Interaction[Any], card: Card,
+                      drawn: Drawn | None = None, *, ephemeral: bool = True,
+                      mentions: discord.AllowedMentions | None = None) -> None:
+    """Answer with a card, whether or not the interaction was answered or deferred first;
+    nobody is pinged unless ``mentions`` says so."""
+    view, files = layout(card, drawn)
+    quiet = mentions or discord.AllowedMentions.none()
+    if interaction.response.is_done():
+        await interaction.followup.send(view=view, files=files, ephemeral=ephemeral,
+                                        allowed_mentions=quiet)
+    else:
+        await interaction.response.send_message(view=view, files=files, ephemeral=ephemeral,
+                                                allowed_mentions=quiet)

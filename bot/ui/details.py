@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.render_pool import Drawn
-from bot.ui.cards import Card, accent_of, layout, title_of, with_image
+from bot.ui.cards import Card, accent_of, answer_card, title_of, with_image
 from bot.ui.respond import bot_of, defer, member_of, refuse
 
 NOT_YOURS = "That is another player's own view: only they can open it."
@@ -56,7 +56,7 @@ async def show_detail(interaction: discord.Interaction[Any], table_id: int, seat
     drawn = Drawn(png, alt)
     card = with_image(Card(f"### **{title_of(game_id)}** · {_head(alt)}",
                            accent=accent_of(seat)), drawn, "detail")
-    await send_card(interaction, card, drawn)
+    await answer_card(interaction, card, drawn)
 
 
 async def show_text(interaction: discord.Interaction[Any], table_id: int,
@@ -69,12 +69,4 @@ async def show_text(interaction: discord.Interaction[Any], table_id: int,
     whose = "The board" if seat is None else "Your view"
     card = Card(f"### **{title_of(game_id)}** · {whose} in words",
                 body=words or "Nothing to describe yet.", accent=accent_of(seat))
-    await send_card(interaction, card)
-
-
-async def send_card(interaction: discord.Interaction[Any], card: Card,
-                    drawn: Drawn | None = None) -> None:
-    """An ephemeral card as the answer (the interaction was deferred)."""
-    view, files = layout(card, drawn)
-    await interaction.followup.send(view=view, files=files, ephemeral=True,
-                                    allowed_mentions=discord.AllowedMentions.none())
+    await answer_card(interaction, card)
