@@ -13,6 +13,7 @@ shared file. ``rendering`` reads the registry of ``rules``, never the other way 
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
@@ -112,7 +113,7 @@ def _detail_label(image: Image.Image, n: int) -> str:
     alt = str(image.info.get("alt") or "").strip()
     if not alt:
         return f"Detail {n}"
-    head = alt.split(":")[0].split(".")[0].strip()
+    head = re.split(r"[:.(;]", alt)[0].strip() or f"Detail {n}"
     return head if len(head) <= DETAIL_LABEL_MAX else head[:DETAIL_LABEL_MAX - 1] + "…"
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from rules import GAMES
 from rules.core import Rng
+from tests.e2e.cards import assert_dm_reads_short, assert_one_card
 from tests.e2e.harness import WAIT, Table, custom_id, mentioned_ids, table
 from tests.e2e.test_bot_game import PNG
 from tests.standin import Member, Message, StandIn
@@ -100,12 +101,14 @@ async def test_three_players_through_channel_and_dms(standin: StandIn, tmp_path:
         for name in ("alice", "bob", "carol"):
             dms = standin.dms(t.members[name])
             assert any(a.data.startswith(PNG) for m in dms for a in m.attachments)
-            # A DM after a move: the overview and at most two parts of the sheets, each part
-            # described in its own words.
+            # A DM after a move is one card with one image; the sheets' parts are a click
+            # away (a detail button each), never stacked in the DM; its own words are few.
             for m in dms:
-                assert len(m.attachments) <= 3
-                alts = [a.description for a in m.attachments]
-                assert len(set(alts)) == len(alts)
+                if any(a.data.startswith(PNG) for a in m.attachments):
+                    assert_one_card(m)
+                    assert_dm_reads_short(m)
+                    assert len(m.attachments) == 1
+                    assert [c for c in m.custom_ids() if c.startswith("tabula:detail:")]
         # The path choice never shows in the channel before the reveal.
         for message in t.bot_messages():
             assert "choose path" not in message.text.lower()
