@@ -116,8 +116,8 @@ class League(commands.GroupCog, group_name="league",
         url = await links.league(standings.league.id, standings.league.guild_id) \
             if links is not None else None
         drawn = Drawn(png, alt)
-        card = with_image(Card(f"### {safe_name(standings.league.name)}: standings",
-                               body=standings_text(standings.title, standings.lines, page),
+        # The standings' own first line is the card's title.
+        card = with_image(Card("", body=standings_text(standings.title, standings.lines, page),
                                actions=Actions(0, url=url) if url else None),
                           drawn, "standings")
         await answer_card(interaction, card, drawn, ephemeral=False)
