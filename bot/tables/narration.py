@@ -16,6 +16,7 @@ from bot.tables.computers import standing_move
 from bot.tables.live import Loaded, Views
 from bot.text import escape, fill
 from rules.core import Event, Game, State
+from rules.words import counted, placed
 
 
 def plain_names(loaded: Loaded) -> list[str]:
@@ -216,13 +217,14 @@ def narrate(events: Iterable[Event], seat: int | None) -> str:
 
 
 def outcome_text(outcome: Mapping[str, Any], names: list[str]) -> str:
-    places = []
+    """The ranking in a sentence: "**Game over.** bob wins with 42 points; carol is second
+    with 30 points.", then the game's notes (how a tie was broken)."""
     scores = outcome.get("scores", [])
-    for place, group in enumerate(outcome.get("ranking", []), start=1):
-        who = " and ".join(f"{names[s]} ({scores[s]})" for s in group)
-        places.append(f"{place}. {who}")
+    said = placed([([names[s] for s in group],
+                    f"with {counted(scores[group[0]], 'point')}" if scores else "")
+                   for group in outcome.get("ranking", [])])
     notes = " ".join(outcome.get("notes", []))
-    return "**Game over.** " + "; ".join(places) + (f". {notes}" if notes else "")
+    return "**Game over.** " + said + "." + (f" {notes}" if notes else "")
 
 
 def lobby_notice(
