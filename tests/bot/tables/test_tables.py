@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 import io
 import json
+import re
 
 import pytest
 
