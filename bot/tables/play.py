@@ -146,7 +146,8 @@ class PlayCases:
                 standing = game.format_action(state, parsed)
                 await self.live.store.set_standing(table_id, seat, standing)
                 loaded.seats[seat] = replace(loaded.seats[seat], standing=standing)
-                to_mover = f"You will answer `{standing}` from now on (only you see this)."
+                to_mover = (f"From now on, “{standing}” will be played for you whenever it is "
+                            "legal (only you see this).")
             if then_computers:
                 await computers(self.live, loaded, chain)
                 notice = await told(self.live, loaded, chain)
