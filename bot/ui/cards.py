@@ -64,16 +64,19 @@ class Card:
 
     heading: str
     body: str = ""
+    hint: str = ""  # what the reader can do now (a DM's; said again when that changes)
     footer: str = ""  # a last line, e.g. whom the table waits for (mentions ping here)
     alt: str = ""
     filename: str | None = None  # the one image's attachment, when there is one
     accent: int | None = None
     actions: Actions | None = None
     extra: tuple[ui.Item[Any], ...] = field(default=())  # one row more: Confirm and Cancel
+    game_id: str = ""  # with ``stage``: what a heading said again later is made of
+    stage: str = ""
 
     def text(self) -> str:
         """Every line of the card as a member reads it."""
-        return "\n".join(t for t in (self.heading, self.body, self.footer) if t)
+        return "\n".join(t for t in (self.heading, self.body, self.hint, self.footer) if t)
 
 
 def accent_of(seat: int | None) -> int | None:
@@ -116,7 +119,12 @@ def turn_words(names: Sequence[str], over: bool, you: str | None = None) -> str:
 
 def heading(game_id: str, view: Mapping[str, Any] | None, names: Sequence[str], over: bool,
             you: str | None = None) -> str:
-    parts = [f"**{title_of(game_id)}**", stage_of(view), turn_words(names, over, you)]
+    return heading_of(game_id, stage_of(view), names, over, you)
+
+
+def heading_of(game_id: str, stage: str, names: Sequence[str], over: bool,
+               you: str | None = None) -> str:
+    parts = [f"**{title_of(game_id)}**", stage, turn_words(names, over, you)]
     return clip("### " + " · ".join(p for p in parts if p), HEADING_MAX)
 
 
@@ -133,9 +141,11 @@ def layout(card: Card, drawn: Drawn | None = None) -> tuple[ui.LayoutView, list[
         if drawn is not None and drawn.png is not None:
             files.append(discord.File(io.BytesIO(drawn.png), filename=card.filename,
                                       description=alt))
-    room = TEXT_MAX - len(card.heading) - len(card.footer) - 2
-    if card.body.strip() or not children:
+    room = TEXT_MAX - len(card.heading) - len(card.hint) - len(card.footer) - 3
+    if card.body.strip() or not (children or card.hint):
         children.append(ui.TextDisplay(clip(card.body.strip() or "…", max(room, 1))))
+    if card.hint:
+        children.append(ui.TextDisplay(card.hint))
     if card.footer:
         children.append(ui.TextDisplay(card.footer))
     buttons = card.actions.items() if card.actions is not None else []

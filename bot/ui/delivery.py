@@ -37,9 +37,18 @@ from bot.store.announcing import PendingReply
 from bot.tables.outbox import Versions
 from bot.text import clip, escape
 from bot.ui import ids
-from bot.ui.cards import Actions, Card, accent_of, heading, layout, with_image
+from bot.ui.cards import (
+    Actions,
+    Card,
+    accent_of,
+    heading,
+    heading_of,
+    layout,
+    stage_of,
+    with_image,
+)
 from bot.ui.components import lobby_view, seek_view, vote_view
-from bot.ui.dm_boards import DmBoards, dm_actions
+from bot.ui.dm_boards import GAME_OVER, DmBoards, dm_actions
 from bot.ui.ids import Mark
 from bot.ui.rate_limit import Pacer
 from bot.ui.replies import ORIGINAL
@@ -441,7 +450,7 @@ def seat_card(notice: Notice, seat: SeatNotice, actions: Actions) -> Card:
     over = notice.status in (Status.OVER, Status.ABANDONED)
     you = seat.member_id in notice.next_members
     if over:
-        can = "The game is over; the channel has the final board."
+        can = GAME_OVER
     elif you:
         can = "It is your turn: **My moves** lists what you can play."
     elif notice.next_names:
@@ -450,10 +459,11 @@ def seat_card(notice: Notice, seat: SeatNotice, actions: Actions) -> Card:
                f"{'has' if len(notice.next_names) == 1 else 'have'} played.")
     else:
         can = ""
-    body = "\n".join(t for t in (seat.text, can) if t)
     you_name = escape(seat.name) if you else None  # as next_names writes names
-    return Card(heading(notice.game_id, seat.view, notice.next_names, over, you_name),
-                body=body, footer=seat.recap, accent=accent_of(seat.seat), actions=actions)
+    stage = stage_of(seat.view)
+    return Card(heading_of(notice.game_id, stage, notice.next_names, over, you_name),
+                body=seat.text, hint=can, footer=seat.recap, accent=accent_of(seat.seat),
+                actions=actions, game_id=notice.game_id, stage=stage)
 
 
 def message_text(message: discord.Message) -> str:

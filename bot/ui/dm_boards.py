@@ -17,13 +17,15 @@ import discord
 from bot.notices import Notice
 from bot.store import Status
 from bot.ui import ids
-from bot.ui.cards import Actions, Card, layout
+from bot.ui.cards import Actions, Card, heading_of, layout
 from bot.ui.ids import Mark
 from bot.ui.rate_limit import Pacer
 
 log = logging.getLogger(__name__)
 
 REMEMBERED_TABLES = 4096
+YOUR_PART_DONE = "Your part is done for now; a new message comes when it is your turn again."
+GAME_OVER = "The game is over; the channel has the final board."
 
 
 def dm_actions(notice: Notice, member_id: int, seat: int, mark: Mark,
@@ -94,6 +96,10 @@ class DmBoards:
                 ops = () if over else ("hand",)
                 card = replace(card, actions=replace(
                     card.actions, ops=ops, mark=Mark(version=notice.version)))
+            # Its heading and what the member can do said again, as of now.
+            card = replace(card, heading=heading_of(card.game_id, card.stage, notice.next_names,
+                                                    over),
+                           hint=GAME_OVER if over else YOUR_PART_DONE)
             view, _ = layout(card)
             try:
                 await self.pacer.wait(urgent=False)

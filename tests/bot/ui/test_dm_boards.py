@@ -10,7 +10,7 @@ import discord
 
 from bot.notices import Notice
 from bot.ui.cards import Card
-from bot.ui.dm_boards import DmBoards, dm_actions
+from bot.ui.dm_boards import YOUR_PART_DONE, DmBoards, dm_actions
 from bot.ui.ids import Mark
 from bot.ui.rate_limit import Pacer
 
@@ -28,8 +28,10 @@ def _message(message_id: int) -> discord.Message:
 def _card(notice: Notice, member: int, url: str | None = None) -> Card:
     actions = dm_actions(notice, member, member - 1, Mark(fingerprint="ab"),
                          (("part1", "Your sheet"),), url)
-    return Card("### **Palatinus** · Your turn", body="Your move.", filename="hand.png",
-                alt="Your tiles.", actions=actions)
+    return Card("### **Palatinus** · Turn 3 · Your turn", body="Your move.",
+                hint="It is your turn: **My moves** lists what you can play.",
+                filename="hand.png", alt="Your tiles.", actions=actions, game_id="palatinus",
+                stage="Turn 3")
 
 
 def _boards() -> DmBoards:
@@ -106,9 +108,10 @@ async def test_a_retired_board_keeps_its_link_to_the_seats_web_view() -> None:
     assert ("My view on the web", url) in _labels(with_link)
     assert all(u is None for _, u in _labels(without))  # none was sent: none is added
     assert all(label != "My moves" for label, _ in _labels(with_link) + _labels(without))
-    # The card stays whole: its words, its image (named, not sent again) and its details.
+    # The card stays whole: its words, its image (named, not sent again) and its details;
+    # its heading and what the member can do are said again as of now.
     for view in (with_link, without):
-        assert _texts(view) == ["### **Palatinus** · Your turn", "Your move."]
+        assert _texts(view) == ["### **Palatinus** · Turn 3", "Your move.", YOUR_PART_DONE]
         [gallery] = [i for i in view.walk_children() if isinstance(i, discord.ui.MediaGallery)]
         assert [(m.media.url, m.description) for m in gallery.items] == [
             ("attachment://hand.png", "Your tiles.")]
