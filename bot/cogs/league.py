@@ -132,7 +132,7 @@ class League(commands.GroupCog, group_name="league",
         caller = member_of(interaction)
         view = await member_view(bot.leagues, interaction.guild_id, name, caller.id,
                                  caller.name)
-        await reply(interaction, me_text(view, bot.leagues.clock()), allowed_mentions=NONE)
+        await answer_card(interaction, Card("", body=me_text(view, bot.leagues.clock())))
 
     @app_commands.command(name="round", description="A round's tables: finished or playing, "
                           "whom each waits for, and its deadline")
@@ -158,7 +158,7 @@ class League(commands.GroupCog, group_name="league",
                                                                    member.display_name)
         view = await member_view(bot_of(interaction).leagues, interaction.guild_id, name,
                                  who.id, who.name)
-        await reply(interaction, history_text(view), allowed_mentions=NONE)
+        await answer_card(interaction, Card("", body=history_text(view)))
 
     @app_commands.command(name="results", description="A league's finished tables, with links")
     @app_commands.describe(name="The league")
