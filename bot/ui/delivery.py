@@ -65,6 +65,9 @@ VIEWS_REMEMBERED = 512
 # Latest channel messages searched, on a takeover, for a post the crashed holder made: Discord
 # forgets a nonce after a few minutes, and the look-back must stay one request.
 LOOK_BACK = 50
+# A DM's own words stay under 600 characters with its heading and what the member can do:
+# longer news is cut at a line (the whole view is behind "Text view", the recap apart).
+DM_NEWS_MAX = 400
 
 
 def image_files(rendered: Rendered, stem: str = "board") -> list[discord.File]:
@@ -462,7 +465,8 @@ def seat_card(notice: Notice, seat: SeatNotice, actions: Actions) -> Card:
     you_name = escape(seat.name) if you else None  # as next_names writes names
     stage = stage_of(seat.view)
     return Card(heading_of(notice.game_id, stage, notice.next_names, over, you_name),
-                body=seat.text, hint=can, footer=seat.recap, accent=accent_of(seat.seat),
+                body=clip(seat.text, DM_NEWS_MAX), hint=can, footer=seat.recap,
+                accent=accent_of(seat.seat),
                 actions=actions, game_id=notice.game_id, stage=stage)
 
 

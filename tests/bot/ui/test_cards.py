@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.notices import Notice, SeatNotice
 from bot.render_pool import Drawn
 from bot.ui import ids
 from bot.ui.cards import (
@@ -20,6 +21,7 @@ from bot.ui.cards import (
     turn_words,
     with_image,
 )
+from bot.ui.delivery import seat_card
 from bot.ui.ids import Mark
 from rendering.palette import PLAYER_COLOURS
 
@@ -92,3 +94,17 @@ def test_detail_and_text_ids_survive_a_restart_by_their_template() -> None:
                 big, seat, key)
         found = re.fullmatch(ids.TEXT, ids.text(big, seat))
         assert found is not None and ids.seat_of(found["seat"]) == seat
+
+
+def test_a_dm_says_little_of_its_own_and_keeps_the_recap_apart() -> None:
+    news = "\n".join(f"Your wolf piece on D{n} is a wolf merchant." for n in range(40))
+    recap = "Since your last turn:\n- carol's soldier on B6 captures 2 farmers (B1, E4)."
+    seat = SeatNotice(0, 42, "Ann", news, {"turn": 3}, recap=recap, state="All of it.")
+    notice = Notice(7, "palatinus", 3, "playing", "", next_members=(42,), next_names=("Ann",))
+    card = seat_card(notice, seat, Actions(7))
+    own = "\n".join(t for t in (card.heading, card.body, card.hint) if t)
+    assert len(own) <= 600 and card.body.startswith("Your wolf piece on D0")
+    assert card.heading == "### **Palatinus** · Your turn"
+    assert card.hint == "It is your turn: **My moves** lists what you can play."
+    assert card.footer == recap and "All of it." not in card.text()
+    assert card.accent == accent_of(0)
