@@ -240,7 +240,9 @@ class Delivery:
             notice.table_id, Mark(version=notice.version) if playing and board else None,
             ids.BOARD_OPS, None, drawn.parts if drawn is not None else (),
             text_view=shown, url=url)
-        card = Card(heading(notice.game_id, notice.public_view, notice.next_names, over),
+        # A post of earlier moves (no board) does not say whose turn it is now.
+        card = Card(heading(notice.game_id, notice.public_view,
+                            notice.next_names if board else (), over),
                     body=content.strip("\n"), footer=footer, accent=accent_of(notice.lead_seat),
                     actions=actions)
         if drawn is not None:
