@@ -12,7 +12,7 @@ from bot.ui.cards import accent_of
 from bot.ui.details import NOT_YOURS
 from rules import GAMES
 from tests.e2e.cards import assert_dm_reads_short, assert_one_card, gallery_items
-from tests.e2e.harness import WAIT, Table, table
+from tests.e2e.harness import WAIT, Table, running_bot, table
 from tests.e2e.test_bot_hadrians_wall import start_three
 from tests.standin import Message, StandIn
 
@@ -79,4 +79,24 @@ async def test_a_board_and_a_dm_are_cards_whose_details_open_for_the_presser(
         assert hand is not None and hand.ephemeral
         assert_one_card(hand)
         assert ids_of(hand, "tabula:detail:") and accent(hand) == accent_of(2)
+        assert standin.violations == []
+
+
+async def test_detail_and_text_view_buttons_answer_after_a_restart(
+        standin: StandIn, tmp_path: Path) -> None:
+    db = tmp_path / "e2e.db"
+    async with table(standin, db) as t:
+        board = await start_three(t)
+        await standin.wait_until(lambda: standin.dms(t.members["bob"]), WAIT, "bob's DM")
+        dm = standin.dms(t.members["bob"])[-1]
+    # The same database, a new process-worth of bot: the buttons are routed by their ids.
+    async with running_bot(standin, db) as bot:
+        t.bot = bot
+        [public_detail] = ids_of(board, "tabula:detail:")
+        assert_one_card(await pressed(t, "alice", board, public_detail))
+        own = await pressed(t, "bob", dm, ids_of(dm, "tabula:detail:")[-1])
+        assert_one_card(own)
+        [text_id] = ids_of(dm, "tabula:text:")
+        assert "Your view in words" in (await pressed(t, "bob", dm, text_id)).text
+        assert (await pressed(t, "carol", dm, text_id)).text == NOT_YOURS
         assert standin.violations == []
