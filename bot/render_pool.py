@@ -17,9 +17,6 @@ from typing import Any
 import rendering
 from bot.metrics import RENDER_SECONDS, RENDERS
 
-Rendered = list[tuple[bytes, str]]
-"""PNG bytes with their alt text: the image readable at preview size first, then the rest."""
-
 
 @dataclass(frozen=True)
 class Drawn:
@@ -43,11 +40,6 @@ def _detail(game_id: str, view: Mapping[str, Any], key: str) -> tuple[bytes, str
     return rendering.encode_png(image), alt
 
 
-def _render(game_id: str, view: Mapping[str, Any], update: bool = False,
-            previous: Mapping[str, Any] | None = None) -> Rendered:
-    return rendering.render_described(game_id, view, update=update, previous=previous)
-
-
 class RenderPool:
     def __init__(self, workers: int = 2, processes: bool = True) -> None:
         self._executor: Executor
@@ -57,20 +49,6 @@ class RenderPool:
             self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
         else:
             self._executor = ThreadPoolExecutor(max_workers=max(1, workers))
-
-    async def render(self, game_id: str, view: Mapping[str, Any], update: bool = False,
-                     previous: Mapping[str, Any] | None = None) -> Rendered:
-        """The images of a view (none for a game with no renderer); ``update``: after a move,
-        by DM, where a game may send only what changed since ``previous``."""
-        if not rendering.has_renderer(game_id):
-            return []
-        loop = asyncio.get_running_loop()
-        with RENDER_SECONDS.time():
-            rendered = await loop.run_in_executor(
-                self._executor, _render, game_id, dict(view), update,
-                dict(previous) if previous is not None else None)
-        RENDERS.inc()
-        return rendered
 
     async def card(self, game_id: str, view: Mapping[str, Any], update: bool = False,
                    previous: Mapping[str, Any] | None = None) -> Drawn:

@@ -11,7 +11,6 @@ view already sent.
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from collections import OrderedDict
@@ -31,7 +30,6 @@ from bot.pace.notices import (
     VoteRequest,
     deadline_text,
 )
-from bot.render_pool import Rendered
 from bot.store import Status
 from bot.store.announcing import PendingReply
 from bot.tables.outbox import Versions
@@ -68,16 +66,6 @@ LOOK_BACK = 50
 # A DM's own words stay under 600 characters with its heading and what the member can do:
 # longer news is cut at a line (the whole view is behind "Text view", the recap apart).
 DM_NEWS_MAX = 400
-
-
-def image_files(rendered: Rendered, stem: str = "board") -> list[discord.File]:
-    """Attachments for a view's images: ``board.png`` (the one readable at preview size),
-    then ``board-2.png``..."""
-    return [
-        discord.File(io.BytesIO(png), filename=f"{stem}.png" if n == 0 else f"{stem}-{n + 1}.png",
-                     description=alt[:1000])
-        for n, (png, alt) in enumerate(rendered)
-    ]
 
 
 class _Bounded(OrderedDict[Any, int]):
