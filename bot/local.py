@@ -221,7 +221,8 @@ class TerminalTable:
     def show_private(self, private: SeatNotice) -> None:
         if private.member_id != YOU.id:
             return
-        self.say("-- your view --\n" + private.text)
+        self.say("-- your view --\n" + "\n".join(
+            t for t in (private.text, private.recap, private.state) if t))
         self.save_image(private.view, "hand")
 
     async def handle(self, line: str) -> bool:

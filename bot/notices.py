@@ -18,6 +18,10 @@ class SeatNotice:
     dm_closed: bool = False
     version: int = 0  # the table version this view belongs to
     fingerprint: str = ""  # the seat's own position (view and moves) at that version
+    # The whole state as this seat sees it, in words: behind a "Text view" button, never
+    # stacked above the news in ``text``.
+    state: str = ""
+    recap: str = ""  # what happened since the seat's last turn, as its turn comes
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,8 @@ class Notice:
     # For the member who made the move only (an ephemeral answer), never the channel: e.g.
     # their new standing answer, which may name what they keep hidden.
     to_mover: str = ""
+    # The seat a post is about: the first to act, or the winner (its colour marks the card).
+    lead_seat: int | None = None
 
     @property
     def over(self) -> bool:

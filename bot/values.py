@@ -40,3 +40,4 @@ class Proposal:
     view: dict[str, Any]
     description: str
     hidden_result: bool = False  # the view is the board before the move (see ``propose``)
+    said: str = ""  # the move in a sentence, as the table will be told it

@@ -81,6 +81,26 @@ def listed(items: Sequence[str], last: str = "and") -> str:
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
+PLACES = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def placed(groups: Sequence[tuple[Sequence[str], str]]) -> str:
+    """A final ranking in words, best first: each group is the names that share a place and
+    what they scored ("with 42 points", or ""): "bob wins with 42 points; carol is second
+    with 30; alice and ren share third place with 12"."""
+    said = []
+    for i, (names, score) in enumerate(groups):
+        who, tail = listed(list(names)), f" {score}" if score else ""
+        place = PLACES[i] if i < len(PLACES) else f"number {i + 1}"
+        if len(names) > 1:
+            said.append(f"{who} share {place} place{tail}")
+        elif i == 0:
+            said.append(f"{who} wins{tail}")
+        else:
+            said.append(f"{who} is {place}{tail}")
+    return "; ".join(said)
+
+
 def option_text(value: object, inner: bool = False) -> str:
     """A setup option's value in words, never as JSON: ``True`` is "yes", ``None`` "the
     default", ``"first_home"`` "first home", a list its items, an object its entries (an

@@ -28,10 +28,14 @@ HELP_TEXT = """\
 `/game status`, `/game leave`, `/game abandon` (creator or server manager).
 Time: `/game new ... pace:` sets deadlines; `/turns` lists every table waiting on you;
 `/settings` sets your time zone, quiet hours, holidays, reminders and previews; `/game back`
-ends your absence; `/profile` shows reliability; `/game pause|resume|extend|pace|out-of-time|
-substitute|seek` (creator or server manager); `/tables` and `/server-settings` for managers.
+ends your absence; `/profile` shows how reliably you play. The table's creator or a server
+manager can pause, resume or extend a game, change its pace, say what happens when time runs
+out, and find a substitute for a seat (`/game pause`, `/game resume`, `/game extend`,
+`/game pace`, `/game out-of-time`, `/game substitute`, `/game seek`); `/tables` and
+`/server-settings` are for managers.
 `/league join` signs you up for a league; its organisers' `/league-admin round` opens your tables in
-threads; `/league standings` shows ratings (OpenSkill), `/league results` the finished tables."""
+threads; `/league standings` shows each member's rating (from the results of league games),
+`/league results` the finished tables."""
 
 
 EXPORT_OVER = (

@@ -10,7 +10,6 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import MISSING
 
 from bot.leagues.members import history_text, me_text, member_view
 from bot.leagues.progress import progress_text, round_progress
@@ -22,10 +21,11 @@ from bot.leagues.report import (
     standings_png,
     standings_text,
 )
+from bot.render_pool import Drawn
+from bot.ui.cards import Actions, Card, answer_card, with_image
 from bot.ui.choices import (
     league_names,
 )
-from bot.ui.components import web_view
 from bot.ui.delivery import delivery_of
 from bot.ui.respond import bot_of, defer, member_of, reply, roles_of
 from bot.values import Member
@@ -112,13 +112,15 @@ class League(commands.GroupCog, group_name="league",
             return
         png, alt = await asyncio.to_thread(standings_png, standings.title,
                                            page_of(standings.lines, page))
-        file = discord.File(io.BytesIO(png), filename="standings.png", description=alt)
         links = delivery_of(interaction).links
         url = await links.league(standings.league.id, standings.league.guild_id) \
             if links is not None else None
-        await reply(interaction, standings_text(standings.title, standings.lines, page),
-                    ephemeral=False, file=file, allowed_mentions=NONE,
-                    view=web_view(url) or MISSING)
+        drawn = Drawn(png, alt)
+        # The standings' own first line is the card's title.
+        card = with_image(Card("", body=standings_text(standings.title, standings.lines, page),
+                               actions=Actions(0, url=url) if url else None),
+                          drawn, "standings")
+        await answer_card(interaction, card, drawn, ephemeral=False)
 
     @app_commands.command(name="me", description="Your rank, rating, points, latest results "
                           "and table in a league")
@@ -130,7 +132,7 @@ class League(commands.GroupCog, group_name="league",
         caller = member_of(interaction)
         view = await member_view(bot.leagues, interaction.guild_id, name, caller.id,
                                  caller.name)
-        await reply(interaction, me_text(view, bot.leagues.clock()), allowed_mentions=NONE)
+        await answer_card(interaction, Card("", body=me_text(view, bot.leagues.clock())))
 
     @app_commands.command(name="round", description="A round's tables: finished or playing, "
                           "whom each waits for, and its deadline")
@@ -142,8 +144,9 @@ class League(commands.GroupCog, group_name="league",
         bot = bot_of(interaction)
         progress = await round_progress(bot.leagues, bot.tables, interaction.guild_id, name,
                                         number)
-        await reply(interaction, progress_text(progress, bot.leagues.clock()),
-                    allowed_mentions=NONE)
+        await answer_card(interaction, Card(
+            f"### {safe_name(progress.league)}: round {progress.round.number}",
+            body=progress_text(progress, bot.leagues.clock())))
 
     @app_commands.command(name="history", description="A member's results in a league")
     @app_commands.describe(name="The league", member="Whose results (yours if not given)")
@@ -155,7 +158,7 @@ class League(commands.GroupCog, group_name="league",
                                                                    member.display_name)
         view = await member_view(bot_of(interaction).leagues, interaction.guild_id, name,
                                  who.id, who.name)
-        await reply(interaction, history_text(view), allowed_mentions=NONE)
+        await answer_card(interaction, Card("", body=history_text(view)))
 
     @app_commands.command(name="results", description="A league's finished tables, with links")
     @app_commands.describe(name="The league")

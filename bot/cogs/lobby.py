@@ -14,6 +14,7 @@ from bot.pace.status import status_lines
 from bot.tables.computers import DEFAULT_LEVEL
 from bot.text import clip
 from bot.ui import async_play, lobby
+from bot.ui.cards import Card, accent_of, answer_card, heading, with_image
 from bot.ui.choices import (
     GAME_CHOICES,
     LEVEL_CHOICES,
@@ -161,12 +162,18 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Open and ru
         table = await table_here(interaction)
         bot = bot_of(interaction)
         notice = await bot.tables.status(table.id)
-        text = notice.public_text
-        if notice.next_names:
-            text += "\nWaiting for: " + ", ".join(notice.next_names)
-        text += "\n" + await status_lines(bot.scheduler, table.id)
-        await reply(interaction, text.strip() or "The game is on.",
-                    allowed_mentions=discord.AllowedMentions.none())
+        if notice.public_view is None:  # a lobby: its words say it all
+            await reply(interaction, notice.public_text.strip() or "The table is open.",
+                        allowed_mentions=discord.AllowedMentions.none())
+            return
+        await defer(interaction)
+        text = notice.public_text + "\n" + await status_lines(bot.scheduler, table.id)
+        drawn = await bot.renderer.card(notice.game_id, notice.public_view)
+        card = with_image(Card(heading(notice.game_id, notice.public_view, notice.next_names,
+                                       notice.over),
+                               body=text.strip(), accent=accent_of(notice.lead_seat)),
+                          drawn, "board")
+        await answer_card(interaction, card, drawn)
 
     @app_commands.command(name="pause", description="Stop this game's clock (creator or "
                           "server manager)")

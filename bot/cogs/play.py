@@ -8,12 +8,11 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
-from discord.utils import MISSING
 
 from bot.store import Status
-from bot.ui import flows
-from bot.ui.components import board_view
-from bot.ui.delivery import image_files
+from bot.ui import flows, ids
+from bot.ui.cards import Actions, Card, accent_of, heading, layout, with_image
+from bot.ui.delivery import delivery_of
 from bot.ui.ids import Mark
 from bot.ui.respond import bot_of, defer, member_of, reply, table_here
 from rules.core import RulesError
@@ -81,17 +80,19 @@ class Play(commands.Cog):
         bot = bot_of(interaction)
         text, view = await bot.tables.public_view(table.id)  # refuses before any answer
         await defer(interaction, public=True)
-        rendered = await bot.renderer.render(table.game_id, view)
+        drawn = await bot.renderer.card(table.game_id, view)
         playing = table.status == Status.PLAYING
-        buttons = board_view(table.id, Mark(version=table.version)) if playing else MISSING
         status = await bot.tables.status(table.id)
-        waiting = ", ".join(status.next_names)
-        content = text if not rendered else ""
-        if waiting:
-            content += f"\nWaiting for: {waiting}"
-        await interaction.followup.send(content.strip()[:2000] or "The board:",
-                                        files=image_files(rendered) or MISSING,
-                                        view=buttons,
+        url = await delivery_of(interaction).table_url(table.id)
+        actions = Actions(table.id, Mark(version=table.version) if playing else None,
+                          ids.BOARD_OPS, None, drawn.parts, text_view=True, url=url)
+        # Without an image (a game that draws none) the view's words are the card's body.
+        card = with_image(Card(heading(table.game_id, view, status.next_names, status.over),
+                               body="" if drawn.png else text,
+                               accent=accent_of(status.lead_seat), actions=actions),
+                          drawn, "board")
+        layout_view, files = layout(card, drawn)
+        await interaction.followup.send(view=layout_view, files=files,
                                         allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(name="hand", description="Your private view (only you see it)")

@@ -23,7 +23,8 @@ from bot.pace.member import (
 from bot.pace.model import Timing as TableTiming
 from bot.pace.notices import waiting_line
 from bot.pace.overview import server_tables
-from bot.text import clean_name, clip, escape
+from bot.text import clean_name, escape
+from bot.ui.cards import Card, answer_card
 from bot.ui.choices import PACE_CHOICES, POLICY_CHOICES
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
 from rules.words import counted
@@ -44,9 +45,9 @@ class Timing(commands.Cog):
             await reply(interaction, "No table waits on you.")
             return
         verb = "waits" if len(waiting) == 1 else "wait"
-        lines = [f"{counted(len(waiting), 'table')} {verb} on you, oldest first:"]
-        lines += [waiting_line(w) for w in waiting]
-        await reply(interaction, clip("\n".join(lines)))
+        await answer_card(interaction, Card(
+            f"### {counted(len(waiting), 'table')} {verb} on you",
+            body="Oldest first:\n" + "\n".join(waiting_line(w) for w in waiting)))
 
     @app_commands.command(name="tables", description="Server managers: every game in progress "
                           "here, what it waits for, oldest first")
@@ -63,9 +64,9 @@ class Timing(commands.Cog):
             await reply(interaction, "No game is in progress on this server.")
             return
         stalled = sum(1 for f in found if f.stalled)
-        head = (f"{counted(len(found), 'game')} in progress, {stalled} stalled, longest "
-                "waiting first:")
-        await reply(interaction, clip("\n".join([head, *(f.text for f in found)])))
+        await answer_card(interaction, Card(
+            f"### {counted(len(found), 'game')} in progress, {stalled} stalled",
+            body="Longest waiting first:\n" + "\n".join(f.text for f in found)))
 
     @app_commands.command(name="server-settings", description="Server managers: defaults for "
                           "new tables and the substitute role")
@@ -122,8 +123,9 @@ class Timing(commands.Cog):
                       member: discord.Member | discord.User | None = None) -> None:
         who = member or interaction.user
         found = await bot_of(interaction).scheduler.record(who.id)
-        await reply(interaction, found.describe(escape(clean_name(who.display_name))),
-                    allowed_mentions=discord.AllowedMentions.none())
+        name = escape(clean_name(who.display_name))
+        await answer_card(interaction, Card(f"### {name}'s record",
+                                            body=found.describe(name)))
 
     @app_commands.command(name="settings", description="Your time zone, quiet hours, "
                           "holiday, reminders, DMs and previews (on every server)")

@@ -8,6 +8,7 @@ each change the table's deadlines are planned (``Live.timing``), under the table
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -27,6 +28,9 @@ log = logging.getLogger(__name__)
 
 MAX_COMPUTER_STEPS = 5_000  # a bound on computer moves chained after one human move
 RECAP_LINES = 12  # "since your last turn" keeps the latest events
+# Where a narration line tells a next event of the same doer ("{p1} builds. {p1} pays 2."):
+# a sentence that starts with a seat. The recap gives each event its own line.
+EVENT_START = re.compile(r"(?<=[.!])\s+(?=\{p\d+\})")
 
 Move = tuple[int, int | None, dict[str, Any], Transition, str | None]
 """seat, member id (None for a computer or the autopilot), action, its transition, key."""
@@ -203,9 +207,10 @@ async def recaps_for(live: Live, loaded: Loaded, chain: Chain) -> dict[int, str]
 def recap(records: list[ActionRecord], seat: int) -> list[str]:
     """What the other seats' moves did, one event a line (a move's narration holds a line
     per event); the latest ``RECAP_LINES`` lines, with how many earlier ones were left out."""
-    lines = [f"- {line.strip()}" for played in gamelog.effective(records)
+    lines = [f"- {event.strip()}" for played in gamelog.effective(records)
              if played.seat != seat and played.record.text
-             for line in played.record.text.splitlines() if line.strip()]
+             for line in played.record.text.splitlines()
+             for event in EVENT_START.split(line) if event.strip()]
     if len(lines) > RECAP_LINES:
         left = len(lines) - RECAP_LINES
         lines = [f"- {counted(left, 'earlier event')}: `/history` lists them.",

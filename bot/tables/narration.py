@@ -16,6 +16,7 @@ from bot.tables.computers import standing_move
 from bot.tables.live import Loaded, Views
 from bot.text import escape, fill
 from rules.core import Event, Game, State
+from rules.words import counted, placed
 
 
 def plain_names(loaded: Loaded) -> list[str]:
@@ -109,13 +110,14 @@ def private_notices(
                 news = bool(changed) or (turn_comes and seat in loaded.untold)
         if news:
             loaded.untold.discard(seat)
-            text = "\n".join(t for t in (narrate(mine, seat), recap) if t)
-            out.append(seat_notice(loaded, now, seat, text))
+            out.append(seat_notice(loaded, now, seat, narrate(mine, seat), recap))
     return out
 
 
-def seat_notice(loaded: Loaded, now: Views, seat: int, text: str) -> SeatNotice:
-    """A seat's private news, with its view of the state of ``now``."""
+def seat_notice(loaded: Loaded, now: Views, seat: int, text: str, recap: str = ""
+                ) -> SeatNotice:
+    """A seat's private news (``text``, and ``recap``: what happened since its last turn,
+    both templates), with its view of the state of ``now`` and that view in words."""
     rec = loaded.seats[seat]
     view = {**now.of(seat), "names": plain_names(loaded)}
     body = fill(text, text_names(loaded.seats))
@@ -124,11 +126,13 @@ def seat_notice(loaded: Loaded, now: Views, seat: int, text: str) -> SeatNotice:
         seat,
         rec.member_id,
         rec.name,
-        "\n".join(t for t in (body, described) if t),
+        body,
         view,
         rec.dm_closed,
         version=loaded.table.version,
         fingerprint=now.fingerprint(seat),
+        state=described,
+        recap=fill(recap, text_names(loaded.seats)),
     )
 
 
@@ -146,13 +150,17 @@ def play_notice(
     next_members: list[int] = []
     next_names: list[str] = []
     outcome = game.outcome(state) if state is not None else None
+    lead: int | None = None
     if outcome is not None:
+        ranking = outcome.to_json().get("ranking") or [[]]
+        lead = ranking[0][0] if ranking[0] else None
         text_lines.append(outcome_text(outcome.to_json(), names))
         text_lines.append(
             f"The secret seed was `{table.seed}` (its SHA-256 was announced at the start)."
         )
     elif state is not None:
         for seat in sorted(game.active_seats(state)):
+            lead = seat if lead is None else lead
             rec = loaded.seats[seat]
             next_names.append(names[seat])
             if rec.member_id is not None:
@@ -174,6 +182,7 @@ def play_notice(
         since=since,
         computers_due=bool(due_computers(loaded)),
         deferred=deferred,
+        lead_seat=lead,
     )
 
 
@@ -208,13 +217,14 @@ def narrate(events: Iterable[Event], seat: int | None) -> str:
 
 
 def outcome_text(outcome: Mapping[str, Any], names: list[str]) -> str:
-    places = []
+    """The ranking in a sentence: "**Game over.** bob wins with 42 points; carol is second
+    with 30 points.", then the game's notes (how a tie was broken)."""
     scores = outcome.get("scores", [])
-    for place, group in enumerate(outcome.get("ranking", []), start=1):
-        who = " and ".join(f"{names[s]} ({scores[s]})" for s in group)
-        places.append(f"{place}. {who}")
+    said = placed([([names[s] for s in group],
+                    f"with {counted(scores[group[0]], 'point')}" if scores else "")
+                   for group in outcome.get("ranking", [])])
     notes = " ".join(outcome.get("notes", []))
-    return "**Game over.** " + "; ".join(places) + (f". {notes}" if notes else "")
+    return "**Game over.** " + said + "." + (f" {notes}" if notes else "")
 
 
 def lobby_notice(

@@ -21,10 +21,12 @@ from bot.tables.narration import (
     describe,
     due_computers,
     named_view,
+    narrate,
     play_notice,
     private_notices,
+    text_names,
 )
-from bot.text import escape
+from bot.text import escape, fill
 from bot.values import Member, OutOfDate, Proposal, TableError
 from rules.words import listed
 
@@ -144,7 +146,8 @@ class PlayCases:
                 standing = game.format_action(state, parsed)
                 await self.live.store.set_standing(table_id, seat, standing)
                 loaded.seats[seat] = replace(loaded.seats[seat], standing=standing)
-                to_mover = f"You will answer `{standing}` from now on (only you see this)."
+                to_mover = (f"From now on, “{standing}” will be played for you whenever it is "
+                            "legal (only you see this).")
             if then_computers:
                 await computers(self.live, loaded, chain)
                 notice = await told(self.live, loaded, chain)
@@ -185,13 +188,15 @@ class PlayCases:
         pending = await self.live.store.add_pending(table_id, member.id, loaded.table.version,
                                                     action, notation, seat_print)
         if transition.irreversible:
+            # Its narration would tell the draw before the move counts.
             view = named_view(loaded, state, seat)
             note = "This move draws or reveals something: you see the result once it counts."
             return Proposal(pending, table_id, loaded.table.version, notation, view,
                             f"{note}\n{describe(loaded, view)}", hidden_result=True)
         view = named_view(loaded, transition.state, seat)
+        said = fill(narrate(transition.events, seat), text_names(loaded.seats))
         return Proposal(pending, table_id, loaded.table.version, notation, view,
-                        describe(loaded, view))
+                        describe(loaded, view), said=said)
 
     async def confirm(self, pending_id: int, member: Member, idem_key: str | None = None,
                       *, then_computers: bool = True) -> Notice:

@@ -57,30 +57,24 @@ def move_select(table_id: int, mark: Mark, moves: list[str]) -> discord.ui.Selec
     )
 
 
+def detail_button(table_id: int, seat: int | None, key: str, label: str
+                  ) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label[:80] or "Detail",
+                             custom_id=ids.detail(table_id, seat, key),
+                             style=discord.ButtonStyle.secondary)
+
+
+def text_button(table_id: int, seat: int | None) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label="Text view", custom_id=ids.text(table_id, seat),
+                             style=discord.ButtonStyle.secondary)
+
+
 def link_button(url: str, label: str = "Open on the web") -> discord.ui.Button[Any]:
     return discord.ui.Button(label=label, url=url, style=discord.ButtonStyle.link)
 
 
 def lobby_view(table_id: int) -> discord.ui.View:
     return _view(*(lobby_button(op, table_id) for op in ids.LOBBY_OPS))
-
-
-def board_view(table_id: int, mark: Mark, url: str | None = None,
-               label: str = "Open on the web", ops: tuple[str, ...] = ids.BOARD_OPS
-               ) -> discord.ui.View:
-    """The board's buttons (``ops``), and a link to its web page (or a seat's own view) when
-    given."""
-    link = (link_button(url, label),) if url else ()
-    return _view(*(board_button(op, table_id, mark) for op in ops), *link)
-
-
-def web_view(url: str | None, label: str = "Open on the web") -> discord.ui.View | None:
-    """Only a link (a finished game's board, a ``/hand`` answer); None without one."""
-    return _view(link_button(url, label)) if url else None
-
-
-def confirm_view(pending_id: int) -> discord.ui.View:
-    return _view(confirm_button("ok", pending_id), confirm_button("no", pending_id))
 
 
 def moves_view(table_id: int, mark: Mark, moves: list[str]) -> discord.ui.View:

@@ -11,7 +11,6 @@ view already sent.
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from collections import OrderedDict
@@ -32,14 +31,23 @@ from bot.pace.notices import (
     VoteRequest,
     deadline_text,
 )
-from bot.render_pool import Rendered
 from bot.store import Status
 from bot.store.announcing import PendingReply
 from bot.tables.outbox import Versions
-from bot.text import clip
+from bot.text import clip, escape
 from bot.ui import ids
-from bot.ui.components import board_view, lobby_view, seek_view, vote_view, web_view
-from bot.ui.dm_boards import DmBoards, dm_buttons
+from bot.ui.cards import (
+    Actions,
+    Card,
+    accent_of,
+    heading,
+    heading_of,
+    layout,
+    stage_of,
+    with_image,
+)
+from bot.ui.components import lobby_view, seek_view, vote_view
+from bot.ui.dm_boards import GAME_OVER, DmBoards, dm_actions
 from bot.ui.ids import Mark
 from bot.ui.rate_limit import Pacer
 from bot.ui.replies import ORIGINAL
@@ -56,16 +64,9 @@ VIEWS_REMEMBERED = 512
 # Latest channel messages searched, on a takeover, for a post the crashed holder made: Discord
 # forgets a nonce after a few minutes, and the look-back must stay one request.
 LOOK_BACK = 50
-
-
-def image_files(rendered: Rendered, stem: str = "board") -> list[discord.File]:
-    """Attachments for a view's images: ``board.png`` (the one readable at preview size),
-    then ``board-2.png``..."""
-    return [
-        discord.File(io.BytesIO(png), filename=f"{stem}.png" if n == 0 else f"{stem}-{n + 1}.png",
-                     description=alt[:1000])
-        for n, (png, alt) in enumerate(rendered)
-    ]
+# A DM's own words stay under 600 characters with its heading and what the member can do:
+# longer news is cut at a line (the whole view is behind "Text view", the recap apart).
+DM_NEWS_MAX = 400
 
 
 class _Bounded(OrderedDict[Any, int]):
@@ -189,7 +190,7 @@ class Delivery:
                     return message.id
                 if mine:
                     return None  # an earlier board of this table: the range came after it
-                if lines and not boards and lines <= set(message.content.splitlines()):
+                if lines and not boards and lines <= set(message_text(message).splitlines()):
                     return message.id
         except discord.HTTPException as exc:
             log.warning("table %s: channel %s's latest messages not read: %s",
@@ -198,8 +199,9 @@ class Delivery:
 
     async def _post(self, notice: Notice, text: str, *, board: bool = True,
                     nonce: str | None = None) -> int | None:
-        """Post in the table's channel; with ``nonce`` a repeat returns the first message
-        (``None`` when that one was deleted meanwhile). Without ``board``, only the text."""
+        """Post in the table's channel, as a card; with ``nonce`` a repeat returns the first
+        message (``None`` when that one was deleted meanwhile). Without ``board``, only the
+        text."""
         content = text
         over = notice.status in (Status.OVER, Status.ABANDONED)
         deadlines = notice.data.get("deadlines", {})
@@ -207,32 +209,41 @@ class Delivery:
             content += "\n`/export` gives the file that replays the game."
         # "Next:" is for the members who must act; computers answer in a post of their own.
         next_members = notice.next_members if board else ()
+        footer = ""
         if next_members and not over:
-            content += "\nNext: " + ", ".join(
+            footer = "Next: " + ", ".join(
                 f"<@{m}>" + (f" (deadline {deadline_text(deadlines[m])})" if m in deadlines
                              else "")
                 for m in next_members)
         mentioned = discord.AllowedMentions(
             users=[discord.Object(m) for m in next_members], everyone=False, roles=False
         )
-        files: list[discord.File] = []
-        if board and notice.public_view is not None:
-            files = image_files(
-                await self.services.renderer.render(notice.game_id, notice.public_view)
-            )
+        drawn = None
+        shown = board and notice.public_view is not None
+        if shown:
+            assert notice.public_view is not None
+            drawn = await self.services.renderer.card(notice.game_id, notice.public_view)
         playing = notice.status == Status.PLAYING
-        url = (await self.table_url(notice.table_id)
-               if board and notice.public_view is not None else None)
-        view = (board_view(notice.table_id, Mark(version=notice.version), url)
-                if playing and board else web_view(url) or MISSING)
+        url = await self.table_url(notice.table_id) if shown else None
+        actions = Actions(
+            notice.table_id, Mark(version=notice.version) if playing and board else None,
+            ids.BOARD_OPS, None, drawn.parts if drawn is not None else (),
+            text_view=shown, url=url)
+        # A post of earlier moves (no board) does not say whose turn it is now.
+        card = Card(heading(notice.game_id, notice.public_view,
+                            notice.next_names if board else (), over),
+                    body=content.strip("\n"), footer=footer, accent=accent_of(notice.lead_seat),
+                    actions=actions)
+        if drawn is not None:
+            card = with_image(card, drawn, "board")
+        view, files = layout(card, drawn)
         # discord.py sends ``enforce_nonce: true`` with any nonce given (else one of its own,
         # random, which protects nothing).
         keyed: dict[str, Any] = {} if nonce is None else {"nonce": nonce}
         await self.pacer.wait()
         try:
             sent = await self.channel(notice.channel_id).send(
-                clip(content.strip("\n")), files=files or MISSING, view=view,
-                allowed_mentions=mentioned, **keyed,
+                files=files or MISSING, view=view, allowed_mentions=mentioned, **keyed,
             )
         except discord.NotFound:
             if nonce is None:
@@ -255,13 +266,11 @@ class Delivery:
                 if self._dm_sent.get(key, -1) >= seat.version:
                     continue  # a newer view already reached this member
                 url = await self.private_url(notice.table_id, seat.seat, seat.member_id)
-                buttons = dm_buttons(notice, seat.member_id,
-                                     Mark(fingerprint=seat.fingerprint), url)
-                sent = await self.dm(notice.game_id, seat, buttons, notice.table_id)
+                sent = await self.dm(notice, seat, url)
                 if sent is not None:
                     self._dm_sent.remember(key, seat.version)
-                    if isinstance(sent, discord.Message):
-                        self.dm_boards.keep(notice, seat.member_id, seat.version, sent, url)
+                    if isinstance(sent, tuple) and isinstance(sent[0], discord.Message):
+                        self.dm_boards.keep(notice, seat.member_id, seat.version, *sent)
                 else:
                     closed.append(seat.member_id)
                     await self.services.tables.mark_dm_closed(notice.table_id, seat.member_id)
@@ -277,13 +286,12 @@ class Delivery:
                 ),
             )
 
-    async def dm(
-        self, game_id: str, seat: SeatNotice, buttons: discord.ui.View | None = None,
-        table_id: int = 0,
-    ) -> discord.Message | bool | None:
-        """DM one seat its private view, with the board's buttons so the player can act from
-        the DM: the message sent (True when sending failed for another reason, the move being
-        committed either way); None when the member's DMs are closed (never retried)."""
+    async def dm(self, notice: Notice, seat: SeatNotice, url: str | None = None
+                 ) -> tuple[discord.Message, Card] | bool | None:
+        """DM one seat its private view as a card, with the board's buttons so the player can
+        act from the DM: the message sent and its card (True when sending failed for another
+        reason, the move being committed either way); None when the member's DMs are closed
+        (never retried)."""
         assert seat.member_id is not None
         user = self.client.get_user(seat.member_id) or discord.Object(seat.member_id)
         try:
@@ -291,16 +299,18 @@ class Delivery:
             # Rendered once it may go: DMs waiting their turn must not hold up the boards'
             # renders.
             await self.pacer.wait(urgent=False)
-            key = (table_id, seat.member_id)
-            rendered = await self.services.renderer.render(
-                game_id, seat.view, update=True, previous=self._dm_views.get(key))
+            key = (notice.table_id, seat.member_id)
+            drawn = await self.services.renderer.card(
+                notice.game_id, seat.view, update=True, previous=self._dm_views.get(key))
             self._dm_views[key] = seat.view
             self._dm_views.move_to_end(key)
             while len(self._dm_views) > VIEWS_REMEMBERED:
                 self._dm_views.popitem(last=False)
-            files = image_files(rendered, "hand")
-            sent = await channel.send(clip(seat.text or "Your view."), files=files or MISSING,
-                                      view=buttons if buttons is not None else MISSING,
+            actions = dm_actions(notice, seat.member_id, seat.seat,
+                                 Mark(fingerprint=seat.fingerprint), drawn.parts, url)
+            card = with_image(seat_card(notice, seat, actions), drawn, "hand")
+            view, files = layout(card, drawn)
+            sent = await channel.send(files=files or MISSING, view=view,
                                       allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as exc:
             DMS_REFUSED.inc()
@@ -314,7 +324,7 @@ class Delivery:
             log.warning("DM to %s failed: %s", seat.member_id, exc)
             return True
         await self.dms_open(seat.member_id)
-        return sent
+        return sent, card
 
     async def dms_closed(self, member_id: int) -> None:
         """Discord refused a DM (50007): Discord advises against retrying, so reminders and
@@ -334,10 +344,15 @@ class Delivery:
             self._refused.discard(member_id)
             await self.services.scheduler.dms_refused(member_id, False)
 
-    async def private_payload(self, game_id: str, seat: SeatNotice) -> tuple[str, Any]:
-        """The ephemeral ``/hand`` answer: the same text and image a DM would carry."""
-        files = image_files(await self.services.renderer.render(game_id, seat.view), "hand")
-        return clip(seat.text or "Your view."), files or MISSING
+    async def private_card(self, notice: Notice, seat: SeatNotice, url: str | None
+                           ) -> tuple[discord.ui.LayoutView, list[discord.File]]:
+        """The ephemeral ``/hand`` answer: the card a DM would carry (one image, the detail
+        buttons), for members whose DMs are closed."""
+        drawn = await self.services.renderer.card(notice.game_id, seat.view)
+        assert seat.member_id is not None
+        actions = dm_actions(notice, seat.member_id, seat.seat,
+                             Mark(fingerprint=seat.fingerprint), drawn.parts, url)
+        return layout(with_image(seat_card(notice, seat, actions), drawn, "hand"), drawn)
 
     # -- what the scheduler fires ---------------------------------------------------------
 
@@ -441,6 +456,41 @@ class Delivery:
             return
         await self.dms_open(board.member_id)
         await self.services.scheduler.dashboard_posted(board.member_id, channel.id, sent.id)
+
+
+def seat_card(notice: Notice, seat: SeatNotice, actions: Actions) -> Card:
+    """A seat's own card: what changed for it, what it can do, and the recap of what
+    happened since its last turn (the whole view is behind "Text view")."""
+    over = notice.status in (Status.OVER, Status.ABANDONED)
+    you = seat.member_id in notice.next_members
+    if over:
+        can = GAME_OVER
+    elif you:
+        can = "It is your turn: **My moves** lists what you can play."
+    elif notice.next_names:
+        waiting = " and ".join(notice.next_names)
+        can = (f"Nothing to do until {waiting} "
+               f"{'has' if len(notice.next_names) == 1 else 'have'} played.")
+    else:
+        can = ""
+    you_name = escape(seat.name) if you else None  # as next_names writes names
+    stage = stage_of(seat.view)
+    return Card(heading_of(notice.game_id, stage, notice.next_names, over, you_name),
+                body=clip(seat.text, DM_NEWS_MAX), hint=can, footer=seat.recap,
+                accent=accent_of(seat.seat),
+                actions=actions, game_id=notice.game_id, stage=stage)
+
+
+def message_text(message: discord.Message) -> str:
+    """What a member reads in a message: its content, or a card's text displays."""
+    lines = [message.content] if message.content else []
+    stack = list(reversed(message.components))
+    while stack:
+        item: Any = stack.pop()
+        if isinstance(item, discord.TextDisplay):
+            lines.append(item.content)
+        stack.extend(reversed(list(getattr(item, "children", None) or ())))
+    return "\n".join(lines)
 
 
 def _users(members: tuple[int, ...]) -> discord.AllowedMentions:

@@ -9,15 +9,14 @@ from collections.abc import Collection
 from typing import Any
 
 import discord
-from discord.utils import MISSING
 
 from bot.notices import Notice
 from bot.pace.notices import next_line
 from bot.tables.outbox import DONE
-from bot.text import clip
 from bot.ui.async_play import seen
-from bot.ui.components import confirm_view, moves_view, web_view
-from bot.ui.delivery import delivery_of, image_files
+from bot.ui.cards import Card, layout, text_layout, title_of, with_image
+from bot.ui.components import confirm_button, moves_view
+from bot.ui.delivery import delivery_of
 from bot.ui.ids import Mark
 from bot.ui.replies import given, owe
 from bot.ui.respond import bot_of, defer, member_of, refuse, reply
@@ -27,19 +26,31 @@ STALE = "This board is out of date; use the latest one in the channel (or `/boar
 
 
 async def show_preview(interaction: discord.Interaction[Any], table_id: int, text: str) -> None:
-    """The mover's own view after the move, rendered, with Confirm / Cancel."""
+    """The mover's own view after the move, as a card of one image, with Confirm / Cancel."""
     await defer(interaction)
     bot = bot_of(interaction)
     await seen(interaction, table_id)
     proposal = await bot.tables.propose(table_id, member_of(interaction), text)
     table = await bot.tables.live.record(table_id)
-    files = image_files(await bot.renderer.render(table.game_id, proposal.view), "preview")
-    content = (f"Preview: you are about to play `{proposal.text}`; Confirm plays it (only you "
-               f"see this).\n{proposal.description}")
-    await interaction.followup.send(
-        clip(content), ephemeral=True, files=files or MISSING,
-        view=confirm_view(proposal.pending_id)
-    )
+    drawn = await bot.renderer.card(table.game_id, proposal.view)
+    if proposal.hidden_result or not proposal.said:
+        what = (f"You chose {quoted(proposal.text)}. "
+                + ("It draws or reveals something: you see the result once it counts."
+                   if proposal.hidden_result else "The picture shows your view after it."))
+    else:
+        what = f"{proposal.said}\nThe picture shows your view after it."
+    card = with_image(Card(f"### **{title_of(table.game_id)}** · Preview of your move",
+                           body=f"{what}\n**Confirm** plays it; only you see this preview.",
+                           extra=(confirm_button("ok", proposal.pending_id),
+                                  confirm_button("no", proposal.pending_id))),
+                      drawn, "preview")
+    view, files = layout(card, drawn)
+    await interaction.followup.send(view=view, files=files, ephemeral=True)
+
+
+def quoted(notation: str) -> str:
+    """A move's notation inside a sentence (typed by the engine, never by a member)."""
+    return f"“{notation}”"
 
 
 async def commit(interaction: discord.Interaction[Any], table_id: int, text: str, *,
@@ -82,7 +93,8 @@ async def announce(
     if notice.to_mover:
         done = f"{notice.to_mover}\n{done}"
     if edit:
-        await interaction.edit_original_response(content=done, attachments=[], view=None)
+        # The preview was a card: it stays one (Discord keeps the flag), now words only.
+        await interaction.edit_original_response(view=text_layout(done), attachments=[])
     else:
         await reply(interaction, done)
         await given(interaction)
@@ -149,13 +161,13 @@ async def _offer_moves(interaction: discord.Interaction[Any], table_id: int) -> 
         return
     short = shortlist(moves, await bot.tables.last_notation(table_id, member),
                       await bot.tables.finishing_words(table_id))
-    hint = (f"You have {len(moves)} legal moves; `/move` searches them all as you type: "
-            f"{await bot.tables.moves_hint(table_id)}.")
+    hint = (f"You have {len(moves)} moves to choose from, more than one menu holds. Type in "
+            f"`/move` to search them all: {await bot.tables.moves_hint(table_id)}.")
     if short:
-        await reply(interaction, hint + " Common ones:", view=moves_view(table_id, mark, short))
+        await reply(interaction, hint + " The menu holds the usual ones.",
+                    view=moves_view(table_id, mark, short))
     else:
-        sample = ", ".join(f"`{m}`" for m in moves[:5])
-        await reply(interaction, f"{hint} For example {sample}.")
+        await reply(interaction, f"{hint} For example: {', '.join(moves[:5])}.")
 
 
 async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -163,13 +175,12 @@ async def show_hand(interaction: discord.Interaction[Any], table_id: int) -> Non
     await defer(interaction)
     bot = bot_of(interaction)
     await seen(interaction, table_id)
-    table = await bot.tables.live.record(table_id)
     seat = await bot.tables.private_view(table_id, member_of(interaction))
+    status = await bot.tables.status(table_id)
     delivery = delivery_of(interaction)
-    content, files = await delivery.private_payload(table.game_id, seat)
     url = await delivery.private_url(table_id, seat.seat, interaction.user.id)
-    await interaction.followup.send(content, files=files, ephemeral=True,
-                                    view=web_view(url, "My view on the web") or MISSING)
+    view, files = await delivery.private_card(status, seat, url)
+    await interaction.followup.send(view=view, files=files, ephemeral=True)
 
 
 async def still_valid(interaction: discord.Interaction[Any], table_id: int, mark: Mark) -> bool:

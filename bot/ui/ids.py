@@ -23,6 +23,10 @@ VOTE_CHOICES = ("remove", "wait", "substitute")
 VOTE = rf"{PREFIX}:vote:(?P<choice>remove|wait|substitute):(?P<turn>[0-9]+)(?::(?P<round>[0-9]+))?"
 # An advert for a seat carries whom it was posted for and who posted it (checked then).
 CHECKIN = rf"{PREFIX}:checkin:(?P<league>[0-9]+)"
+# A detail of a view (its key from ``rendering.detail_parts``) and a view in words: of the
+# public board (``p``) or of one seat's own view (its number, checked against the presser).
+DETAIL = rf"{PREFIX}:detail:(?P<table>[0-9]+):(?P<seat>p|[0-9]+):(?P<key>[A-Za-z0-9_.:-]{{1,40}})"
+TEXT = rf"{PREFIX}:text:(?P<table>[0-9]+):(?P<seat>p|[0-9]+)"
 SEEK = rf"{PREFIX}:seek:(?P<table>[0-9]+):(?P<seat>[0-9]+):(?P<old>[0-9]+):(?P<by>[0-9]+)"
 
 
@@ -69,3 +73,20 @@ def seek(table_id: int, seat: int, old: int, by: int) -> str:
 
 def checkin(league_id: int) -> str:
     return f"{PREFIX}:checkin:{league_id}"
+
+
+def _seat(seat: int | None) -> str:
+    return "p" if seat is None else str(seat)
+
+
+def seat_of(field: str) -> int | None:
+    """The seat a detail or text id names (None: the public board)."""
+    return None if field == "p" else int(field)
+
+
+def detail(table_id: int, seat: int | None, key: str) -> str:
+    return f"{PREFIX}:detail:{table_id}:{_seat(seat)}:{key}"
+
+
+def text(table_id: int, seat: int | None) -> str:
+    return f"{PREFIX}:text:{table_id}:{_seat(seat)}"

@@ -10,7 +10,8 @@ import discord
 
 from bot.leagues.checkin import CheckIns
 from bot.text import clean_name, escape
-from bot.ui import async_play, components, ids, lobby
+from bot.ui import async_play, components, details, ids, lobby
+from bot.ui.cards import text_layout
 from bot.ui.flows import STALE, confirm, offer_moves, play, show_hand, still_valid
 from bot.ui.ids import Mark
 from bot.ui.respond import bot_of, member_of, refuse, reply, report_error
@@ -88,9 +89,8 @@ class ConfirmButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await confirm(interaction, self.pending_id)
             return
         await bot_of(interaction).tables.cancel(self.pending_id, member_of(interaction))
-        await interaction.response.edit_message(
-            content="Cancelled; nothing was played.", attachments=[], view=None
-        )
+        await interaction.response.edit_message(  # the preview card, now words only
+            view=text_layout("Cancelled; nothing was played."), attachments=[])
 
 
 class MoveSelect(Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.PICK):
@@ -180,5 +180,41 @@ class CheckInButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     allowed_mentions=discord.AllowedMentions.none())
 
 
+class DetailButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.DETAIL):
+    """One detail image of the public board or of a seat's own view, for the presser."""
+
+    def __init__(self, table_id: int, seat: int | None, key: str) -> None:
+        super().__init__(components.detail_button(table_id, seat, key, "Detail"))
+        self.table_id, self.seat, self.key = table_id, seat, key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> DetailButton:
+        return cls(int(match["table"]), ids.seat_of(match["seat"]), match["key"])
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await details.show_detail(interaction, self.table_id, self.seat, self.key)
+
+
+class TextViewButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.TEXT):
+    """The public board or a seat's own view in words, for the presser."""
+
+    def __init__(self, table_id: int, seat: int | None) -> None:
+        super().__init__(components.text_button(table_id, seat))
+        self.table_id, self.seat = table_id, seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+        match: re.Match[str], /,
+    ) -> TextViewButton:
+        return cls(int(match["table"]), ids.seat_of(match["seat"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await details.show_text(interaction, self.table_id, self.seat)
+
+
 DYNAMIC_ITEMS = (LobbyButton, BoardButton, ConfirmButton, MoveSelect, VoteButton, SeekButton,
-                 CheckInButton)
+                 CheckInButton, DetailButton, TextViewButton)

@@ -198,8 +198,8 @@ class HadriansWall:
         return load_state(data)
 
     def moves_hint(self) -> str:
-        return ("type an area and a box number (`fort 7`, `wall guard 2`, `citizen`), the "
-                "worker you pay with (`servant`) or `pass`")
+        return ("an area and a box number such as fort 7 or wall guard 2, or citizen, the "
+                "worker you pay with (servant), or pass")
 
     def rules_summary(self) -> str:
         return (

@@ -17,6 +17,7 @@ from rules.hadrians_wall.components import (
     ATTACK_CARDS,
     ATTRIBUTES,
     CITIZENS,
+    COHORTS,
     FATE_CARDS,
     GLADIATORS,
     GREY_FLAG,
@@ -29,7 +30,7 @@ from rules.hadrians_wall.right import is_dead
 from rules.hadrians_wall.scoring import breakdown, outcome
 from rules.hadrians_wall.state import Sheet, State, clone
 from rules.hadrians_wall.year import temple_favours
-from rules.words import counted
+from rules.words import counted, listed
 
 PUBLIC_KEYS = (
     "hand", "cohorts", "mining", "guard", "fort", "wall", "cippi", "production", "training",
@@ -180,32 +181,62 @@ def view(st: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
+PHASE_WORDS = {"choose": "everyone chooses a Path card", "actions": "everyone plays their turn",
+               "attack": "the attack is resolved", "over": "the game is over"}
+STATUS_WORDS = {"chosen": "has chosen", "choosing": "is choosing", "passed": "has passed",
+                "acting": "is playing", "resolved": "has resolved the attack",
+                "using favours": "is using temple favours"}
+PROGRESS_VERBS = {"choose": "chosen", "actions": "finished", "attack": "resolved"}
+
+
+def progress_sentence(v: Mapping[str, Any]) -> str:
+    """How far the table is: "Nobody has chosen yet.", "2 of 3 players have chosen."."""
+    progress, phase = v["progress"], v["phase"]
+    verb = PROGRESS_VERBS.get(phase)
+    if verb is None:
+        return ""
+    done, total = progress["done"], progress["total"]
+    if done == 0:
+        return f"Nobody has {verb} yet."
+    if done == total:
+        return f"Everyone has {verb}."
+    return f"{done} of {counted(total, 'player')} {'has' if done == 1 else 'have'} {verb}."
+
+
+def sheet_sentence(s: Mapping[str, Any]) -> str:
+    """One player's sheet in a sentence: score, attributes, defences, citizens, hand."""
+    hand = listed([counted(n, g) for g, n in s["hand"].items() if n]) or "nothing"
+    attrs = listed([f"{s['attributes'][a]} {a}" for a in ATTRIBUTES])
+    cits = listed([counted(s["citizens"][c], c) for c in CITIZENS if s["citizens"][c]])
+    cohorts = listed([f"{n} {side}" for n, side in zip(s["cohorts"], COHORTS, strict=False)])
+    doing = STATUS_WORDS.get(s["status"], "")
+    return (f"{{p{s['seat']}}} {doing + ' and ' if doing else ''}has "
+            f"{counted(s['score']['total'], 'point')} ({attrs}; {s['final_disdain']} disdain "
+            f"at the end). Cohorts: {cohorts}. Fort at "
+            f"{s['fort']}, wall at {s['wall']}, wall guard at {s['guard']}. "
+            + (f"Citizens: {cits}. " if cits else "") + f"In hand: {hand}.")
+
+
 def describe(v: Mapping[str, Any]) -> str:
     """A plain-text account of a view: the Year, the Fate card, each player's state."""
-    lines = [f"Hadrian's Wall - Year {v['year']} of {v['years']} ({v['difficulty']}), "
-             f"{v['phase']}: {v['progress']['label']}."]
+    phase = PHASE_WORDS.get(v["phase"], v["phase"])
+    lines = [f"Hadrian's Wall, Year {v['year']} of {v['years']} ({v['difficulty']} "
+             f"difficulty): {phase}. {progress_sentence(v)}".rstrip()]
     card = v.get("fate_card")
     if card:
-        gains = ", ".join(counted(n, g) for g, n in card["gains"].items() if n)
-        lines.append(f"Fate card {card['id']}: attack {card['attack']}, gains {gains}.")
+        gains = listed([counted(n, g) for g, n in card["gains"].items() if n])
+        lines.append(f"This Year's Fate card, {card['id']}, brings an attack "
+                     f"({card['attack']}) and gives everyone {gains}.")
     drawn = v.get("fate_drawn")
     if drawn:
-        lines.append("Drawn from the Fate deck this Year: " + ", ".join(
-            f"{c['id']} (trade good {c['trade_good']}, damage {c['gladiator_damage']})"
-            for c in drawn) + ".")
+        lines.append("Drawn from the Fate deck this Year: " + listed([
+            f"{c['id']} (trade good {c['trade_good']}, gladiator damage "
+            f"{c['gladiator_damage']})" for c in drawn]) + ".")
     for n in v.get("neutral", []):
         lines.append(f"Neutral card {n['id']}: trade good {n['trade_good']}, pattern "
                      f"{n['pattern']}, {counted(n['resources'], 'resource')}, "
                      f"{counted(n['soldiers'], 'soldier')}.")
-    for s in v["sheets"]:
-        hand = ", ".join(counted(n, g) for g, n in s["hand"].items() if n) or "nothing"
-        attrs = " ".join(f"{a[:3]} {s['attributes'][a]}" for a in ATTRIBUTES)
-        cits = " ".join(f"{c[:4]} {s['citizens'][c]}" for c in CITIZENS)
-        lines.append(
-            f"{{p{s['seat']}}} ({s['status']}): score {s['score']['total']}; {attrs}; "
-            f"disdain {s['final_disdain']}; cohorts {'/'.join(str(c) for c in s['cohorts'])}; "
-            f"fort {s['fort']} wall {s['wall']} guard {s['guard']}; {cits}; hand: {hand}."
-        )
+    lines.extend(sheet_sentence(s) for s in v["sheets"])
     attack = v.get("attack")
     if attack:
         arrows = ", ".join(c["attack"] for c in attack["cards"]) or "none"
@@ -221,7 +252,7 @@ def describe(v: Mapping[str, Any]) -> str:
         lines.append(f"Your cards: {names}" + (f"; Path chosen: {chosen}." if chosen else "."))
     outcome_ = v.get("outcome")
     if outcome_:
-        lines.append("Final scores: " + ", ".join(
-            f"{{p{i}}} {sc}" for i, sc in enumerate(outcome_["scores"])) + ".")
+        lines.append("Final scores: " + listed([
+            f"{{p{i}}} {counted(sc, 'point')}" for i, sc in enumerate(outcome_["scores"])]) + ".")
         lines.extend(outcome_["notes"])
     return "\n".join(lines)

@@ -183,8 +183,8 @@ class MinervaGame:
         return views.describe(view)
 
     def moves_hint(self) -> str:
-        return ("type what you do and where: `build` and a tile's name (`build wheat field`) "
-                "or cell (`build 1,0`), `residence`, `activate`, `assistant`, `sell` or `pass`")
+        return ("what you do and where, such as build wheat field or build 1,0 (a tile's name "
+                "or a cell), or residence, activate, assistant, sell or pass")
 
     def rules_summary(self) -> str:
         return views.RULES_SUMMARY

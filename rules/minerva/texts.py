@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.minerva.components import RESOURCES, Cost, Temple, TileType
-from rules.words import counted
+from rules.words import counted, listed
 
 
 def amount(key: str, n: int) -> str:
@@ -70,3 +70,18 @@ def temple_text(temple: Temple) -> str:
     area = "8 around" if temple.area == "surround8" else "row+column"
     what = "type" if temple.count == "distinct_types" else temple.count
     return f"{temple.vp_each} VP per {what} {area}"
+
+
+def temple_sentence(temple: Temple) -> str:
+    """A temple in a sentence: what it costs and what it scores at the end."""
+    cost = listed([f"{n} {RESOURCES[i]}" for i, n in enumerate(temple.cost) if n]) or "nothing"
+    if temple.area == "none":
+        held = temple.count.removeprefix("resource:")
+        gain = f"for each {held} you hold at the end"
+    else:
+        what = ("different kind of tile" if temple.count == "distinct_types"
+                else f"{temple.count} tile")
+        where = "among the 8 tiles around it" if temple.area == "surround8" else (
+            "in its row and its column")
+        gain = f"for each {what} {where}"
+    return f"{temple.name} costs {cost} and scores {temple.vp_each} VP {gain}"

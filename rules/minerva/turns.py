@@ -144,7 +144,7 @@ def apply_main(cat: Catalogue, s: MinervaState, action: Action, log: list[str]) 
         log.insert(0, f"built {tile_name(cat, code)} at {format_cell(cell)}")
         ttype = cat.code_type(code)
         if ttype is not None and ttype.timing == "when_built" and ttype.effect:
-            log.append(f"{ttype.name} when built")
+            log.append(f"the {ttype.name.lower()} takes effect at once")
             s.stack.append({"k": "eff", "type": ttype.key, "at": cell, "i": 0, "opt": True})
     elif kind == "coins":
         for i, (first, second) in enumerate(s.pairs):

@@ -8,13 +8,19 @@ from typing import Any
 
 from rules.core import Action, Outcome
 from rules.minerva.city import DIRECTION_NAMES, format_cell, frontier, line
-from rules.minerva.components import CULTURE, RESOURCES, Catalogue
+from rules.minerva.components import CULTURE, RESOURCES, Catalogue, catalogue
 from rules.minerva.economy import can_pay
 from rules.minerva.effects import category_of, decisions, tile_name
 from rules.minerva.notation import format_action
 from rules.minerva.rounds import ROUND_TILE, assistant_price
 from rules.minerva.state import MinervaState, PlayerState
-from rules.minerva.texts import clause_text, cost_text, effect_text, temple_text
+from rules.minerva.texts import (
+    clause_text,
+    cost_text,
+    effect_text,
+    temple_sentence,
+    temple_text,
+)
 from rules.minerva.turns import build_choices, fee_due, tile_cost
 from rules.words import counted
 
@@ -24,9 +30,10 @@ on a residence and activate one direction, or pass (take the lowest order tile; 
 1 denarius; once anyone passed, other actions cost 1 denarius). A line runs from the residence to
 the next gap or residence. Culture points against the top culture tiles; glory tokens win glory
 tiles each round; temples score at the end; 1 VP per 3 denarii + resources.
-Moves: build markets 1,0 | residence 1,0 | assistant 1,0 | pass | activate north |
-choose 2 grain | take grain wood | exchange 2 | pair stone | buy ore | culture art | use 1,0 |
-move 1,0 | to 2,0 | remove 1,0 | hire denarii | hire glory | sell grain | done"""
+A move is written in words: build and a tile's name or a cell (build markets 1,0), residence 1,0,
+assistant 1,0 or pass. When a tile asks you something, answer the same way: activate north,
+choose 2 grain, take grain wood, exchange 2, pair stone, buy ore, culture art, use 1,0, move 1,0
+then to 2,0, remove 1,0, hire denarii or hire glory, sell grain, and done when you have finished."""
 
 
 def tile_info(cat: Catalogue, code: str) -> dict[str, Any]:
@@ -226,16 +233,18 @@ def describe(view: Mapping[str, Any]) -> str:
             f"{counted(seat['residences'], 'residence')} left{order}; "
             f"city of {counted(len(seat['city']), 'tile')}."
         )
-    lines.append("Culture tops: " + ", ".join(
-        f"{c} needs {tiles[0]['req']} for {tiles[0]['vp']} VP" if tiles else f"{c} empty"
+    lines.append("Culture tiles: " + "; ".join(
+        f"the top {c} tile ({tiles[0]['vp']} VP) goes to whoever makes "
+        f"{counted(tiles[0]['req'], 'culture point')} of {c} in one turn" if tiles
+        else f"no {c} tile is left"
         for c, tiles in view["culture"].items()
     ) + ".")
     lines.append("Glory tiles this round: " + ", ".join(
         f"#{g['rank']} {g['vp']} VP" for g in view["glory_tiles"]
     ) + ".")
-    lines.append("Temples: " + "; ".join(
-        f"{t['name']} ({t['cost']}; {t['effect']})" for t in view["temples"]
-    ) + ".")
+    temples = catalogue().temples
+    lines.extend(temple_sentence(temples[t["id"]]) + "." if t["id"] in temples
+                 else f"{t['name']} costs {t['cost']}: {t['effect']}." for t in view["temples"])
     for a, b in view.get("pairs", []):
         other = (f"round tile with {counted(b['coins'], 'denarius')}" if b.get("round")
                  else b["name"])

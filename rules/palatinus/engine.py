@@ -163,8 +163,9 @@ class Palatinus:
         return st.load(data)
 
     def moves_hint(self) -> str:
-        return ("type a field (`c4`), with a piece's letter (`M c4`: merchant, `F`: farmer, "
-                "`S`: soldier) or `wolf`; to lay the tile, `lay` and a ring position (`lay 3`)")
+        return ("a field such as c4, after a piece's letter (M c4 for a merchant, F for a "
+                "farmer, S for a soldier) or wolf; to lay the tile, lay and a ring position, "
+                "such as lay 3")
 
     def rules_summary(self) -> str:
         return (

@@ -11,7 +11,7 @@ from rules.palatinus import components as comp
 from rules.palatinus.config import Config
 from rules.palatinus.geometry import Board
 from rules.palatinus.state import Piece
-from rules.words import counted
+from rules.words import counted, listed
 
 MERCHANT_POINTS = {"M": 1, "F": 2, "S": 3}
 FARMER_POINTS = 2
@@ -234,6 +234,14 @@ def soldier_text(soldier: Mapping[str, Any]) -> str:
     return f"{who} captures {counted(len(soldier['captured']), word)} ({taken})"
 
 
+def shared_capture_text(capture: Mapping[str, Any]) -> str:
+    """A piece several soldiers captured: one owner keeps it, the others get a disc."""
+    others = capture["discs_to"]
+    takes = "takes a 1-point disc" if len(others) == 1 else "each take a 1-point disc"
+    return (f"{{p{capture['holder']}}} keeps the piece on {capture['field']} that more than "
+            f"one soldier captured, and {listed([f'{{p{s}}}' for s in others])} {takes} for it")
+
+
 def award_text(hill: Mapping[str, Any]) -> str:
     award = hill["award"]
     if award["result"] == "laurel":
@@ -247,11 +255,7 @@ def hill_events(record: Mapping[str, Any]) -> list[Event]:
     events = []
     for hill in record["hills"]:
         parts = [soldier_text(s) for s in hill["soldiers"]]
-        shares = [
-            f"{{p{c['holder']}}} holds {c['field']}; {_seat_list(c['discs_to'])} take a disc"
-            for c in hill["captures"]
-            if c["discs_to"]
-        ]
+        shares = [shared_capture_text(c) for c in hill["captures"] if c["discs_to"]]
         totals = ", ".join(
             f"{{p{seat}}} {total}" for seat, total in enumerate(hill["totals"]) if total
         )

@@ -18,7 +18,7 @@ from rules.palatinus.geometry import RING_BY_NUMBER, Board, Hex, field_hexes, hi
 from rules.palatinus.laying import free_positions
 from rules.palatinus.placing import allowed_kinds, soldier_free_turns
 from rules.palatinus.state import LAYING, OVER, PLACING, PalatinusState
-from rules.words import counted
+from rules.words import counted, placed
 
 NAME_LIMIT = 32
 
@@ -200,6 +200,6 @@ def _scoring_lines(view: Mapping[str, Any]) -> list[str]:
                 f"{names[seat]}: {score} VP (laurels {parts['laurels']}, discs {parts['discs']}, "
                 f"captures {parts['captures']})"
             )
-        ranking = " > ".join("=".join(names[s] for s in group) for group in outcome["ranking"])
-        lines.append(f"Ranking: {ranking}.")
+        lines.append("Ranking: " + placed([([names[s] for s in group], "")
+                                           for group in outcome["ranking"]]) + ".")
     return lines

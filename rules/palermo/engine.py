@@ -121,8 +121,9 @@ class PalermoGame:
         return views.describe(view)
 
     def moves_hint(self) -> str:
-        return ("type a space (`C4`) or a house kind (`H2`, the house with 2 roof sections); "
-                "in phase 2 a cell (`e5`), `police`, `keep`, `business`, `home` or `walk on`")
+        return ("in phase 1 a space such as C4, or a house kind such as H2 (the house with 2 "
+                "roof sections); in phase 2 a cell such as e5, or police, keep, business, home "
+                "or walk on")
 
     def rules_summary(self) -> str:
         return (

@@ -242,7 +242,9 @@ def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState,
         state = _collect(state, seat, move.to, spare)
         data["income"] = spare
         text = (f"{{p{seat}}} stopped at their business on {name} and earned "
-                f"{counted(spare, 'point')}.")
+                f"{counted(spare, 'point')}." if spare else
+                f"{{p{seat}}} stopped at their business on {name} with no movement points "
+                "left over, so they earned nothing.")
     elif move.end == HOME:
         state = replace(
             state,

@@ -20,6 +20,7 @@ from rules.palermo.components import CORNERS, Config, house_words, movement
 from rules.palermo.geometry import Geometry
 from rules.palermo.scoring import breakdown, outcome
 from rules.palermo.state import BUILD, COLLECT, OFF, OVER, START_KIND, PalermoState, Tile
+from rules.words import counted, listed, placed
 
 
 def node_rect(geo: Geometry, node: int) -> list[float]:
@@ -197,6 +198,15 @@ END_WORDS = {"exact": "an exact stop", "business": "a business stop", "home": "h
              "blocked": "a blocked stop"}
 
 
+def final_words(outcome: Mapping[str, Any]) -> str:
+    """The final ranking in a sentence: "Final: {p1} wins with 42 points; {p0} is second
+    with 30 points." (tied seats share their place)."""
+    scores = outcome["scores"]
+    return "Final: " + placed([([f"{{p{s}}}" for s in group],
+                                f"with {counted(scores[group[0]], 'point')}")
+                               for group in outcome["ranking"]]) + "."
+
+
 def cheapest_moves(moves: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The cheapest way to end a move each way: the same ending for more points is never
     better, so the text and the image offer only the cheapest."""
@@ -249,18 +259,14 @@ def describe(v: Mapping[str, Any]) -> str:
         )
     if v.get("reachable"):
         shown = [
-            f"{r['cell']} " + " or ".join(f"{m['cost']} as {END_WORDS.get(m['end'], m['end'])}"
-                                          for m in cheapest_moves(r["moves"]))
+            f"{r['cell']} (" + " or ".join(
+                f"{END_WORDS.get(m['end'], m['end'])} for {movement(m['cost'])}"
+                for m in cheapest_moves(r["moves"])) + ")"
             for r in v["reachable"][:12]
         ]
         more = len(v["reachable"]) - len(shown)
-        lines.append("You can reach (cell, then movement points spent and how the pawn ends "
-                     "there): " + "; ".join(shown) + (f"; and {more} more." if more else "."))
+        lines.append("You can reach " + listed(shown + ([f"{more} more cells"] if more else []))
+                     + ".")
     if v.get("outcome"):
-        ranking = v["outcome"]["ranking"]
-        places = "; ".join(
-            f"{i + 1}. " + " = ".join(f"{{p{s}}} ({v['outcome']['scores'][s]})" for s in group)
-            for i, group in enumerate(ranking)
-        )
-        lines.append(f"Final: {places}.")
+        lines.append(final_words(v["outcome"]))
     return "\n".join(lines)

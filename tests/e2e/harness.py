@@ -58,7 +58,7 @@ def custom_id(message: Message, prefix: str) -> str:
 
 
 def mentioned_ids(message: Message) -> list[int]:
-    return [int(x) for x in re.findall(r"<@(\d+)>", message.content)]
+    return [int(x) for x in re.findall(r"<@(\d+)>", message.text)]
 
 
 def settings_for(standin: StandIn, db: Path, web: WebSettings | None = None) -> Settings:

@@ -82,9 +82,10 @@ def boards(standin: StandIn, channel: Channel) -> list[Message]:
 
 
 def lines_told(standin: StandIn, channel: Channel) -> list[str]:
-    """Every line the channel was told, less the "Next:" line each board repeats."""
+    """Every line the channel was told, less the heading and the "Next:" line each board
+    repeats."""
     return [line for m in standin.channel_messages(channel) if not m.ephemeral
-            for line in m.content.splitlines() if not line.startswith("Next:")]
+            for line in m.text.splitlines() if not line.startswith(("Next:", "### "))]
 
 
 async def open_solo(standin: StandIn, member: Member, channel: Channel, game: str) -> Message:

@@ -23,28 +23,28 @@ async def test_game_back_ends_a_holiday_and_settings_forget_it(
         clock = fake_clock(t)
         await open_timed(t, pace="daily")
         r = await s.slash(alice, t.channel, "settings", {"holiday_days": 7})
-        assert "Holiday:" in (await t.reply(r)).content
+        assert "Holiday:" in (await t.reply(r)).text
         clock.advance(3600)
         r = await s.slash(alice, t.channel, "game status")
-        assert "Alice: " in (await t.reply(r)).content and "away until" in \
-            (await t.reply(r)).content
+        assert "Alice: " in (await t.reply(r)).text and "away until" in \
+            (await t.reply(r)).text
         r = await s.slash(alice, t.channel, "game back")
-        said = (await t.reply(r)).content
+        said = (await t.reply(r)).text
         assert "holiday is over" in said, said
         r = await s.slash(alice, t.channel, "game status")
-        assert "away" not in (await t.reply(r)).content
+        assert "away" not in (await t.reply(r)).text
         r = await s.slash(alice, t.channel, "settings")
-        assert "Holiday:" not in (await t.reply(r)).content
+        assert "Holiday:" not in (await t.reply(r)).text
         # Ended by /settings itself: no longer listed either.
         r = await s.slash(alice, t.channel, "settings", {"holiday_days": 5})
-        assert "Holiday:" in (await t.reply(r)).content
+        assert "Holiday:" in (await t.reply(r)).text
         clock.advance(3600)
         r = await s.slash(alice, t.channel, "settings", {"holiday_days": 0})
-        assert "Holiday:" not in (await t.reply(r)).content
+        assert "Holiday:" not in (await t.reply(r)).text
         # Nothing to come back from: said so, briefly and privately.
         r = await s.slash(alice, t.channel, "game back")
         refused = await t.reply(r)
-        assert refused.ephemeral and "no holiday under way" in refused.content
+        assert refused.ephemeral and "no holiday under way" in refused.text
 
 
 async def _vote_asked(t: Table) -> tuple[list[str], Message]:
@@ -57,7 +57,7 @@ async def _vote_asked(t: Table) -> tuple[list[str], Message]:
     clock.advance(HOUR)
     await t.bot.tick()
     ask = await s.wait_until(
-        lambda: next((m for m in t.bot_messages() if "what should the table do" in m.content),
+        lambda: next((m for m in t.bot_messages() if "what should the table do" in m.text),
                      None), WAIT, "the vote")
     return [n for n in ("alice", "bob", "carol") if n != silent], ask
 
@@ -72,8 +72,8 @@ async def test_a_vote_decided_by_its_voters_shows_it_ended(standin: StandIn, tmp
             await t.reply(r)
         ended = await s.wait_until(lambda: ask if not ask.components else None, WAIT,
                                    "the vote's buttons gone")
-        assert "the vote ends" not in ended.content
-        assert "The vote is over" in ended.content and "a tie" in ended.content
+        assert "the vote ends" not in ended.text
+        assert "The vote is over" in ended.text and "a tie" in ended.text
 
 
 async def test_a_vote_that_ran_out_shows_it_ended(standin: StandIn, tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ async def test_a_vote_that_ran_out_shows_it_ended(standin: StandIn, tmp_path: Pa
         await t.bot.tick()
         ended = await s.wait_until(lambda: ask if not ask.components else None, WAIT,
                                    "the vote's buttons gone")
-        assert "The vote is over" in ended.content and "nobody voted" in ended.content
+        assert "The vote is over" in ended.text and "nobody voted" in ended.text
 
 
 async def test_a_click_on_a_vote_decided_out_of_sight_clears_its_buttons(
@@ -100,10 +100,10 @@ async def test_a_click_on_a_vote_decided_out_of_sight_clears_its_buttons(
         assert isinstance(clock, FakeClock)
         clock.advance(HOUR)
         await t.bot.tick()
-        await s.wait_until(lambda: any("nobody voted" in m.content for m in t.bot_messages())
+        await s.wait_until(lambda: any("nobody voted" in m.text for m in t.bot_messages())
                            or None, WAIT, "the vote's result")
         r = await s.click(t.members[voters[0]], ask, custom_id(ask, "tabula:vote:wait:"))
         answer = await t.reply(r)
-        assert "That vote is over" in answer.content and answer.ephemeral
+        assert "That vote is over" in answer.text and answer.ephemeral
         await s.wait_until(lambda: not ask.components or None, WAIT, "the buttons gone")
-        assert "This vote is over." in ask.content
+        assert "This vote is over." in ask.text

@@ -28,7 +28,7 @@ async def test_a_vote_for_a_substitute_offers_the_seat_with_a_button(
                 if c["custom_id"].startswith("tabula:vote:substitute:")))
             await r.wait_callback()
         offer = await s.wait_until(
-            lambda: next((m for m in t.bot_messages() if "looks for a substitute" in m.content
+            lambda: next((m for m in t.bot_messages() if "looks for a substitute" in m.text
                           and m.components), None), WAIT, "the seat offered")
         [button] = [c for row in offer.components for c in row["components"]]
         assert button["label"] == "Take this seat"
@@ -37,7 +37,7 @@ async def test_a_vote_for_a_substitute_offers_the_seat_with_a_button(
         assert (await t.reply(r)).ephemeral
         r = await s.click(t.members["dave"], offer, button["custom_id"])
         taken = await t.reply(r)
-        assert "now belongs to dave" in taken.content.lower(), taken.content
+        assert "now belongs to dave" in taken.text.lower(), taken.text
         table_ = await t.bot.tables.table_in(t.channel.id)
         seats = await t.bot.tables.seats(table_.id)
         assert t.members["dave"].id in {x.member_id for x in seats}
@@ -54,7 +54,7 @@ async def test_status_shows_a_split_vote_and_its_count(standin: StandIn, tmp_pat
             if c["custom_id"].startswith("tabula:vote:remove:")))
         await r.wait_callback()
         r = await s.slash(t.members[voters[1]], t.channel, "game status")
-        text = (await t.reply(r)).content
+        text = (await t.reply(r)).text
         line = next((ln for ln in text.splitlines() if silent.capitalize() in ln
                      and "vot" in ln), "")
         assert "1 of 2 voted" in line, text
@@ -74,7 +74,7 @@ async def test_after_a_refused_dm_no_dm_is_tried_until_the_member_acts(
 
         def mentions() -> int:
             return sum(1 for m in t.bot_messages()
-                       if m.content.startswith(f"<@{t.members['alice'].id}>: Your move"))
+                       if m.text.startswith(f"<@{t.members['alice'].id}>: Your move"))
 
         await s.wait_until(lambda: refused() >= 1 or None, WAIT, "her private view refused")
         for _ in range(7):  # a reminder and a deadline each hour; nobody plays

@@ -48,11 +48,11 @@ async def test_a_board_accepted_then_a_crash_leaves_one_message(
         # Once it is ready the restarted bot answers; by then the catch-up has run.
         move = await a_move(standin, alice, channel)
         record = await standin.slash(alice, channel, "move", {"action": move, "confirm": True})
-        assert "Done" in (await record.wait_reply(WAIT)).content
+        assert "Done" in (await record.wait_reply(WAIT)).text
     finally:
         await bot.stop()  # a clean stop lets the posts under way finish
     shown = boards(standin, channel)
-    assert len(shown) == 3, [m.content for m in shown]
+    assert len(shown) == 3, [m.text for m in shown]
     # Each move told once: no line of the crashed move's board comes again.
     lines = lines_told(standin, channel)
     assert len(lines) == len(set(lines)), lines
@@ -86,7 +86,7 @@ async def test_a_crash_between_commit_and_answer_is_answered_after_the_restart(
         await bot.start()
         await standin.wait_until(lambda: not record.original.loading, 2 * WAIT,  # type: ignore[union-attr]
                                  "the answer after the restart")
-        assert "Done" in record.original.content
+        assert "Done" in record.original.text
         await standin.wait_until(lambda: len(boards(standin, channel)) >= 2, WAIT,
                                  "the move's board")
     finally:
@@ -136,13 +136,13 @@ async def test_a_crash_longer_than_the_nonce_window_still_tells_each_move_once(
                                  "the crashed move's board")
         move = await a_move(standin, alice, channel)
         record = await standin.slash(alice, channel, "move", {"action": move, "confirm": True})
-        assert "Done" in (await record.wait_reply(WAIT)).content
+        assert "Done" in (await record.wait_reply(WAIT)).text
         await standin.wait_until(lambda: len(boards(standin, channel)) >= 3, WAIT,
                                  "the next move's board")
     finally:
         await bot.stop()  # a clean stop lets the posts under way finish
     shown = boards(standin, channel)
-    assert len(shown) == 3, [m.content for m in shown]
+    assert len(shown) == 3, [m.text for m in shown]
     lines = lines_told(standin, channel)
     assert len(lines) == len(set(lines)), lines
     assert standin.violations == []

@@ -47,8 +47,8 @@ async def _pick_from(t: Table, member: Member, menu: Message, rng: Rng, clicks: 
     liked = [o for o in options if any(word in o for word in PREFERRED)] or options
     r = await s.select(member, menu, pick_id, [liked[rng.randbelow(len(liked))]])
     answer = await r.wait_reply(WAIT)
-    clicks.answered(answer.content)
-    return "Done" in answer.content
+    clicks.answered(answer.text)
+    return "Done" in answer.text
 
 
 async def _click(t: Table, member: Member, board: Message, rng: Rng, clicks: Clicks) -> bool:
@@ -57,10 +57,10 @@ async def _click(t: Table, member: Member, board: Message, rng: Rng, clicks: Cli
     assert moves_id is not None
     r = await t.standin.click(member, board, moves_id)
     answer = await r.wait_reply(WAIT)
-    clicks.answered(answer.content)
+    clicks.answered(answer.text)
     if answer.message is None or not answer.message.custom_ids():
-        if "legal moves" not in answer.content:  # not "too many for a menu: type them"
-            clicks.truths.append(answer.content)
+        if "moves to choose from" not in answer.text:  # not "too many for a menu: type them"
+            clicks.truths.append(answer.text)
         return False
     return await _pick_from(t, member, answer.message, rng, clicks)
 
@@ -75,7 +75,7 @@ async def _typed(t: Table, member: Member, rng: Rng) -> None:
             break
     r = await s.slash(member, dm, "move",
                       {"action": choices[rng.randbelow(len(choices))].value, "confirm": True})
-    assert "Done" in (await r.wait_reply(WAIT)).content
+    assert "Done" in (await r.wait_reply(WAIT)).text
 
 
 def _newest_board(t: Table, member: Member) -> Message | None:
@@ -114,7 +114,7 @@ async def test_a_whole_game_from_dm_boards_is_seldom_out_of_date(
         by_id = {m.id: m for m in t.members.values()}
         from_dm = 0
         for _ in range(MAX_MOVES):
-            if "Game over" in board.content:
+            if "Game over" in board.text:
                 break
             await _settled(t, board)
             before = len(t.boards())
@@ -132,7 +132,7 @@ async def test_a_whole_game_from_dm_boards_is_seldom_out_of_date(
             else:
                 await _typed(t, member, rng)
             board = await t.next_board(before)
-        assert "Game over" in board.content
+        assert "Game over" in board.text
         # A short game (its registry entry says how short) offers fewer moves to click.
         midgame = ENTRIES[game].facts.midgame_moves
         assert from_dm > min(5, midgame // 2) and clicks.made > min(10, midgame)

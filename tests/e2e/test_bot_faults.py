@@ -25,9 +25,9 @@ async def test_a_member_with_closed_dms_is_told_to_use_hand(
         await open_and_start(t)
         bob = t.members["bob"]
         note = await standin.wait_for_message(
-            lambda m: "/hand" in m.content and f"<@{bob.id}>" in m.content, WAIT
+            lambda m: "/hand" in m.text and f"<@{bob.id}>" in m.text, WAIT
         )
-        assert "screen" not in note.content.lower()  # no private detail in the channel
+        assert "screen" not in note.text.lower()  # no private detail in the channel
         assert any(e.code == 50007 for e in standin.error_responses)
         assert standin.dms(bob) == []
         assert len(standin.dms(t.members["alice"])) == 1
@@ -49,7 +49,7 @@ async def test_a_member_without_a_seat_cannot_move(standin: StandIn, tmp_path: P
         mallory = t.members["mallory"]
         r = await standin.slash(mallory, t.channel, "move", {"action": "1 r0", "confirm": True})
         answer = await t.reply(r)
-        assert answer.ephemeral and "do not have a seat" in answer.content
+        assert answer.ephemeral and "do not have a seat" in answer.text
         choices = await standin.autocomplete(mallory, t.channel, "move", {"action": ""},
                                              focused="action")
         assert choices == []
@@ -73,7 +73,7 @@ async def test_two_clicks_on_confirm_play_one_move(standin: StandIn, tmp_path: P
         await t.next_board(1)
         await asyncio.sleep(0.3)
         assert len(t.boards()) == 2
-        texts = [r.content for rec in (first, second) for r in rec.replies]
+        texts = [r.text for rec in (first, second) for r in rec.replies]
         assert any("already used" in text or "out of date" in text for text in texts)
         table_row = await t.bot.tables.store.live_table(t.channel.id)
         assert table_row is not None
@@ -89,7 +89,7 @@ async def test_a_button_on_an_old_board_is_out_of_date(standin: StandIn, tmp_pat
         mover = t.members["alice"]
         r = await standin.click(mover, first, custom_id(first, "tabula:board:moves"))
         answer = await t.reply(r)
-        assert answer.ephemeral and "out of date" in answer.content
+        assert answer.ephemeral and "out of date" in answer.text
 
 
 async def test_buttons_and_move_work_after_a_restart(standin: StandIn, tmp_path: Path) -> None:
@@ -103,7 +103,7 @@ async def test_buttons_and_move_work_after_a_restart(standin: StandIn, tmp_path:
         mover = next(m for m in t.members.values() if m.id == mentioned_ids(board)[0])
         r = await standin.click(mover, board, custom_id(board, "tabula:board:moves"))
         answer = await t.reply(r)
-        assert answer.ephemeral and "out of date" not in answer.content
+        assert answer.ephemeral and "out of date" not in answer.text
         await play_move(t, board, Rng("after"), 0)
         assert standin.violations == []
 
@@ -121,7 +121,7 @@ async def test_an_unexpected_error_gets_an_incident_id(
         monkeypatch.setattr(Tables, "history", broken)
         r = await standin.slash(t.members["alice"], t.channel, "history")
         answer = await t.reply(r)
-        assert answer.ephemeral and "incident" in answer.content
-        assert "disk on fire" not in answer.content and "Traceback" not in answer.content
-        incident = answer.content.split("`")[1]
+        assert answer.ephemeral and "incident" in answer.text
+        assert "disk on fire" not in answer.text and "Traceback" not in answer.text
+        incident = answer.text.split("`")[1]
         assert any(incident in rec.getMessage() for rec in caplog.records)

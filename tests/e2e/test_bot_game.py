@@ -12,6 +12,7 @@ import pytest
 from rendering import has_renderer
 from rules import GAMES
 from rules.core import Rng
+from tests.e2e.cards import assert_dm_reads_short, assert_one_card
 from tests.e2e.harness import Table, custom_id, mentioned_ids, table
 from tests.e2e.words import findings, texts
 from tests.standin import Message, StandIn
@@ -31,11 +32,11 @@ async def open_and_start(t: Table, game: str = "palatinus") -> Message:
     r = await s.slash(t.members["alice"], t.channel, "game new",
                       {"game": game, "players": 3, "seating": "join"})
     lobby = (await t.reply(r)).message
-    assert lobby is not None and "lobby" in lobby.content
+    assert lobby is not None and "lobby" in lobby.text
     r = await s.click(t.members["bob"], lobby, custom_id(lobby, "tabula:lobby:join"))
     await r.wait_callback()
     r = await s.slash(t.members["alice"], t.channel, "game add-bot", {"level": "random"})
-    assert "Computer 1" in (await t.reply(r)).content
+    assert "Computer 1" in (await t.reply(r)).text
     lobby = s.channel_messages(t.channel)[0]
     r = await s.click(t.members["alice"], lobby, custom_id(lobby, "tabula:lobby:start"))
     await r.wait_callback()
@@ -48,7 +49,7 @@ async def play_move(t: Table, board: Message, rng: Rng, step: int) -> Message:
     s = t.standin
     by_id = {m.id: m for m in t.members.values()}
     ids = mentioned_ids(board)
-    assert ids, f"a mention of who acts next expected: {board.content!r}"
+    assert ids, f"a mention of who acts next expected: {board.text!r}"
     member = by_id[ids[rng.randbelow(len(ids))]]
     choices = []
     # Like a player who types what they want: Palermo pawns head home or to a business when
@@ -65,11 +66,11 @@ async def play_move(t: Table, board: Message, rng: Rng, step: int) -> Message:
     if step % 2:
         r = await s.slash(member, t.channel, "move", {"action": move, "confirm": True})
         done = await t.reply(r)
-        assert done.ephemeral and "Done" in done.content
+        assert done.ephemeral and "Done" in done.text
     else:
         r = await s.slash(member, t.channel, "move", {"action": move})
         preview = await t.reply(r)
-        assert preview.ephemeral and "Preview" in preview.content
+        assert preview.ephemeral and "Preview" in preview.text
         assert preview.attachments and preview.attachments[0].data.startswith(PNG)
         assert preview.message is not None
         r = await s.click(member, preview.message,
@@ -81,7 +82,7 @@ async def play_move(t: Table, board: Message, rng: Rng, step: int) -> Message:
 async def ask(t: Table, who: str, command: str, options: dict[str, object] | None = None
               ) -> str:
     r = await t.standin.slash(t.members[who], t.channel, command, options or {})
-    return str((await t.reply(r)).content)
+    return str((await t.reply(r)).text)
 
 
 async def asides(t: Table, game: str, board: Message, step: int) -> str | None:
@@ -91,7 +92,7 @@ async def asides(t: Table, game: str, board: Message, step: int) -> str | None:
     on_turn = mentioned_ids(board)
     if step == 0 and on_turn:
         who = next(m for m in t.members.values() if m.id == on_turn[0])
-        listed = (await t.reply(await t.standin.slash(who, t.channel, "move", {}))).content
+        listed = (await t.reply(await t.standin.slash(who, t.channel, "move", {}))).text
         # Many moves: the hint to search them is the game's own.
         assert "Pick your move" in listed or GAMES[game].moves_hint() in listed, listed
     if step == 4:
@@ -101,7 +102,7 @@ async def asides(t: Table, game: str, board: Message, step: int) -> str | None:
     if step not in (1, 6) or not waiting:
         return None
     r = await t.standin.slash(waiting[0], t.channel, "move", {"action": "zz 99"})
-    return str((await t.reply(r)).content)
+    return str((await t.reply(r)).text)
 
 
 def assert_reads_well(game: str, standin: StandIn, history: str, off_turn: list[str]) -> None:
@@ -125,34 +126,51 @@ async def test_a_full_game_through_discord(game: str, standin: StandIn, tmp_path
         rng = Rng("e2e")
         off_turn: list[str] = []
         for step in range(MAX_MOVES):
-            if "Game over" in board.content:
+            if "Game over" in board.text:
                 break
             if (said := await asides(t, game, board, step)) is not None:
                 off_turn.append(said)
             board = await play_move(t, board, rng, step)
-        assert "Game over" in board.content
+        assert "Game over" in board.text
         history = await ask(t, "bob", "history")
         assert "replays the game" in await ask(t, "bob", "export")
         assert "Setup: the standard rules." in await ask(t, "alice", "rules", {"game": game})
         assert_reads_well(game, standin, history, off_turn)
-        assert "secret seed was" in board.content
+        assert "secret seed was" in board.text
         boards = t.boards()
         assert len(boards) > 3
         for message in boards:
             image = next(a for a in message.attachments if a.filename == "board.png")
             assert image.data.startswith(PNG) and image.description
-            assert len(message.content) <= 2000
-        # The finished board mentions nobody and offers no buttons.
-        assert mentioned_ids(boards[-1]) == [] and boards[-1].custom_ids() == []
+        # Every post is one card with one image (a post of moves told before their board has
+        # none), every DM one card with one image and few words of its own.
+        for message in t.bot_messages():
+            images = [a for a in message.attachments if a.data.startswith(PNG)]
+            assert message.card or not images, "a post with an image, no card"
+            if message.card:
+                assert_one_card(message, 1 if message in boards else 0)
+        assert all(m.card for m in boards)
+        # The finished board mentions nobody and offers no board buttons (its details and
+        # its text view stay).
+        assert mentioned_ids(boards[-1]) == []
+        assert not [c for c in boards[-1].custom_ids() if c.startswith("tabula:board:")]
+        assert "Text view" in boards[-1].labels()
         # No engine placeholder ever reaches a player.
         for message in t.bot_messages():
-            assert "{p" not in message.content, message.content
+            assert "{p" not in message.text, message.text
             assert all("{p" not in (a.description or "") for a in message.attachments)
         for name in ("alice", "bob"):
             dms = standin.dms(t.members[name])
             assert dms, f"{name} got no DM"
-            assert all("{p" not in m.content for m in dms)
+            assert all("{p" not in m.text for m in dms)
             assert all(any(a.data.startswith(PNG) for a in m.attachments) for m in dms)
+            for dm in dms:
+                assert dm.card or not any(a.data.startswith(PNG) for a in dm.attachments), (
+                    "a DM with an image that is no card")
+                if dm.card:
+                    assert_one_card(dm)
+                    assert_dm_reads_short(dm)
+            assert any(dm.card for dm in dms)
         assert standin.violations == []
         assert standin.unhandled == []
 
@@ -165,11 +183,11 @@ async def test_history_and_export_after_some_moves(standin: StandIn, tmp_path: P
             board = await play_move(t, board, rng, step)
         r = await standin.slash(t.members["bob"], t.channel, "history")
         history = await t.reply(r)
-        assert history.ephemeral and history.content.startswith("1. ")
+        assert history.ephemeral and history.text.startswith("1. ")
         r = await standin.slash(t.members["bob"], t.channel, "export")
         export = await t.reply(r)
         assert export.attachments and b'"seed": null' in export.attachments[0].data
         r = await standin.slash(t.members["bob"], t.channel, "rules", {"game": "palatinus"})
-        said = (await t.reply(r)).content
+        said = (await t.reply(r)).text
         assert "Setup: the standard rules." in said and '": ' not in said
         assert standin.violations == []

@@ -9,6 +9,7 @@ import pytest
 
 from rules import GAMES
 from rules.core import Rng
+from tests.e2e.cards import assert_dm_reads_short, assert_one_card
 from tests.e2e.harness import WAIT, Table, custom_id, mentioned_ids, table
 from tests.e2e.test_bot_game import PNG
 from tests.standin import Member, Message, StandIn
@@ -61,7 +62,7 @@ async def move_from_dm(t: Table, member: Member, rng: Rng) -> None:
     r = await s.slash(member, dm, "move",
                       {"action": choices[rng.randbelow(len(choices))].value, "confirm": True})
     done = await r.wait_reply(WAIT)
-    assert "Done" in done.content, done.content
+    assert "Done" in done.text, done.text
 
 
 async def move_in_channel(t: Table, member: Member, rng: Rng) -> None:
@@ -71,7 +72,7 @@ async def move_in_channel(t: Table, member: Member, rng: Rng) -> None:
     r = await s.slash(member, t.channel, "move",
                       {"action": choices[rng.randbelow(len(choices))].value, "confirm": True})
     done = await r.wait_reply(WAIT)
-    assert "Done" in done.content, done.content
+    assert "Done" in done.text, done.text
 
 
 async def test_three_players_through_channel_and_dms(standin: StandIn, tmp_path: Path) -> None:
@@ -81,10 +82,10 @@ async def test_three_players_through_channel_and_dms(standin: StandIn, tmp_path:
         rng = Rng("hw-e2e")
         from_dm = 0
         for step in range(MAX_MOVES):
-            if "Game over" in board.content:
+            if "Game over" in board.text:
                 break
             ids = mentioned_ids(board)
-            assert ids, board.content
+            assert ids, board.text
             member = by_id[ids[rng.randbelow(len(ids))]]
             before = len(t.boards())
             if step % 2:
@@ -93,21 +94,23 @@ async def test_three_players_through_channel_and_dms(standin: StandIn, tmp_path:
             else:
                 await move_in_channel(t, member, rng)
             board = await t.next_board(before)
-        assert "Game over" in board.content
+        assert "Game over" in board.text
         assert from_dm > 10
         # Simultaneous play: some board asked several members at once.
         assert any(len(mentioned_ids(b)) > 1 for b in t.boards())
         for name in ("alice", "bob", "carol"):
             dms = standin.dms(t.members[name])
             assert any(a.data.startswith(PNG) for m in dms for a in m.attachments)
-            # A DM after a move: the overview and at most two parts of the sheets, each part
-            # described in its own words.
+            # A DM after a move is one card with one image; the sheets' parts are a click
+            # away (a detail button each), never stacked in the DM; its own words are few.
             for m in dms:
-                assert len(m.attachments) <= 3
-                alts = [a.description for a in m.attachments]
-                assert len(set(alts)) == len(alts)
+                if any(a.data.startswith(PNG) for a in m.attachments):
+                    assert_one_card(m)
+                    assert_dm_reads_short(m)
+                    assert len(m.attachments) == 1
+                    assert [c for c in m.custom_ids() if c.startswith("tabula:detail:")]
         # The path choice never shows in the channel before the reveal.
         for message in t.bot_messages():
-            assert "choose path" not in message.content.lower()
+            assert "choose path" not in message.text.lower()
         assert standin.violations == []
         assert standin.unhandled == []

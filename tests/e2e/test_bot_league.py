@@ -38,10 +38,10 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
                           {"name": "Autumn", "game": "palatinus"})
         r = await s.slash(t.members["admin"], t.channel, "league-admin create",
                           {"name": "Autumn", "game": "palatinus", "largest": 4})
-        assert "is open" in (await t.reply(r)).content
+        assert "is open" in (await t.reply(r)).text
         r = await s.slash(t.members["admin"], t.channel, "league-admin season start",
                           {"name": "Autumn", "ends": "2099-12-31"})
-        assert "Season 1" in (await t.reply(r)).content
+        assert "Season 1" in (await t.reply(r)).text
         clock = FakeClock()
         t.bot.scheduler.clock = clock
         r = await s.slash(t.members["admin"], t.channel, "league-admin pace",
@@ -50,13 +50,13 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
         await t.reply(r)
         for name in NAMES:
             r = await s.slash(t.members[name], t.channel, "league join", {"name": "Autumn"})
-            assert "signed up" in (await t.reply(r)).content
+            assert "signed up" in (await t.reply(r)).text
         with pytest.raises(UsageError, match="permissions"):
             await s.slash(t.members["gus"], t.channel, "league-admin round", {"name": "Autumn"})
         assert t.guild.threads == []
 
         r = await s.slash(t.members["admin"], t.channel, "league-admin round", {"name": "Autumn"})
-        summary = (await t.reply(r)).content
+        summary = (await t.reply(r)).text
         assert "Round 1" in summary and summary.count("- table") == 2
         threads = list(t.guild.threads)
         assert len(threads) == 2
@@ -68,12 +68,12 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
             seats = await t.bot.tables.seats(record.id)
             sizes.append(len(seats))
             tables.append((record.id, thread.id, seats))
-            greeting = s.channel_messages(thread)[0].content
+            greeting = s.channel_messages(thread)[0].text
             assert all(f"<@{seat.member_id}>" in greeting for seat in seats)
         assert sorted(sizes) == [3, 4]
         # Anyone sees the round's progress: each table, whom it waits for, none finished yet.
         r = await s.slash(t.members["ann"], t.channel, "league round", {"name": "Autumn"})
-        progress = (await t.reply(r)).content
+        progress = (await t.reply(r)).text
         assert "round 1 of 1: open" in progress and "0 of 2 tables finished" in progress
         assert progress.count("playing, waits for") == 2, progress
         assert all(f"<#{thread.id}>" in progress for thread in threads)
@@ -87,12 +87,12 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
 
         r = await s.slash(t.members["ben"], t.channel, "league round",
                           {"name": "Autumn", "number": 1})
-        progress = (await t.reply(r)).content
+        progress = (await t.reply(r)).text
         assert "round 1 of 1: closed" in progress and "2 of 2 tables finished" in progress
         assert "waits for" not in progress
         r = await s.slash(t.members["ben"], t.channel, "league round",
                           {"name": "Autumn", "number": 5})
-        assert "has rounds 1 to 1; there is no round 5" in (await t.reply(r)).content
+        assert "has rounds 1 to 1; there is no round 5" in (await t.reply(r)).text
 
         league = await t.bot.leagues.named(t.guild.id, "Autumn")
         results = await t.bot.tables.store.league_results(league.id)
@@ -121,7 +121,7 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
         r = await s.slash(t.members["ben"], t.channel, "league standings", {"name": "Autumn"})
         answer = await t.reply(r)
         text_order = [line.split(". ", 1)[1].split(":", 1)[0].lower()
-                      for line in answer.content.splitlines()[1:]]
+                      for line in answer.text.splitlines()[1:]]
         assert [n for n in text_order] == expected
         image = answer.attachments[0]
         assert image.filename == "standings.png" and image.image_size() is not None
@@ -142,7 +142,7 @@ async def test_a_league_season_from_sign_up_to_standings(standin: StandIn,
             round(r.shown, 3) for r in ratings.values()}
 
         r = await s.slash(t.members["cat"], t.channel, "league results", {"name": "Autumn"})
-        listing = (await t.reply(r)).content
+        listing = (await t.reply(r)).text
         assert listing.count("https://discord.com/channels/") == 2 and "(forfeit)" in listing
         assert standin.violations == []
 
@@ -172,24 +172,24 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         by_id = {t.members[n].user.id: n for n in SEASON}
         r = await s.slash(t.members["admin"], t.channel, "league-admin create",
                           {"name": "Winter", "game": "palatinus", "largest": 2})
-        assert "is open" in (await t.reply(r)).content
+        assert "is open" in (await t.reply(r)).text
         for name in SEASON:
             r = await s.slash(t.members[name], t.channel, "league join", {"name": "Winter"})
-            assert "signed up" in (await t.reply(r)).content
+            assert "signed up" in (await t.reply(r)).text
         # A member cannot open a rated table of the league outside rounds.
         r = await s.slash(t.members["ann"], t.channel, "game new",
                           {"game": "palatinus", "league": "Winter"})
-        assert "outside rounds" in (await t.reply(r)).content
+        assert "outside rounds" in (await t.reply(r)).text
 
         # Round 1 has a day; a second round waits until it is complete.
         r = await s.slash(t.members["admin"], t.channel, "league-admin round",
                           {"name": "Winter", "deadline": "1d"})
-        summary = (await t.reply(r)).content
+        summary = (await t.reply(r)).text
         assert "Round 1" in summary and "Deadline: <t:" in summary
         assert "Sitting out this round:" in summary
         r = await s.slash(t.members["admin"], t.channel, "league-admin round",
                           {"name": "Winter"})
-        assert "still open" in (await t.reply(r)).content
+        assert "still open" in (await t.reply(r)).text
         await t.bot.tick()  # the running bot's next tick, seconds after the round opened
         league = await t.bot.leagues.named(t.guild.id, "Winter")
         (round1,) = await store.rounds(league.id)
@@ -204,10 +204,10 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         leaving = by_id[seats[1].member_id or 0]
         r = await s.slash(t.members[leaving], thread, "game substitute",
                           {"seat": 2, "member": t.members[resting]})
-        assert "only an organiser" in (await t.reply(r)).content
+        assert "only an organiser" in (await t.reply(r)).text
         r = await s.slash(t.members["admin"], thread, "game substitute",
                           {"seat": 2, "member": t.members[resting]})
-        assert f"now belongs to {resting}" in (await t.reply(r)).content.lower()
+        assert f"now belongs to {resting}" in (await t.reply(r)).text.lower()
 
         rng = Rng("winter")
         await play_to_the_end(t, first.id, rng, clock)
@@ -224,26 +224,26 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
             member = next(p for p in t.members.values() if p.user.id == member_id)
             reminder = await s.wait_until(
                 lambda member=member: next((m for m in s.dms(member)
-                                            if " ends <t:" in m.content), None),
+                                            if " ends <t:" in m.text), None),
                 10.0, "the round's reminder by DM")
-            assert "waits for you" in reminder.content and f"<#{thread.id}>" in reminder.content
-        assert not any("waits for you" in m.content for m in s.channel_messages(thread))
+            assert "waits for you" in reminder.text and f"<#{thread.id}>" in reminder.text
+        assert not any("waits for you" in m.text for m in s.channel_messages(thread))
         clock.advance(timedelta(days=1, minutes=1))
         await t.bot.tick()
-        await s.wait_until(lambda: any("deadline has passed" in m.content
+        await s.wait_until(lambda: any("deadline has passed" in m.text
                                        for m in s.channel_messages(thread)), 10.0,
                            "the deadline's notice in the thread")
         assert not (await store.rounds(league.id))[0].open
         # The thread and the league's channel hear who forfeits and who shares first place.
-        told = next(m.content for m in s.channel_messages(thread)
-                    if "deadline has passed" in m.content)
+        told = next(m.text for m in s.channel_messages(thread)
+                    if "deadline has passed" in m.text)
         names = {s_.member_id: s_.name for s_ in await store.seats(second.id)}
         late = [names[m] for m in waiting if m is not None]
         assert late and all(name in told for name in late) and "forfeit" in told, told
         assert "first place" in told
         heard = await s.wait_until(
-            lambda: next((m.content for m in s.channel_messages(t.channel)
-                          if "its unfinished tables ended" in m.content), None), 10.0,
+            lambda: next((m.text for m in s.channel_messages(t.channel)
+                          if "its unfinished tables ended" in m.text), None), 10.0,
             "the deadline's summary in the league's channel")
         assert f"<#{thread.id}>" in heard and all(name in heard for name in late), heard
         stalled = next(r_ for r_ in await store.league_results(league.id)
@@ -257,7 +257,7 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         # Round 2, played to the end; at its deadline round 3 opens by itself.
         r = await s.slash(t.members["admin"], t.channel, "league-admin round",
                           {"name": "Winter", "deadline": "2d", "auto": True})
-        summary = (await t.reply(r)).content
+        summary = (await t.reply(r)).text
         assert "Round 2" in summary and "The next round then opens by itself." in summary
         round2 = (await store.rounds(league.id))[1]
         for tb in await store.round_tables(round2.id):
@@ -271,17 +271,17 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
                           {"name": "Winter", "result": voided.id, "reason": "wrong seats"})
         r = await s.slash(t.members["admin"], t.channel, "league-admin void",
                           {"name": "Winter", "result": voided.id, "reason": "wrong seats"})
-        assert "is void: wrong seats" in (await t.reply(r)).content
+        assert "is void: wrong seats" in (await t.reply(r)).text
         results = await store.league_results()
         assert await store.all_ratings() == replay(results, await store.season_carries())
         r = await s.slash(t.members["cat"], t.channel, "league results", {"name": "Winter"})
-        assert "(voided)" in (await t.reply(r)).content
+        assert "(voided)" in (await t.reply(r)).text
 
         # The tournament table: equal points are ordered by Buchholz, Sonneborn-Berger, then
         # rating, as shown.
         r = await s.slash(t.members["dan"], t.channel, "league standings",
                           {"name": "Winter", "view": "points"})
-        rows = points_rows((await t.reply(r)).content)
+        rows = points_rows((await t.reply(r)).text)
         assert sorted(n.lower() for n, *_ in rows) == sorted(SEASON)
         keys = [(-p, -b, -sb, -rating) for _, p, b, sb, rating in rows]
         assert keys == sorted(keys)
@@ -290,11 +290,11 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
 
         # Members see themselves: rank, points, latest results; anyone's history.
         r = await s.slash(t.members[leaving], t.channel, "league me", {"name": "Winter"})
-        mine = (await t.reply(r)).content
+        mine = (await t.reply(r)).text
         assert "Rank " in mine and "No round is open" in mine and "(forfeit)" in mine
         r = await s.slash(t.members["eve"], t.channel, "league history",
                           {"name": "Winter", "member": t.members[leaving]})
-        history = (await t.reply(r)).content
+        history = (await t.reply(r)).text
         assert history.count("\n- #") == len([x for x in await store.league_results(league.id)
                                               if t.members[leaving].user.id in
                                               {p.member_id for p in x.places}])
@@ -302,7 +302,7 @@ async def test_a_season_of_two_rounds_with_a_deadline_a_substitute_a_void_and_a_
         threads = len(t.guild.threads)
         clock.advance(timedelta(days=2, minutes=1))
         await t.bot.tick()
-        await s.wait_until(lambda: any(m.content.startswith("Round 3 of **Winter**")
+        await s.wait_until(lambda: any(m.text.startswith("Round 3 of **Winter**")
                                        for m in t.bot_messages()), 10.0, "round 3's summary")
         assert len(t.guild.threads) == threads + 2
         assert [r_.number for r_ in await store.rounds(league.id)] == [1, 2, 3]
@@ -318,30 +318,30 @@ async def test_sign_ups_with_a_cap_and_a_check_in_button(standin: StandIn,
         await t.reply(r)
         r = await s.slash(t.members["admin"], t.channel, "league-admin signups",
                           {"name": "Spring", "cap": 4, "checkin": True})
-        assert "capped at 4 members" in (await t.reply(r)).content
+        assert "capped at 4 members" in (await t.reply(r)).text
         for name in SEASON[:4]:
             r = await s.slash(t.members[name], t.channel, "league join", {"name": "Spring"})
-            assert "signed up" in (await t.reply(r)).content
+            assert "signed up" in (await t.reply(r)).text
         r = await s.slash(t.members["eve"], t.channel, "league join", {"name": "Spring"})
-        assert "is full (4 members)" in (await t.reply(r)).content
+        assert "is full (4 members)" in (await t.reply(r)).text
         r = await s.slash(t.members["admin"], t.channel, "league-admin check-in",
                           {"name": "Spring"})
         await t.reply(r)
-        board = next(m for m in t.bot_messages() if "Check in" in m.content)
+        board = next(m for m in t.bot_messages() if "Check in" in m.text)
         button = custom_id(board, "tabula:checkin:")
         for count, name in enumerate(("ann", "cat"), 1):
             r = await s.click(t.members[name], board, button)
             # The post counts who checked in; the member hears it alone.
-            assert f"Checked in: {count} of 4 signed up." in (await t.reply(r)).content
-            assert "checked in for the next round" in (await t.reply(r, 2)).content
-        assert "Checked in: 2 of 4" in board.content  # the post itself, edited
+            assert f"Checked in: {count} of 4 signed up." in (await t.reply(r)).text
+            assert "checked in for the next round" in (await t.reply(r, 2)).text
+        assert "Checked in: 2 of 4" in board.text  # the post itself, edited
         r = await s.click(t.members["ann"], board, button)
-        assert "checked in for **Spring** already" in (await t.reply(r)).content
+        assert "checked in for **Spring** already" in (await t.reply(r)).text
         r = await s.click(t.members["eve"], board, button)
-        assert "Sign up for" in (await t.reply(r)).content
+        assert "Sign up for" in (await t.reply(r)).text
         r = await s.slash(t.members["admin"], t.channel, "league-admin round",
                           {"name": "Spring"})
-        assert "Round 1" in (await t.reply(r)).content
+        assert "Round 1" in (await t.reply(r)).text
         (thread,) = t.guild.threads
         record = await t.bot.tables.store.live_table(thread.id)
         assert record is not None
@@ -349,5 +349,5 @@ async def test_sign_ups_with_a_cap_and_a_check_in_button(standin: StandIn,
         assert seated == {t.members["ann"].user.id, t.members["cat"].user.id}
         r = await s.slash(t.members["admin"], t.channel, "league-admin signups",
                           {"name": "Spring", "open": False})
-        assert "sign-ups are closed" in (await t.reply(r)).content
+        assert "sign-ups are closed" in (await t.reply(r)).text
         assert standin.violations == []

@@ -32,25 +32,25 @@ async def test_an_automatic_round_asks_for_check_in_and_says_why_it_cannot_open(
             await t.reply(r)
         r = await s.slash(admin, t.channel, "league-admin check-in", {"name": "Autumn"})
         await t.reply(r)
-        board = next(m for m in t.bot_messages() if "Check in" in m.content)
+        board = next(m for m in t.bot_messages() if "Check in" in m.text)
         for name in SEASON[:4]:
             r = await s.click(t.members[name], board, next(
                 c["custom_id"] for row in board.components for c in row["components"]))
             await t.reply(r)
         r = await s.slash(admin, t.channel, "league-admin round",
                           {"name": "Autumn", "deadline": "1d", "auto": True})
-        assert "Round 1" in (await t.reply(r)).content
+        assert "Round 1" in (await t.reply(r)).text
         # The check-in for round 2 is posted with its button: members need not ask for it.
         # Its window closes when round 2 opens (round 1's deadline); it counts who is in.
         asked = await s.wait_until(
             lambda: next((m for m in s.channel_messages(t.channel)
-                          if "round 2 of" in m.content and m.components), None),
+                          if "round 2 of" in m.text and m.components), None),
             10.0, "round 2's check-in")
         assert any(c.get("label") == "Check in"
                    for row in asked.components for c in row["components"])
         due = int((clock.now() + timedelta(days=1)).timestamp())
-        assert f"Check in by <t:{due}:f>" in asked.content, asked.content
-        assert "Checked in: 0 of 4 signed up." in asked.content
+        assert f"Check in by <t:{due}:f>" in asked.text, asked.text
+        assert "Checked in: 0 of 4 signed up." in asked.text
         # Only one member checks in: round 2 cannot open, and the channel says why.
         r = await s.click(t.members[SEASON[0]], asked, next(
             c["custom_id"] for row in asked.components for c in row["components"]))
@@ -59,10 +59,10 @@ async def test_an_automatic_round_asks_for_check_in_and_says_why_it_cannot_open(
         await t.bot.tick()
         said = await s.wait_until(
             lambda: next((m for m in s.channel_messages(t.channel)
-                          if "could not open" in m.content), None),
+                          if "could not open" in m.text), None),
             10.0, "why round 2 did not open")
-        assert "Not enough members checked in" in said.content, said.content
-        assert "league-admin round" in said.content
+        assert "Not enough members checked in" in said.text, said.text
+        assert "league-admin round" in said.text
 
 
 async def test_a_forced_round_settles_the_open_one_in_its_threads(
@@ -78,15 +78,15 @@ async def test_a_forced_round_settles_the_open_one_in_its_threads(
             r = await s.slash(t.members[name], t.channel, "league join", {"name": "Autumn"})
             await t.reply(r)
         r = await s.slash(admin, t.channel, "league-admin round", {"name": "Autumn"})
-        assert "Round 1" in (await t.reply(r)).content
+        assert "Round 1" in (await t.reply(r)).text
         first = list(t.guild.threads)
         r = await s.slash(admin, t.channel, "league-admin round",
                           {"name": "Autumn", "force": True})
-        assert "Round 2" in (await t.reply(r)).content
+        assert "Round 2" in (await t.reply(r)).text
         # Each table of round 1 is told it ended, and none plays on beside round 2.
         for thread in first:
             await s.wait_until(lambda th=thread: any(
-                "closed round 1" in m.content for m in s.channel_messages(th)) or None,
+                "closed round 1" in m.text for m in s.channel_messages(th)) or None,
                 10.0, "the forced close's notice")
         league = await t.bot.leagues.named(t.guild.id, "Autumn")
         live: dict[int, int] = {}

@@ -33,7 +33,7 @@ async def test_a_round_killed_while_opening_is_finished_after_the_restart(
     bot = new_bot(standin, db, tmp_path, dev_guild=guild.id)
 
     async def die_at_the_second_table(message: Message) -> None:
-        if "table 2:" in message.content:
+        if "table 2:" in message.text:
             standin.world.after_create.clear()
             await bot.kill()  # table 2 has started; tables 3 and on are not made
 
@@ -57,8 +57,8 @@ async def test_a_round_killed_while_opening_is_finished_after_the_restart(
         await bot.start()
         await standin.wait_until(lambda: not record.original.loading, 2 * WAIT,  # type: ignore[union-attr]
                                  "the answer after the restart")
-        assert "Round 1" in record.original.content
-        assert record.original.content.count("- table") == 3
+        assert "Round 1" in record.original.text
+        assert record.original.text.count("- table") == 3
     finally:
         await bot.stop()
     assert len(guild.threads) == 3

@@ -43,8 +43,8 @@ async def test_a_league_organiser_extends_a_league_table(standin: StandIn, tmp_p
         assert record is not None
         player = next(n for n in NAMES if t.members[n].id != record.creator_id)
         r = await s.slash(t.members[player], thread, "game extend", {"by": "1d"})
-        assert "Only the table's creator" in (await t.reply(r)).content
+        assert "Only the table's creator" in (await t.reply(r)).text
         r = await s.slash(olga, thread, "game extend", {"by": "1d"})
-        assert "1 day more" in (await t.reply(r)).content
+        assert "1 day more" in (await t.reply(r)).text
         r = await s.slash(t.members["admin"], thread, "game pace", {"pace": "fast"})
-        assert "league sets its pace" in (await t.reply(r)).content
+        assert "league sets its pace" in (await t.reply(r)).text

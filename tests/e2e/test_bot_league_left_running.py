@@ -45,10 +45,10 @@ async def test_every_organisers_command_refuses_a_non_organiser_first(
         for sub, options in asked:
             r = await s.slash(gus, t.channel, f"league-admin {sub}", options)
             answer = await t.reply(r)
-            assert NOT_ORGANISER in answer.content, (sub, answer.content)
+            assert NOT_ORGANISER in answer.text, (sub, answer.text)
             assert answer.ephemeral
         r = await s.slash(gus, t.channel, "league-admin admin-role")
-        assert "Only a server manager can choose" in (await t.reply(r)).content
+        assert "Only a server manager can choose" in (await t.reply(r)).text
 
 
 async def spring(t: Table, *members: str) -> None:
@@ -67,7 +67,7 @@ async def test_a_table_of_one_size_says_so(standin: StandIn, tmp_path: Path) -> 
         await spring(t, "ann")
         r = await t.standin.slash(t.members["admin"], t.channel, "league-admin round",
                                   {"name": "Spring"})
-        assert "needs 2 seats)" in (await t.reply(r)).content
+        assert "needs 2 seats)" in (await t.reply(r)).text
 
 
 async def test_a_cap_below_the_signed_up_warns(standin: StandIn, tmp_path: Path) -> None:
@@ -75,7 +75,7 @@ async def test_a_cap_below_the_signed_up_warns(standin: StandIn, tmp_path: Path)
         await spring(t, "ann", "ben", "cat")
         r = await t.standin.slash(t.members["admin"], t.channel, "league-admin signups",
                                   {"name": "Spring", "cap": 2})
-        assert "3 members are signed up already" in (await t.reply(r)).content
+        assert "3 members are signed up already" in (await t.reply(r)).text
 
 
 async def test_a_page_past_the_last_and_a_league_without_seasons(standin: StandIn,
@@ -86,9 +86,9 @@ async def test_a_page_past_the_last_and_a_league_without_seasons(standin: StandI
         r = await s.slash(t.members["ann"], t.channel, "league standings",
                           {"name": "Spring", "page": 3})
         answer = await t.reply(r)
-        assert "only 1 page" in answer.content and answer.ephemeral
+        assert "only 1 page" in answer.text and answer.ephemeral
         r = await s.slash(t.members["ann"], t.channel, "league standings", {"name": "Spring"})
-        title = (await t.reply(r)).content.splitlines()[0]
+        title = (await t.reply(r)).text.splitlines()[0]
         assert "**Spring**" in title and "all-time" not in title
 
 
@@ -97,7 +97,7 @@ async def test_a_fixed_offset_zone_is_taken_with_a_city_suggested(standin: Stand
     async with table(standin, tmp_path / "league.db", names=NAMES) as t:
         r = await t.standin.slash(t.members["ann"], t.channel, "settings",
                                   {"timezone": "EST"})
-        said = (await t.reply(r)).content
+        said = (await t.reply(r)).text
         assert "Time zone: EST" in said and "America/New_York" in said
 
 
@@ -109,10 +109,10 @@ async def test_game_status_at_a_round_table_shows_the_rounds_deadline(
         await spring(t, "ann", "ben")
         r = await s.slash(t.members["admin"], t.channel, "league-admin round",
                           {"name": "Spring", "deadline": "3d"})
-        summary = (await t.reply(r)).content
+        summary = (await t.reply(r)).text
         [thread] = t.guild.threads
         r = await s.slash(t.members["ann"], thread, "game status")
-        status = (await t.reply(r)).content
+        status = (await t.reply(r)).text
         shown = re.search(r"<t:(\d+):f>", summary)
         assert shown is not None and "Round 1 ends" in status, status
         assert f"<t:{shown.group(1)}:f>" in status

@@ -72,12 +72,12 @@ class Season:
         """The newest message of the league's channel containing ``test``."""
         return await self.s.wait_until(
             lambda: next((m for m in reversed(self.s.channel_messages(self.t.channel))
-                          if test in m.content), None), WAIT, what)
+                          if test in m.text), None), WAIT, what)
 
     async def check_in(self, post: Message, names: tuple[str, ...]) -> None:
         for name in names:
             r = await self.s.click(self.t.members[name], post, custom_id(post, "tabula:checkin:"))
-            assert "checked in" in (await self.t.reply(r, 2)).content
+            assert "checked in" in (await self.t.reply(r, 2)).text
 
     def thread(self, record: TableRecord) -> object:
         return next(c for c in self.t.guild.threads if c.id == record.channel_id)
@@ -115,7 +115,7 @@ async def test_a_season_of_automatic_rounds_with_check_in_runs_itself(
         await t.reply(r)
         for name in NAMES:
             r = await s.slash(t.members[name], t.channel, "league join", {"name": LEAGUE})
-            assert "signed up" in (await t.reply(r)).content
+            assert "signed up" in (await t.reply(r)).text
 
         # Round 1 opens by itself when its check-in window closes, in 12 hours; each round
         # has two days and opens the next at its deadline.
@@ -123,31 +123,31 @@ async def test_a_season_of_automatic_rounds_with_check_in_runs_itself(
                           {"name": LEAGUE, "closes_in": "12h", "deadline": "2d", "auto": True})
         window = await t.reply(r)
         closes = clock.now() + timedelta(hours=12)
-        assert stamps(window.content)[0] == int(closes.timestamp())
-        assert "Checked in: 0 of 6 signed up." in window.content
+        assert stamps(window.text)[0] == int(closes.timestamp())
+        assert "Checked in: 0 of 6 signed up." in window.text
         post = await season.post("the check-in window", "Playing round 1 of")
         await season.check_in(post, ("ann", "ben", "cat", "dan"))
-        assert "Checked in: 4 of 6 signed up." in post.content
+        assert "Checked in: 4 of 6 signed up." in post.text
         await season.until(closes)
         summary = await season.post("round 1's summary", "Round 1 of **Harvest**")
-        assert "did not check in: eve, fay" in summary.content.lower(), summary.content
+        assert "did not check in: eve, fay" in summary.text.lower(), summary.text
         ask2 = await season.post("round 2's check-in", "Playing round 2 of")
         (round1,) = await season.rounds()
         assert round1.deadline is not None and round1.auto_next
         deadline1 = datetime.fromisoformat(round1.deadline)
-        assert stamps(ask2.content)[0] == int(deadline1.timestamp())
+        assert stamps(ask2.text)[0] == int(deadline1.timestamp())
 
         # Round 1: one table played out; at the other an organiser replaces a member with
         # no fault (eve, who did not check in, is free to play).
         first, second = await season.tables(1)
         thread = season.thread(second)
-        greeting = next(m for m in s.channel_messages(thread) if "Good luck" in m.content)
-        assert stamps(greeting.content)[0] == int(deadline1.timestamp())  # the round's end
+        greeting = next(m for m in s.channel_messages(thread) if "Good luck" in m.text)
+        assert stamps(greeting.text)[0] == int(deadline1.timestamp())  # the round's end
         leaver = (await season.seated(second))[1]
         r = await s.slash(admin, thread, "game substitute",
                           {"seat": 2, "member": t.members["eve"], "no_fault": True})
-        assert "with no fault" in (await t.reply(r)).content
-        await s.wait_until(lambda: any("No fault" in m.content
+        assert "with no fault" in (await t.reply(r)).text
+        await s.wait_until(lambda: any("No fault" in m.text
                                        for m in s.channel_messages(thread)), WAIT,
                            "the no-fault hand-over in the thread")
         for record in (first, second):
@@ -156,7 +156,7 @@ async def test_a_season_of_automatic_rounds_with_check_in_runs_itself(
         await season.check_in(ask2, ("ann", "ben", "cat", "dan", "fay"))
         await season.until(deadline1)
         summary = await season.post("round 2's summary", "Round 2 of **Harvest**")
-        assert "did not check in: eve\n" in summary.content.lower(), summary.content
+        assert "did not check in: eve\n" in summary.text.lower(), summary.text
         ask3 = await season.post("round 3's check-in", "Playing round 3 of")
 
         # Round 2: one table under a one-hour pace with a vote when time runs out; the
@@ -176,18 +176,18 @@ async def test_a_season_of_automatic_rounds_with_check_in_runs_itself(
         await t.bot.tick()
         ask = await s.wait_until(
             lambda: next((m for m in s.channel_messages(thread)
-                          if "what should the table do" in m.content), None), WAIT, "the vote")
-        assert f"<@{voter}>" in ask.content and stamps(ask.content)  # the vote's end, shown
+                          if "what should the table do" in m.text), None), WAIT, "the vote")
+        assert f"<@{voter}>" in ask.text and stamps(ask.text)  # the vote's end, shown
         r = await s.click(t.members[season.name(voter)], ask,
                           custom_id(ask, "tabula:vote:substitute:"))
         await r.wait_callback()
         offer = await s.wait_until(
             lambda: next((m for m in s.channel_messages(thread)
-                          if "looks for a substitute" in m.content and m.components), None),
+                          if "looks for a substitute" in m.text and m.components), None),
             WAIT, "the seat offered")
         r = await s.click(t.members[season.name(resting)], offer,
                           custom_id(offer, "tabula:seek:"))
-        assert "now belongs to" in (await t.reply(r)).content
+        assert "now belongs to" in (await t.reply(r)).text
         assert resting in await season.seated(voting)
         await play_to_the_end(t, voting.id, rng, clock)
         # Four check in for round 3; the organiser then closes round 2 by force: its
@@ -197,11 +197,11 @@ async def test_a_season_of_automatic_rounds_with_check_in_runs_itself(
         late = await season.waiting(stalled)
         r = await s.slash(admin, t.channel, "league-admin round",
                           {"name": LEAGUE, "force": True, "deadline": "1d", "auto": True})
-        assert "Round 3" in (await t.reply(r)).content
+        assert "Round 3" in (await t.reply(r)).text
         closed = season.thread(stalled)
         told = await s.wait_until(
-            lambda: next((m.content for m in s.channel_messages(closed)
-                          if "closed round 2" in m.content), None), WAIT,
+            lambda: next((m.text for m in s.channel_messages(closed)
+                          if "closed round 2" in m.text), None), WAIT,
             "the forced close in the stalled table's thread")
         assert all(season.name(m).capitalize() in told or season.name(m) in told
                    for m in late) and "forfeit" in told, told
@@ -222,23 +222,23 @@ async def test_a_season_of_automatic_rounds_with_check_in_runs_itself(
         stuck_thread = season.thread(stuck)
         mention = await s.wait_until(
             lambda: next((m for m in s.channel_messages(stuck_thread)
-                          if f"<@{refusing}>" in m.content and " ends <t:" in m.content),
+                          if f"<@{refusing}>" in m.text and " ends <t:" in m.text),
                          None), WAIT, "the reminder by mention")
-        assert stamps(mention.content)[0] == int(deadline3.timestamp())
+        assert stamps(mention.text)[0] == int(deadline3.timestamp())
         for member_id in waiting - {refusing}:
             dm = await s.wait_until(
                 lambda m=member_id: next((x for x in s.dms(t.members[season.name(m)])
-                                          if " ends <t:" in x.content), None), WAIT,
+                                          if " ends <t:" in x.text), None), WAIT,
                 "the reminder by DM")
-            assert stamps(dm.content)[0] == int(deadline3.timestamp())
+            assert stamps(dm.text)[0] == int(deadline3.timestamp())
         # Nobody checks in for round 4: at round 3's deadline its stalled table is settled,
         # the league's channel hears it, and the organisers hear why round 4 did not open.
-        assert stamps(ask4.content)[0] == int(deadline3.timestamp())
+        assert stamps(ask4.text)[0] == int(deadline3.timestamp())
         await season.until(deadline3 + timedelta(minutes=1))
         heard = await season.post("round 3's deadline summary", "its unfinished tables ended")
-        assert f"<#{stuck.channel_id}>" in heard.content
+        assert f"<#{stuck.channel_id}>" in heard.text
         why = await season.post("why round 4 did not open", "could not open")
-        assert "Not enough members checked in" in why.content
+        assert "Not enough members checked in" in why.text
 
         # Every table settled, every round closed, ratings equal a recomputation.
         rounds = await season.rounds()

@@ -26,16 +26,16 @@ async def test_a_silent_league_member_forfeits_by_timeout(standin: StandIn,
         t.bot.scheduler.clock = clock
         r = await s.slash(t.members["admin"], t.channel, "league-admin create",
                           {"name": "Blitz", "game": "palatinus", "largest": 3})
-        assert "is open" in (await t.reply(r)).content
+        assert "is open" in (await t.reply(r)).text
         r = await s.slash(t.members["admin"], t.channel, "league-admin pace",
                           {"name": "Blitz", "pace": "custom", "duration": "1m",
                            "level": "random"})
         await t.reply(r)
         for name in NAMES:
             r = await s.slash(t.members[name], t.channel, "league join", {"name": "Blitz"})
-            assert "signed up" in (await t.reply(r)).content
+            assert "signed up" in (await t.reply(r)).text
         r = await s.slash(t.members["admin"], t.channel, "league-admin round", {"name": "Blitz"})
-        assert "Round 1" in (await t.reply(r)).content
+        assert "Round 1" in (await t.reply(r)).text
         [thread] = t.guild.threads
         record = await t.bot.tables.store.live_table(thread.id)
         assert record is not None

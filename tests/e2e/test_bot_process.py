@@ -40,7 +40,7 @@ async def test_python_m_bot_comes_online_and_answers(standin: StandIn, tmp_path:
         assert "help" in standin.command_names(guild)
         r = await standin.slash(alice, channel, "help")
         answer = await r.wait_reply(10)
-        assert answer.ephemeral and "/game new" in answer.content
+        assert answer.ephemeral and "/game new" in answer.text
         await beaten(tmp_path / "heartbeat")
         assert await healthcheck(env, tmp_path) == 0
     finally:

@@ -33,8 +33,8 @@ async def _all_refused_in_private(t: Table, who: str, commands: list[tuple[str, 
     for command, options in commands:
         record = await s.slash(t.members[who], t.channel, command, options)
         answer = await t.reply(record)
-        assert answer.ephemeral, f"/{command} answered in public: {answer.content!r}"
-        assert answer.content, f"/{command} gave no reason"
+        assert answer.ephemeral, f"/{command} answered in public: {answer.text!r}"
+        assert answer.text, f"/{command} gave no reason"
     assert len(t.bot_messages()) == public_before
     assert s.violations == []
 

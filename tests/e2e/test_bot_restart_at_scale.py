@@ -87,7 +87,7 @@ async def answered_within(standin: StandIn, bot: BotProcess, member: object,
     record = await standin.slash(member, channel, "turns")  # type: ignore[arg-type]
     left = max(0.1, ANSWER_WITHIN - (time.monotonic() - started))
     reply = await record.wait_reply(left)
-    assert "wait" in reply.content, reply.content
+    assert "wait" in reply.text, reply.text
     return time.monotonic() - started
 
 

@@ -133,7 +133,7 @@ async def test_closing_lets_a_move_in_flight_finish(standin: StandIn, tmp_path: 
         await asyncio.wait_for(t.bot.close(), WAIT)
         assert len(t.boards()) > before
         done = await r.wait_replies(1, 1)
-        assert "Done" in done[0].content
+        assert "Done" in done[0].text
     assert standin.violations == []
 
 

@@ -29,8 +29,8 @@ async def test_a_standing_answer_is_told_to_its_member_alone(
         r = await standin.slash(mover, t.channel, "move", {"action": move, "always": True})
         answer = await t.reply(r)
         assert answer.ephemeral
-        assert f"You will answer `{move}` from now on" in answer.content
+        assert f"From now on, “{move}” will be played for you whenever it is legal" in answer.text
         await t.next_board(before)
         for message in t.bot_messages():
-            assert "will answer" not in message.content, message.content
+            assert "will be played for you" not in message.text, message.text
         assert standin.violations == []

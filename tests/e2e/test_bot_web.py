@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.values import Member as Player
 from rules.core import Rng
-from tests.e2e.harness import table
+from tests.e2e.harness import WAIT, table
 from tests.e2e.test_bot_game import open_and_start, play_move
 from tests.e2e.web_harness import links, web_settings
 from tests.standin import StandIn
@@ -37,6 +37,9 @@ async def test_boards_hand_and_dms_link_to_the_web(standin: StandIn, tmp_path: P
         async with http.get(own.replace("sig=", "sig=0")) as r:
             assert r.status == 403
 
+        # The DMs follow the board: on a busy machine they may come after /hand's answer.
+        await standin.wait_until(lambda: [m for m in standin.dms(t.members["bob"]) if links(m)],
+                                 WAIT, "bob's DM with its link")
         dms = [m for m in standin.dms(t.members["bob"]) if links(m)]
         assert dms and links(dms[-1])["My view on the web"].startswith(f"{web.public_url}/p/")
 
@@ -78,7 +81,7 @@ async def test_the_bots_metrics_move_with_a_game(standin: StandIn, tmp_path: Pat
         board = await open_and_start(t, "palermo")
         await play_move(t, board, Rng("metrics"), 1)
         await standin.wait_until(
-            lambda: any("cannot send you direct messages" in m.content
+            lambda: any("cannot send you direct messages" in m.text
                         for m in t.bot_messages()), 10, "the note about bob's closed DMs")
         async with http.get(f"{web.public_url}/metrics") as r:
             after = await r.text()

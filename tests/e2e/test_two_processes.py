@@ -103,7 +103,7 @@ async def by_dm(standin: StandIn, played: Played, bob: Member, rng: Rng) -> bool
     record = await standin.select(bob, offer, found[0]["custom_id"],
                                   [options[rng.randbelow(len(options))]])
     answer = await record.wait_reply(WAIT)
-    if "Done" in answer.content:
+    if "Done" in answer.text:
         played.acknowledged.append(record.id)
         played.by_dm += 1
         played.by_board += from_board
@@ -114,7 +114,7 @@ async def by_dm(standin: StandIn, played: Played, bob: Member, rng: Rng) -> bool
 async def in_channel(standin: StandIn, played: Played, member: Member, move: str) -> None:
     record = await standin.slash(member, played.channel, "move",
                                  {"action": move, "confirm": True})
-    if "Done" in (await record.wait_reply(WAIT)).content:
+    if "Done" in (await record.wait_reply(WAIT)).text:
         played.acknowledged.append(record.id)
 
 
@@ -177,7 +177,7 @@ async def restarted(standin: StandIn, bot: BotProcess) -> None:
 
 def told_lines(standin: StandIn, channel: Channel, known: set[str]) -> list[str]:
     return [line for m in standin.channel_messages(channel) if not m.ephemeral
-            for line in m.content.splitlines() if line in known]
+            for line in m.text.splitlines() if line in known]
 
 
 def out_of_order(standin: StandIn, channel: Channel) -> int:

@@ -72,10 +72,10 @@ async def test_a_discord_game_replays_step_by_step_in_the_browser(
         rng = Rng("browser")
         private = await hand_link(t)
         for step in range(MAX_MOVES):  # the whole game through slash commands and buttons
-            if "Game over" in board.content:
+            if "Game over" in board.text:
                 break
             board = await play_move(t, board, rng, step)
-        assert "Game over" in board.content
+        assert "Game over" in board.text
         assert links(board)["Open on the web"] == url  # the final board links to it too
         latest = await t.bot.tables.store.latest_table(t.channel.id)
         assert latest is not None

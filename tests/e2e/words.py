@@ -38,11 +38,17 @@ _A_VOWEL_SOUND = re.compile(r"\ba [AEFHILMNORSX]\d")
 _RAW_OPTION = re.compile(r"`?\b[a-z_]+`?: (\{|\[|\"|null\b|true\b|false\b)")
 
 
+_SHORTHAND = re.compile(
+    r"about to play `|\(cell, then |Culture tops: |take a disc\b|legal moves; "
+    r"|^Final: \d\. |\bearned 0 points|^Moves: \S+ .* \| "
+    r"|\b(ren|pie|val|dis) \d+; |: \d+ of \d+ (chosen|done|resolved)\.", re.MULTILINE)
+
+
 def texts(messages: Iterable[Message]) -> Iterator[str]:
     """Every text in ``messages`` a member could read."""
     for message in messages:
-        if message.content:
-            yield message.content
+        if message.text:
+            yield message.text  # a card's text displays, as one text
         for embed in message.embeds:
             yield from _embed_texts(embed)
         for attachment in message.attachments:
@@ -102,4 +108,6 @@ def findings(text: str) -> list[str]:
         found.append("a preview titled with raw notation")
     if "searches them all as you type (area names" in text:
         found.append("another game's /move hint")
+    # Shorthand where a sentence belongs (the worst lines players met, and their kind).
+    found += [f"shorthand: {m.group(0)!r}" for m in _SHORTHAND.finditer(text)]
     return found

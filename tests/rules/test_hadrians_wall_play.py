@@ -153,8 +153,11 @@ def test_notation_round_trips_and_forgives() -> None:
 def test_describe_gives_a_plain_account() -> None:
     state = chosen(start(2))
     text = GAME.describe(GAME.view(state, 0))
-    assert "Year 1 of 6" in text and "{p0}" in text and "Fate card F01" in text
+    assert "Year 1 of 6" in text and "{p0}" in text and "Fate card, F01," in text
     assert "Neutral card" in text
+    # Sentences, not a dump of abbreviations: "ren 0 pie 0", "0 of 2 done".
+    assert "Nobody has finished yet." in text and " ren " not in text and "of 2 done" not in text
+    assert "{p0} is playing and has 0 points (0 renown, 0 piety" in text
     assert "Hadrian's Wall" in GAME.rules_summary()
 
 

@@ -3,6 +3,8 @@ one line per player."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rules.core import RulesError
@@ -37,6 +39,12 @@ def test_final_scores_come_one_line_per_player() -> None:
     lines = text.split("\n")
     assert lines[0] == "Final VP:" and len(lines) == state.players + 2
     assert all(len(line) < 120 for line in lines)
+    # The text view's ranking is a sentence, never "Ana > Bo > Cy".
+    final = GAME.describe({**GAME.view(state, None), "names": ["Ana", "Bo", "Cy"]})
+    [ranking] = [line for line in final.splitlines() if line.startswith("Ranking: ")]
+    assert re.fullmatch(r"Ranking: (Ana|Bo|Cy)( and \w+ share first place| wins); .+\.",
+                        ranking), ranking
+    assert " > " not in ranking
 
 
 def _refusal(state: PalatinusState, text: str) -> str:

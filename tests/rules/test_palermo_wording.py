@@ -22,7 +22,11 @@ def test_reachable_cells_are_explained_without_shorthand() -> None:
     state = play_until(4, collecting)
     text = GAME.describe(GAME.view(state, state.turn))
     line = next(line for line in text.split("\n") if line.startswith("You can reach"))
-    assert "points spent" in line and " as " in line
+    # Each cell with how the pawn ends there and what it costs, in words: "i1 (an exact
+    # stop for 7 movement points)", never a legend in brackets to decode.
+    assert re.search(r"^You can reach [a-z]\d+ \((an exact stop|a business stop|home|a blocked "
+                     r"stop) for \d+ movement points?", line), line
+    assert "(cell, then" not in line
     assert not re.search(r"\(\d+[a-z](/|\))", line)  # no "(1b/2b/3b)" shorthand
 
 

@@ -10,6 +10,7 @@ from rules.words import (
     listed,
     option_text,
     options_changed,
+    placed,
     plural,
     signed,
 )
@@ -52,3 +53,11 @@ def test_options_are_told_in_words_never_json() -> None:
     assert options_changed(defaults, chosen) == ["first: 2", "tie break: first home"]
     for line in options_changed(defaults, chosen):
         assert not any(mark in line for mark in ('"', "{", "[", "null", "true", "false"))
+
+
+def test_a_final_ranking_reads_as_a_sentence() -> None:
+    assert placed([(["bob"], "with 42 points"), (["carol"], "with 30 points"),
+                   (["alice", "ren"], "with 12 points")]) == (
+        "bob wins with 42 points; carol is second with 30 points; "
+        "alice and ren share third place with 12 points")
+    assert placed([(["ann", "ben"], "")]) == "ann and ben share first place"

@@ -61,11 +61,19 @@ the first message; a malformed nonce is refused (50035). The nonce is echoed in 
 in MESSAGE_CREATE only: a message read back (Get Channel Message(s)) has none. Get Channel
 Messages answers newest first, at most ``limit`` (default 50), ``before``/``after``/``around``.
 
+Components V2 (flag ``IS_COMPONENTS_V2``, 1 << 15) as Discord documents it: no ``content`` or
+``embeds`` on such a message, layout kinds at the top, 40 components in all (nested ones count),
+4,000 characters of text displays, media galleries of 1-10 items whose ``attachment://NAME``
+must name a file of the message, and the flag kept once set (an edit cannot drop it). Mentions
+in a card's text displays ping as content's do.
+
 Records: :class:`Message` (``id, channel, author, content, embeds, components, attachments``
 with ``data`` bytes / ``filename`` / ``description``, ``flags``, ``ephemeral``, ``mentions``,
-``mention_roles``, ``mention_everyone``, ``visible_to``, ``thread``, ``edits``),
+``mention_roles``, ``mention_everyone``, ``visible_to``, ``thread``, ``edits``; ``card``,
+``text`` (content, or a card's text displays one a line), ``shown_attachments()`` (on a card
+only the files a component names) and ``labels()``),
 :class:`ResponseRecord` (``kind`` callback/followup/edit/delete, ``callback_type``,
-``content, embeds, components, attachments, flags, ephemeral, message, modal``) and
+``content, embeds, components, attachments, flags, ephemeral, message, modal``, ``text``) and
 :class:`InteractionRecord`.
 
 Driver calls a real user could not make (unknown command or option, a value outside the

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .messages import Attachment, Message
+from .messages import COMPONENTS_V2, Attachment, Message, component_text
 from .model import JSON, Channel, Guild, Member, User
 
 if TYPE_CHECKING:
@@ -57,6 +57,11 @@ class ResponseRecord:
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & 64)
+
+    @property
+    def text(self) -> str:
+        """What a member reads: ``content``, or a card's text displays one a line."""
+        return component_text(self.components) if self.flags & COMPONENTS_V2 else self.content
 
     @property
     def is_message(self) -> bool:

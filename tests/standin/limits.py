@@ -17,7 +17,8 @@ from .errors import (
     bad_length,
     max_length,
 )
-from .messages import COMPONENTS_V2, walk_components
+from .messages import COMPONENTS_V2, Message, named_files, walk_components
+from .model import JSON
 
 DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024
 
@@ -33,6 +34,15 @@ ATTACHMENTS_MAX = 10
 ROWS_MAX = 5
 ROW_BUTTONS_MAX = 5
 V2_COMPONENTS_MAX = 40
+V2_TEXT_MAX = 4000
+GALLERY_ITEMS_MAX = 10
+# Components V2: what may stand at the top of a message, and the kinds that name a file.
+V2_TOP_LEVEL = {1, 9, 10, 12, 13, 14, 17}
+TEXT_DISPLAY = 10
+MEDIA_GALLERY = 12
+THUMBNAIL = 11
+FILE = 13
+ATTACHMENT_URL = "attachment://"
 CUSTOM_ID_MAX = 100
 LABEL_MAX = 80
 SELECT_OPTIONS_MAX = 25
@@ -309,13 +319,61 @@ def _check_select(errors: FormErrors, here: Path, select: dict[str, Any]) -> Non
         )
 
 
+def _check_v2(errors: FormErrors, components: list[Any], everything: list[JSON]) -> None:
+    """Components V2 as Discord documents them: 40 components in all (nested ones count),
+    4,000 characters of text displays, the top level of layout kinds, galleries of 1-10."""
+    max_length(errors, ("components",), everything, V2_COMPONENTS_MAX)
+    for i, top in enumerate(components):
+        if not isinstance(top, dict) or top.get("type") not in V2_TOP_LEVEL:
+            errors.add(
+                ("components", i, "type"),
+                "UNION_TYPE_CHOICES",
+                f"Value must be one of {sorted(V2_TOP_LEVEL)}.",
+            )
+    text = sum(len(str(c.get("content") or "")) for c in everything
+               if c.get("type") == TEXT_DISPLAY)
+    if text > V2_TEXT_MAX:
+        errors.add(
+            ("components",),
+            "MESSAGE_COMPONENTS_TEXT_TOO_LONG",
+            f"Text displays hold {V2_TEXT_MAX} characters in all ({text} sent).",
+        )
+    for n, comp in enumerate(everything):
+        if comp.get("type") == MEDIA_GALLERY:
+            bad_length(errors, ("components", "#", n, "items"), list(comp.get("items") or []),
+                       1, GALLERY_ITEMS_MAX)
+
+
+def _check_v2_files(
+    errors: FormErrors, payload: dict[str, Any], files: list[tuple[str, bytes]],
+    before: Message | None,
+) -> None:
+    """Every ``attachment://NAME`` a component names is a file of the message: uploaded now,
+    described in ``attachments``, or (in an edit) kept from before."""
+    available = {name for name, _ in files}
+    kept = payload.get("attachments")
+    for att in kept or []:
+        if isinstance(att, dict) and att.get("filename"):
+            available.add(str(att["filename"]))
+    if before is not None:
+        ids = None if kept is None else {str(a.get("id")) for a in kept if isinstance(a, dict)}
+        available |= {a.filename for a in before.attachments if ids is None or str(a.id) in ids}
+    for name in named_files(list(payload.get("components") or [])):
+        if name not in available:
+            errors.add(
+                ("components",),
+                "COMPONENT_MEDIA_UNKNOWN_ATTACHMENT",
+                f"attachment://{name} names no file of this message.",
+            )
+
+
 def check_components(errors: FormErrors, components: Any, flags: int) -> None:
     if not isinstance(components, list):
         errors.add(("components",), "LIST_TYPE_CONVERT", "Only iterables may be used in a ListType")
         return
     everything = walk_components(components)
     if flags & COMPONENTS_V2:
-        max_length(errors, ("components",), everything, V2_COMPONENTS_MAX)
+        _check_v2(errors, components, everything)
     else:
         max_length(errors, ("components",), components, ROWS_MAX)
         for i, row in enumerate(components):
@@ -367,10 +425,12 @@ def check_message(
     size_limit: int = DEFAULT_ATTACHMENT_LIMIT,
     keeps_attachments: int = 0,
     prefix: Path = (),
+    before: Message | None = None,
 ) -> None:
     """Raises an :class:`ApiError` for any message limit the payload breaks.
 
-    ``prefix`` roots the error paths (``("data",)`` for an interaction callback).
+    ``prefix`` roots the error paths (``("data",)`` for an interaction callback); ``before``
+    is the message an edit changes (Components V2 stays on it once set).
     """
     for name, data in files:
         if len(data) > size_limit:
@@ -382,7 +442,16 @@ def check_message(
                 details=[f"{name}: {len(data)} bytes > {size_limit}"],
             )
     errors = FormErrors(prefix)
-    flags = int(payload.get("flags") or 0)
+    asked = payload.get("flags")
+    flags = int(asked or 0)
+    if before is not None and before.flags & COMPONENTS_V2:
+        if asked is not None and not flags & COMPONENTS_V2:
+            errors.add(
+                ("flags",),
+                "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                "The components v2 flag cannot be removed from a message.",
+            )
+        flags |= COMPONENTS_V2
     content = payload.get("content")
     if content is not None:
         max_length(errors, ("content",), str(content), CONTENT_MAX)
@@ -394,6 +463,14 @@ def check_message(
             )
     if payload.get("embeds") is not None:
         check_embeds(errors, payload["embeds"])
+        if flags & COMPONENTS_V2 and payload["embeds"]:
+            errors.add(
+                ("embeds",),
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "Embeds cannot be used with components v2.",
+            )
+    if flags & COMPONENTS_V2:
+        _check_v2_files(errors, payload, files, before)
     if payload.get("components") is not None:
         check_components(errors, payload["components"], flags)
     attachments = payload.get("attachments") or []

@@ -106,6 +106,28 @@ class Message:
     def guild(self) -> Guild | None:
         return self.channel.guild
 
+    @property
+    def card(self) -> bool:
+        """Sent with Components V2 (``IS_COMPONENTS_V2``): the text is in its components."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    @property
+    def text(self) -> str:
+        """What a member reads: ``content``, or a card's text displays one a line."""
+        return component_text(self.components) if self.card else self.content
+
+    def shown_attachments(self) -> list[Attachment]:
+        """The attachments a member sees: on a card only those a component names."""
+        if not self.card:
+            return list(self.attachments)
+        names = named_files(self.components)
+        return [a for a in self.attachments if a.filename in names]
+
+    def labels(self) -> list[str]:
+        """The labels of its buttons, in order."""
+        return [str(c.get("label")) for c in walk_components(self.components)
+                if c.get("type") == 2 and c.get("label")]
+
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
 
@@ -163,6 +185,26 @@ class Message:
             if member is not None:
                 out["member"] = member.to_json(with_user=False)
         return out
+
+
+def named_files(components: list[JSON]) -> list[str]:
+    """The file names a component tree shows (``attachment://NAME`` of a media gallery's
+    items, a thumbnail or a file component), in order."""
+    names: list[str] = []
+    for comp in walk_components(components):
+        media = [item.get("media") for item in comp.get("items") or [] if isinstance(item, dict)]
+        media += [comp.get("media"), comp.get("file")]
+        for found in media:
+            url = str((found or {}).get("url") or "") if isinstance(found, dict) else ""
+            if url.startswith("attachment://"):
+                names.append(url.removeprefix("attachment://"))
+    return names
+
+
+def component_text(components: list[JSON]) -> str:
+    """The text a member reads in a component tree: text displays, in order, one a line."""
+    return "\n".join(str(c.get("content") or "") for c in walk_components(components)
+                     if c.get("type") == 10 and c.get("content"))
 
 
 def walk_components(components: list[JSON]) -> list[JSON]:

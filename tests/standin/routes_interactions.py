@@ -33,7 +33,7 @@ from .interactions import (
     ResponseRecord,
 )
 from .limits import check_choices, check_message, check_modal
-from .messages import EPHEMERAL, LOADING, Message
+from .messages import COMPONENTS_V2, EPHEMERAL, LOADING, Message
 from .model import JSON
 from .state import SETTABLE_FLAGS, World, clean_payload
 
@@ -178,7 +178,7 @@ class InteractionRoutes:
             record.first_followup_edits_original = True
         elif kind == UPDATE_MESSAGE:
             assert record.message is not None
-            check_message(data, files, creating=False, prefix=("data",))
+            check_message(data, files, creating=False, prefix=("data",), before=record.message)
             message = world.edit_message(record.message, data, uploads)
         record.callback_type = kind
         record.add(ResponseRecord.of("callback", message, callback_type=kind, modal=modal))
@@ -237,7 +237,10 @@ class InteractionRoutes:
             # After a deferral the first follow-up fills the "thinking" message; its
             # ephemerality was fixed by the deferral.
             record.first_followup_edits_original = False
+            # A card's flag is the follow-up's to set.
+            v2 = int(payload.get("flags") or 0) & COMPONENTS_V2
             message = world.edit_message(original, {**payload, "flags": None}, uploads)
+            message.flags |= v2
         else:
             flags = int(payload.get("flags") or 0) & (SETTABLE_FLAGS | EPHEMERAL)
             message = world.create_message(
@@ -264,6 +267,7 @@ class InteractionRoutes:
             [(u.filename, u.data) for u in uploads],
             creating=False,
             keeps_attachments=len(message.attachments),
+            before=message,
         )
         if message is record.original:
             record.first_followup_edits_original = False

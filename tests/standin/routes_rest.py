@@ -218,7 +218,8 @@ class RestRoutes:
             )
         raw, uploads = await read_body(request)
         payload = clean_payload(raw)
-        check_message(payload, [(u.filename, u.data) for u in uploads], creating=False)
+        check_message(payload, [(u.filename, u.data) for u in uploads], creating=False,
+                      before=message)
         return json_response(self.world.edit_message(message, payload, uploads).to_json())
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -291,7 +291,7 @@ class World:
         if "components" in payload:
             message.components = list(payload["components"] or [])
         if "flags" in payload and payload["flags"] is not None and not creating:
-            kept = message.flags & (EPHEMERAL | LOADING)
+            kept = message.flags & (EPHEMERAL | LOADING | COMPONENTS_V2)  # V2 stays once set
             message.flags = kept | (int(payload["flags"]) & SETTABLE_FLAGS)
         new = self._attachments(message.channel, payload, uploads)
         if "attachments" in payload and not creating:
@@ -299,7 +299,7 @@ class World:
             message.attachments = [a for a in message.attachments if str(a.id) in keep]
         message.attachments = [*message.attachments, *new]
         mentions = resolve_mentions(
-            message.content,
+            message.text,  # a card's mentions are in its text displays
             payload.get("allowed_mentions"),
             self.users,
             message.channel.guild,

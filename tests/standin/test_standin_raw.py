@@ -576,3 +576,116 @@ async def test_a_malformed_nonce_is_refused(world: World, nonce: Any) -> None:
         json={"content": "x", "nonce": nonce, "enforce_nonce": True})
     assert (status, body["code"]) == (400, 50035)
     assert world.standin.channel_messages(world.channel) == []
+
+
+V2 = 1 << 15
+
+
+def card(*children: JSON, accent: int = 0x0072B2) -> JSON:
+    return {"type": 17, "accent_color": accent, "components": list(children)}
+
+
+def text(content: str) -> JSON:
+    return {"type": 10, "content": content}
+
+
+def gallery(*names: str) -> JSON:
+    return {"type": 12, "items": [{"media": {"url": f"attachment://{n}"}, "description": f"alt {n}"}
+                                  for n in names]}
+
+
+@pytest.mark.parametrize(
+    ("payload", "detail"),
+    [
+        (
+            {"flags": V2, "content": "hello", "components": [card(text("x"))]},
+            "content: Content cannot be used with components v2.",
+        ),
+        (
+            {"flags": V2, "embeds": [{"title": "t"}], "components": [card(text("x"))]},
+            "embeds: Embeds cannot be used with components v2.",
+        ),
+        (
+            {"flags": V2, "components": [card(*(text(f"line {i}") for i in range(40)))]},
+            "components: Must be 40 or fewer in length.",
+        ),
+        (
+            {"flags": V2, "components": [card(text("a" * 2500)), card(text("b" * 1501))]},
+            "components: Text displays hold 4000 characters in all (4001 sent).",
+        ),
+        (
+            {"flags": V2, "components": [{"type": 2, "style": 1, "label": "Go",
+                                          "custom_id": "go"}]},
+            "components.0.type: Value must be one of [1, 17, 13, 12, 9, 14, 10].",  # the spec's
+        ),
+        (
+            {"flags": V2, "components": [card(text("x"), gallery("board.png"))]},
+            "components: attachment://board.png names no file of this message.",
+        ),
+    ],
+)
+async def test_components_v2_limits(world: World, payload: JSON, detail: str) -> None:
+    world.standin.expect_spec_violations()  # some are in Discord's description too
+    status, body, _ = await world.call(
+        "POST", f"/channels/{world.channel.id}/messages", json=payload
+    )
+    assert (status, body["code"]) == (400, 50035)
+    assert [v.details for v in world.standin.violations] == [[detail]]
+    assert world.standin.channel_messages(world.channel) == []
+
+
+async def test_a_gallery_holds_one_to_ten_items(world: World) -> None:
+    world.standin.expect_spec_violations()
+    path = f"/channels/{world.channel.id}/messages"
+    empty = {"flags": V2, "components": [card(text("x"), {"type": 12, "items": []})]}
+    status, body, _ = await world.call("POST", path, json=empty)
+    assert (status, body["code"]) == (400, 50035)
+    assert world.standin.violations[-1].details == [
+        "components.0.components.1.items: Must be between 1 and 10 in length."]
+
+
+async def upload_card(world: World, components: list[JSON], files: list[str]) -> tuple[int, Any]:
+    form = aiohttp.FormData(quote_fields=False)
+    payload = {"flags": V2, "components": components,
+               "attachments": [{"id": i, "filename": n} for i, n in enumerate(files)]}
+    form.add_field("payload_json", json.dumps(payload))
+    for i, name in enumerate(files):
+        form.add_field(f"files[{i}]", b"\x89PNG fake " + name.encode(), filename=name)
+    status, body, _ = await world.call("POST", f"/channels/{world.channel.id}/messages",
+                                       data=form)
+    return status, body
+
+
+async def test_a_card_shows_only_the_files_its_components_name(world: World) -> None:
+    status, body = await upload_card(
+        world, [card(text("## Palermo, round 2"), gallery("board.png"), text("alice moved."))],
+        ["board.png", "extra.png"])
+    assert status == 200 and body["flags"] & V2 and body["content"] == ""
+    [message] = world.standin.channel_messages(world.channel)
+    assert message.card and message.text == "## Palermo, round 2\nalice moved."
+    assert [a.filename for a in message.attachments] == ["board.png", "extra.png"]
+    assert [a.filename for a in message.shown_attachments()] == ["board.png"]
+    assert world.standin.violations == []
+
+
+async def test_the_components_v2_flag_stays_once_set(world: World) -> None:
+    status, body = await upload_card(world, [card(text("first"), gallery("board.png"))],
+                                     ["board.png"])
+    assert status == 200
+    path = f"/channels/{world.channel.id}/messages/{body['id']}"
+    # An edit may keep the card's file by name and change its text.
+    status, edited, _ = await world.call(
+        "PATCH", path, json={"components": [card(text("second"), gallery("board.png"))]})
+    assert status == 200 and edited["flags"] & V2
+    [message] = world.standin.channel_messages(world.channel)
+    assert message.text == "second" and len(message.shown_attachments()) == 1
+    # Neither content nor dropping the flag is allowed on a card.
+    status, refused, _ = await world.call("PATCH", path, json={"content": "plain"})
+    assert (status, refused["code"]) == (400, 50035)
+    status, refused, _ = await world.call("PATCH", path, json={"flags": 0})
+    assert (status, refused["code"]) == (400, 50035)
+    assert [v.details for v in world.standin.violations] == [
+        ["content: Content cannot be used with components v2."],
+        ["flags: The components v2 flag cannot be removed from a message."],
+    ]
+    assert message.text == "second" and message.flags & V2

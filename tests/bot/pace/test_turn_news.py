@@ -25,9 +25,12 @@ def entry(version: int, seat: int, text: str, kind: str = "act", undoes: int | N
 
 def test_a_recap_tells_one_event_a_line_and_keeps_the_latest() -> None:
     log = [entry(1, 1, "{p1} takes wood."), entry(2, 1, "{p1} builds.\nRound 2 begins."),
-           entry(3, 0, "{p0} passes."), entry(4, 2, "{p2} scores 3.")]
+           entry(3, 0, "{p0} passes."), entry(4, 2, "{p2} scores 3. {p2} pays 1 denarius."),
+           entry(5, 1, "{p1} moves to St. Anne's {p2} field.")]
+    # Two events of one doer narrated on one line are two lines of the recap.
     assert recap(log, 0) == ["- {p1} takes wood.", "- {p1} builds.", "- Round 2 begins.",
-                             "- {p2} scores 3."]
+                             "- {p2} scores 3.", "- {p2} pays 1 denarius.",
+                             "- {p1} moves to St. Anne's {p2} field."]
     # A move taken back is not news.
     undone = [entry(1, 1, "{p1} takes wood."), entry(2, 1, "", kind="undo", undoes=1)]
     assert recap(undone, 0) == []
@@ -56,9 +59,10 @@ async def test_a_seat_whose_turn_comes_hears_what_happened_since_its_last_move(
                                         rng.choice(await stack.tables.legal_moves(
                                             opened.table_id, mover)))
         for private in notice.private:
-            if SINCE in private.text:
+            assert SINCE not in private.text  # the recap rides apart from the news
+            if SINCE in private.recap:
                 assert private.member_id in notice.next_members
-                recaps.append((private.member_id, private.text))
+                recaps.append((private.member_id, private.recap))
     assert recaps, "no turn came with a recap"
     member, text = recaps[-1]
     listed = text.split(SINCE, 1)[1]

@@ -64,7 +64,8 @@ async def test_a_member_name_is_data_never_a_template(tables: Tables, name: str)
     odd = Member(555, name)
     table_id = await _table_with(tables, odd, BOB, options={"first": 0})
     notice = await tables.start((await tables.table_in(CHANNEL)).id, odd)
-    texts = [notice.public_text, *(n.text for n in notice.private)]
+    texts = [notice.public_text,
+             *(t for n in notice.private for t in (n.text, n.recap, n.state))]
     for text in texts:
         assert len(text) < 4_000
     # The name never expands into another player's name, and stays short.

@@ -110,7 +110,7 @@ def _told(notice: Notice, mover: int) -> dict[int, Any]:
     heard: dict[int, Any] = {0: (notice.public_text, notice.next_names, notice.next_members)}
     for seat_notice in notice.private:
         if seat_notice.seat != mover:
-            heard[seat_notice.seat + 1] = seat_notice.text
+            heard[seat_notice.seat + 1] = (seat_notice.text, seat_notice.recap, seat_notice.state)
     return heard
 
 

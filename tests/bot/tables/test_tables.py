@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import io
 import json
+import re
 
 import pytest
 
@@ -46,6 +47,11 @@ async def test_a_table_goes_from_lobby_to_the_end(tables: Tables) -> None:
     assert notice.over
     assert table.seed in notice.public_text
     assert "Game over" in notice.public_text
+    # The ranking in a sentence ("Alice wins with 3 points; Bob is second with 1 point."),
+    # never "1. Alice (3); 2. Bob (1)".
+    assert re.search(r"\*\*Game over\.\*\* (Alice|Bob) (wins|and \w+ share first place) "
+                     r"with \d+ points?", notice.public_text), notice.public_text
+    assert "1. " not in notice.public_text.split("Game over", 1)[1]
 
 
 async def test_every_seat_is_told_at_start_and_the_first_mover_is_mentioned(

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule, run_state_machine_as_test
 
 from bot.notices import Notice
+from bot.render_pool import Drawn
 from bot.tables import Tables
 from bot.tables import outbox as outbox_module
 from bot.tables.narration import text_names
@@ -24,6 +25,7 @@ from bot.text import fill
 from bot.ui.delivery import Delivery
 from bot.values import Member, TableError
 from tests.bot.store.stateful_stores import StoreMachine, give_stores
+from tests.bot.ui.test_delivery_order import card_words
 from tests.examples import examples
 
 MEMBERS = [Member(1, "Ann"), Member(2, "Ben")]
@@ -52,11 +54,12 @@ class ProcessChannel:
     def __init__(self, channel: Channel, process: Process) -> None:
         self.channel, self.process = channel, process
 
-    async def send(self, content: str = "", *, nonce: str | None = None, **_: Any) -> Sent:
+    async def send(self, content: str = "", *, nonce: str | None = None, view: Any = None,
+                   **_: Any) -> Sent:
         await asyncio.sleep(0)
         if nonce is not None and nonce in self.channel.nonces:
             return Sent(self.channel.nonces[nonce])
-        self.channel.messages.append((content, nonce))
+        self.channel.messages.append((content or card_words(view), nonce))
         message_id = len(self.channel.messages)
         if nonce is not None:
             self.channel.nonces[nonce] = message_id
@@ -84,9 +87,9 @@ async def _ignore(*_: Any, **__: Any) -> None:
 
 
 class Renderer:
-    async def render(self, game_id: str, view: Any, update: bool = False,
-                     previous: Any = None) -> list[tuple[bytes, str]]:
-        return []
+    async def card(self, game_id: str, view: Any, update: bool = False,
+                   previous: Any = None) -> Drawn:
+        return Drawn(None, "")
 
 
 class Process:

@@ -9,9 +9,19 @@ from typing import Any
 import discord
 
 from bot.notices import Notice, SeatNotice
+from bot.render_pool import Drawn
 from bot.store.announcing import Claim, Turn, decide
 from bot.tables.outbox import Outbox
 from bot.ui.delivery import Delivery, nonce_of
+
+
+def card_words(view: Any) -> str:
+    """A card's text less its heading: what the tests here compare."""
+    if not isinstance(view, discord.ui.LayoutView):
+        return ""
+    return "\n".join(item.content for item in view.walk_children()
+                     if isinstance(item, discord.ui.TextDisplay)
+                     and not item.content.startswith("### "))
 
 
 class FakeChannel:
@@ -20,9 +30,10 @@ class FakeChannel:
         self.log, self.id = log, channel_id
         self.nonces = nonces if nonces is not None else []
 
-    async def send(self, content: str = "", *, nonce: str | None = None, **_: Any) -> Any:
+    async def send(self, content: str = "", *, nonce: str | None = None,
+                   view: Any = None, **_: Any) -> Any:
         await asyncio.sleep(0)
-        self.log.append((self.id, content))
+        self.log.append((self.id, content or card_words(view)))
         if nonce is not None:
             self.nonces.append(nonce)
         return type("Message", (), {"id": len(self.log)})()
@@ -47,10 +58,10 @@ class FakeRenderer:
     def __init__(self) -> None:
         self.calls: list[tuple[Any, bool, Any]] = []
 
-    async def render(self, game_id: str, view: Any, update: bool = False,
-                     previous: Any = None) -> list[tuple[bytes, str]]:
+    async def card(self, game_id: str, view: Any, update: bool = False,
+                   previous: Any = None) -> Drawn:
         self.calls.append((view, update, previous))
-        return []
+        return Drawn(None, "")
 
 
 class FakeTables:

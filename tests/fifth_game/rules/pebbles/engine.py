@@ -41,7 +41,7 @@ class Pebbles:
         return merge_options(DEFAULTS, overrides)
 
     def moves_hint(self) -> str:
-        return "type `play` and a card (`play 7`) or `hold`"
+        return "play and a card, such as play 7, or hold"
 
     def rules_summary(self) -> str:
         return "Play a card from your hand (`play 7`) or `hold`. Highest total wins."
