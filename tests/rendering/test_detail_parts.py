@@ -1,28 +1,34 @@
-"""A view's details, one click away from its image: keys, labels and the image of each."""
+"""A view's details, one click away from its image: every key fits a button's custom id (the
+button survives a restart by it), every label fits a button, and each renders with its own
+alt text; a key the view does not offer is a KeyError."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 import rendering
+from bot.ui import ids
 from rules.minerva import GAME
 from tests.rendering.test_minerva_render import played
 
 
-def test_each_detail_part_has_a_label_and_renders_with_its_alt_text() -> None:
+def test_each_detail_part_fits_a_button_and_renders_with_its_alt_text() -> None:
     state = played(3, 30)
     view = {**GAME.view(state, 0), "names": ["alice", "bob", "carol"]}
     parts = rendering.detail_parts("minerva", view)
-    images = rendering.render_all("minerva", view)
-    assert [key for key, _ in parts] == [f"part{n}" for n in range(1, len(images))]
-    assert parts and all(0 < len(label) <= 40 for _, label in parts)
-    for n, (key, _) in enumerate(parts, start=1):
+    keys = [key for key, _ in parts]
+    assert keys and len(set(keys)) == len(keys)
+    assert all(0 < len(label) <= 40 for _, label in parts)
+    for key in keys:
+        found = re.fullmatch(ids.DETAIL, ids.detail(77, 0, key))
+        assert found is not None and found["key"] == key
         image, alt = rendering.render_detail("minerva", view, key)
-        assert image.size == images[n].size and alt
-        assert alt == str(images[n].info.get("alt") or alt)
+        assert image.width > 0 and alt
 
 
-@pytest.mark.parametrize("key", ["part0", "part99", "city", ""])
+@pytest.mark.parametrize("key", ["part0", "part99", "city", "city:9", ""])
 def test_an_unknown_detail_key_is_a_key_error(key: str) -> None:
     view = {**GAME.view(played(2, 4), 1), "names": ["alice", "bob"]}
     with pytest.raises(KeyError):
