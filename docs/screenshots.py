@@ -37,7 +37,7 @@ from tests.e2e.test_bot_game import open_and_start, play_move  # noqa: E402
 from tests.standin import Member, Message, StandIn, StandInTimeout  # noqa: E402
 
 # Moves played before the board is taken: about a third of each game.
-MID_GAME = {"palatinus": 12, "palermo": 14, "hadrians-wall": 8, "minerva": 10}
+MID_GAME = {"palatinus": 20, "palermo": 30, "hadrians-wall": 45, "minerva": 24}
 WIDTH = 680  # the browser's viewport: a chat column with room for a 550 px image in a card
 PREVIEW = 550  # Discord's widest image preview
 BUTTONS = {1: "#5865f2", 2: "#4e5058", 3: "#248046", 4: "#da373c", 5: "#4e5058"}
