@@ -96,9 +96,10 @@ class DmBoards:
                 ops = () if over else ("hand",)
                 card = replace(card, actions=replace(
                     card.actions, ops=ops, mark=Mark(version=notice.version)))
-            # Its heading and what the member can do said again, as of now.
-            card = replace(card, heading=heading_of(card.game_id, card.stage, notice.next_names,
-                                                    over),
+            # The image stays the moment it was sent: the heading no longer names whose
+            # turn it is (that moment's would be wrong now, and now's would not match the
+            # image); what the member can do is said as of now.
+            card = replace(card, heading=heading_of(card.game_id, card.stage, (), over),
                            hint=GAME_OVER if over else YOUR_PART_DONE)
             view, _ = layout(card)
             try:

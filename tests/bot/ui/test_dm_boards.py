@@ -3,6 +3,7 @@ the newest notice of the table, even when notices are told out of order."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -109,10 +110,24 @@ async def test_a_retired_board_keeps_its_link_to_the_seats_web_view() -> None:
     assert all(u is None for _, u in _labels(without))  # none was sent: none is added
     assert all(label != "My moves" for label, _ in _labels(with_link) + _labels(without))
     # The card stays whole: its words, its image (named, not sent again) and its details;
-    # its heading and what the member can do are said again as of now.
+    # its heading names nobody's turn, and what the member can do is said as of now.
     for view in (with_link, without):
         assert _texts(view) == ["### **Palatinus** · Turn 3", "Your move.", YOUR_PART_DONE]
         [gallery] = [i for i in view.walk_children() if isinstance(i, discord.ui.MediaGallery)]
         assert [(m.media.url, m.description) for m in gallery.items] == [
             ("attachment://hand.png", "Your tiles.")]
         assert ("Your sheet", None) in _labels(view) and ("Text view", None) in _labels(view)
+
+
+async def test_a_retired_board_names_nobody_s_turn_over_its_older_image() -> None:
+    """Its image is the moment it was sent ("To play: you"): the heading says neither that
+    moment's turn nor the one of now, which the image would contradict."""
+    edited = _Edited()
+    boards = DmBoards(cast(Any, edited), Pacer())
+    boards.keep(_notice(5, (1,)), 1, 5, _message(50), _card(_notice(5, (1,)), 1))
+    now = replace(_notice(6, (2,)), next_names=("Bob",))
+    await boards.retire(now)
+    (view,) = edited.views
+    heading = _texts(view)[0]
+    assert heading == "### **Palatinus** · Turn 3"
+    assert "Bob" not in heading and "Your turn" not in heading
