@@ -24,7 +24,7 @@ LEVELS = {
     "random": "any legal move, at random",
     "easy": "the move that scores best right away",
     "normal": "looks a few moves ahead in sampled deals",
-    "hard": "like normal, over two to three times as many deals",
+    "hard": "like normal, over three to five times as many deals",
 }
 DEFAULT_LEVEL = players.DEFAULT_LEVEL
 SEARCHING = ("normal", "hard")
