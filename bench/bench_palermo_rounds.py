@@ -50,18 +50,21 @@ def play(setting: str, index: int, cap: int) -> dict[str, Any]:
     seed = derive_seed("palermo rounds", setting, index)
     state = game.setup(len(levels), seed)
     began = time.process_time()
+    cpu: dict[str, list[float]] = {level: [] for level in levels}
     for step in range(100_000):
         active = game.active_seats(state)
         if not active or rounds(state) > cap:
             break
         seat = min(active)
+        start = time.thread_time()
         action = choose(game, state, seat, levels[seat], derive_seed("arena", seed, step))
+        cpu[levels[seat]].append(time.thread_time() - start)
         state = game.apply(state, seat, action).state
     outcome = game.outcome(state)
     return {"index": index, "seed": seed, "levels": levels, "rounds": rounds(state),
             "ended": outcome is not None,
             "scores": [state.score(s) for s in range(len(levels))],
-            "cpu": time.process_time() - began}
+            "cpu": time.process_time() - began, "decisions": cpu}
 
 
 def _play(args: tuple[str, int, int]) -> dict[str, Any]:
@@ -95,6 +98,12 @@ def main() -> None:
     print(f"rounds: median {statistics.median(lengths)}, worst {max(lengths)}, "
           f"past 30: {sum(n > 30 for n in lengths)}, past 60: {sum(n > 60 for n in lengths)}, "
           f"stopped at the cap: {sum(not r['ended'] for r in results)}")
+    for level in sorted({lv for r in results for lv in r["decisions"]}):
+        times = sorted(t for r in results for t in r["decisions"].get(level, []))
+        if times:
+            print(f"CPU per decision, {level}: p50 {times[len(times) // 2]:.3f} s, "
+                  f"p95 {times[int(0.95 * (len(times) - 1))]:.3f} s, max {times[-1]:.3f} s "
+                  f"({len(times)} decisions)")
     for low in sorted(buckets):
         label = f"{low}-{low + 4}" if low < 60 else "60+"
         print(f"  {label:>6}: {buckets[low]:4d} {'#' * min(60, buckets[low])}")
