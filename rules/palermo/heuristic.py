@@ -223,8 +223,11 @@ def evaluate(state: PalermoState) -> tuple[float, ...]:
 
 
 def searchable(state: PalermoState) -> bool:
-    """While the city is built every score is still zero: nothing for a search to compare."""
-    return state.phase == COLLECT
+    """While the city is built every score is still zero: nothing for a search to compare.
+    Past ``LOOPING`` the pawn still out is far behind, its margin squashed flat: every move
+    looks alike to a search, which then wandered (3 of 60 games among normal players were
+    still going at round 120), so the pawn plans its way home as the easy level does."""
+    return state.phase == COLLECT and rounds(state) <= LOOPING
 
 
 def rounds(state: PalermoState) -> int:

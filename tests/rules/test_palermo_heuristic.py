@@ -3,11 +3,13 @@ the rules do, and games among them end (spec 7)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.arena import play_game
 from rules.core import derive_seed
 from rules.palermo import GAME
 from rules.palermo.collecting import city_graph
-from rules.palermo.heuristic import LOOPING, _cost_to, _rival_police, candidates
+from rules.palermo.heuristic import LOOPING, _cost_to, _rival_police, candidates, searchable
 from rules.palermo.state import POLICE
 from tests.rules.test_palermo_fixtures import CORRIDOR, cell, collecting_state, legal_moves
 
@@ -56,3 +58,10 @@ def test_a_player_home_blocks_only_a_rival_who_could_still_catch_up() -> None:
     kind, to = _stone_of_a_player_home(lead=200)
     assert kind == "police" and to not in ("d4", "d5", "d6", "d7")
     assert _stone_of_a_player_home(lead=0) == ("keep", "d5")
+
+
+def test_past_the_loop_round_the_searching_levels_play_the_planned_way() -> None:
+    # Far behind, a pawn's margin is squashed flat and a search wandered for 100 rounds.
+    state = collecting_state(houses=CORRIDOR, pawns={1: "d7"})
+    assert searchable(replace(state, turns=LOOPING * state.players))
+    assert not searchable(replace(state, turns=(LOOPING + 1) * state.players))
