@@ -34,7 +34,7 @@ from rules.hadrians_wall.year import remaining, seat_cards, temple_favours
 from rules.players.values import best_first
 
 SCALE = 10.0
-BUDGETS = {"normal": (10, 1), "hard": (24, 1)}
+BUDGETS = {"normal": (10, 1), "hard": (48, 1)}
 KEEP = 8
 
 

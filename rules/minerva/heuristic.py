@@ -23,7 +23,7 @@ from rules.minerva.state import MinervaState, PlayerState
 from rules.players.values import best_first, greedy_key
 
 SCALE = 6.0
-BUDGETS = {"normal": (12, 2), "hard": (30, 2)}
+BUDGETS = {"normal": (12, 2), "hard": (60, 2)}
 KEEP = 8
 PLACES = 2  # places tried per tile on offer
 ROUNDS = 6

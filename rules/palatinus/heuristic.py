@@ -18,7 +18,7 @@ from rules.palatinus.state import PLACING, PalatinusState
 from rules.players.values import best_first, greedy_key
 
 SCALE = 6.0
-BUDGETS = {"normal": (50, 0), "hard": (150, 0)}
+BUDGETS = {"normal": (50, 0), "hard": (250, 0)}
 STABLE_CANDIDATES = True  # only wolf pieces and draw orders are hidden: rank a node once
 KEEP = 8  # placements kept for the search, best first
 

@@ -9,24 +9,33 @@ since it raises the allowance for the rest of the game.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heappop, heappush
 
-from rules.core import Action, Rng, derive_seed
+from rules.core import Action
 from rules.palermo.collecting import city_graph, own_doors
 from rules.palermo.components import CORNERS
+from rules.palermo.geometry import Geometry
 from rules.palermo.movement import Graph
 from rules.palermo.state import BUILD, COLLECT, HOUSE, MOVE, OFF, START_TILE, WALK, PalermoState
 
 SCALE = 25.0
 # Rollouts of 12 moves: hard ahead of easy in 67.5% of 120 distinct games (5 moves: 48%).
-BUDGETS = {"normal": (16, 12), "hard": (40, 12)}
+BUDGETS = {"normal": (16, 12), "hard": (60, 12)}
 FAR = 60  # a cell no street reaches (counted as a long way round)
-# Past this many rounds (games end in 15 to 22) a pawn is caught in a loop: the stones of the
-# players home keep stepping into its way (its being out pays them the waiting bonus), or its
-# exact moves go round a few cells. From then on stones and pawn move at random, picked by the
-# turn count (which everyone sees), which breaks the loop.
+# Past this many rounds (games end in 15 to 22) a pawn still out is caught, most likely by
+# stones standing in its way: from then on every stone keeps out of the way of every pawn.
+# (The pawns once moved at random from here, which sent a pawn 20 steps from home round the
+# city for 190 rounds while the players home scored the waiting bonus.)
 LOOPING = 30
+
+
+@lru_cache(maxsize=4096)
+def _cell(geo: Geometry, name: str) -> int | None:
+    """A cell by name (cached: the choices name every target, and parsing was a fifth of the
+    cost of a search)."""
+    return geo.parse_cell(name)
 
 
 @lru_cache(maxsize=8)
@@ -110,44 +119,87 @@ def _dist_from(g: Graph, sources: frozenset[int]) -> dict[int, int]:
     return dist
 
 
-def _blocking(state: PalermoState, g: Graph, seat: int, cell: int) -> float:
-    """How much a stone on ``cell`` is in the rivals' way: for each rival still out, 1 when the
-    cell lies on one of their shortest walks to their next door (or home) within reach of their
-    coming turn, less when it lies further along that walk."""
-    value = 0.0
-    for other in range(state.players):
-        if other == seat or state.is_home(other):
-            continue
+@dataclass(frozen=True)
+class _Way:
+    """A rival's next leg (to its nearest door, or home): steps from its pawn, steps left to
+    the target, the length of its shortest walk, and how far it gets in its coming turn."""
+
+    from_here: dict[int, int]
+    to_target: dict[int, int]
+    whole: int
+    reach: int
+
+
+def _ways(state: PalermoState, g: Graph, rivals: list[int]) -> list[_Way]:
+    out = []
+    for other in rivals:
         doors = own_doors(state, other)
         targets = frozenset(g.start) if state.all_collected(other) or not doors else doors
         to_target = _dist_to(g, targets)
         where = state.pawns[other]
         here = frozenset(g.start) if where == OFF else frozenset((where,))
-        from_here = _dist_from(g, here)
-        if cell not in from_here or cell not in to_target:
-            continue
         whole = min(to_target.get(h, FAR) for h in here)
-        if from_here[cell] + to_target[cell] != whole or from_here[cell] == 0:
+        out.append(_Way(_dist_from(g, here), to_target, whole, state.allowance(other) + 1))
+    return out
+
+
+def _blocking(ways: list[_Way], cell: int) -> float:
+    """How much a stone on ``cell`` is in the rivals' way: for each rival, 1 when the cell lies
+    on one of their shortest walks to their next door (or home) within reach of their coming
+    turn, less when it lies further along that walk."""
+    value = 0.0
+    for way in ways:
+        near = way.from_here.get(cell)
+        if not near or cell not in way.to_target or near + way.to_target[cell] != way.whole:
             continue
-        value += 1.0 if from_here[cell] <= state.allowance(other) + 1 else 0.3
+        value += 1.0 if near <= way.reach else 0.3
     return value
 
 
+def _worth_blocking(state: PalermoState, seat: int) -> list[int]:
+    """The rivals still out whom the seat's stone should slow down. A seat still out slows
+    every one of them. A seat home only those who could still end ahead of it: slowing a pawn
+    that cannot catch up only prolongs the game (every seat home earns the same waiting bonus
+    meanwhile, so nobody's rank changes), and several stones chasing one pawn kept it out for
+    hundreds of rounds. Late in the game (``LOOPING``) no stone chases anyone any more."""
+    out = [s for s in range(state.players) if s != seat and not state.is_home(s)]
+    if rounds(state) > LOOPING:
+        return []
+    if not state.is_home(seat) or not out:
+        return out
+    values = evaluate(state)
+    return [s for s in out if values[s] + SCALE >= values[seat]]
+
+
 def _police_choice(state: PalermoState, seat: int, actions: list[Action]) -> Action:
-    """Put the stone where it slows the most rivals, unless it already stands as well."""
+    """Put the stone where it slows the most rivals worth slowing, unless it already stands as
+    well; a stone in the way of nobody worth slowing steps out of everyone's way."""
     g = city_graph(state)
     geo = state.geo
     keep = next((a for a in actions if a["type"] == "keep"), None)
+    rivals = [s for s in range(state.players) if s != seat and not state.is_home(s)]
+    chosen = _worth_blocking(state, seat)
+    ways = _ways(state, g, chosen)
     now = state.police[seat]
-    standing = _blocking(state, g, seat, now) if now != OFF else -1.0
+    if not chosen:
+        # Out of everyone's way: keep the stone if it is, else the first cell that is.
+        everyone = _ways(state, g, rivals)
+        if keep is not None and (now == OFF or _blocking(everyone, now) == 0):
+            return keep
+        for action in actions:
+            cell = _cell(geo, str(action.get("to", "")))
+            if action["type"] == "police" and cell is not None and not _blocking(everyone, cell):
+                return action
+        return keep if keep is not None else actions[0]
+    standing = _blocking(ways, now) if now != OFF else -1.0
     best, best_value = keep, standing if keep is not None else -1.0
     for action in actions:
         if action["type"] != "police":
             continue
-        cell = geo.parse_cell(str(action["to"]))
+        cell = _cell(geo, str(action["to"]))
         if cell is None:
             continue
-        value = _blocking(state, g, seat, cell)
+        value = _blocking(ways, cell)
         if value > best_value + 0.5 or best is None:  # moving must be clearly better
             best, best_value = action, value
     return best if best is not None else actions[0]
@@ -171,8 +223,11 @@ def evaluate(state: PalermoState) -> tuple[float, ...]:
 
 
 def searchable(state: PalermoState) -> bool:
-    """While the city is built every score is still zero: nothing for a search to compare."""
-    return state.phase == COLLECT
+    """While the city is built every score is still zero: nothing for a search to compare.
+    Past ``LOOPING`` the pawn still out is far behind, its margin squashed flat: every move
+    looks alike to a search, which then wandered (3 of 60 games among normal players were
+    still going at round 120), so the pawn plans its way home as the easy level does."""
+    return state.phase == COLLECT and rounds(state) <= LOOPING
 
 
 def rounds(state: PalermoState) -> int:
@@ -231,15 +286,8 @@ def candidates(state: PalermoState, seat: int, actions: list[Action]) -> list[Ac
         return (_start_order(state, actions) if state.step == START_TILE
                 else _build_order(state, seat, actions) if state.step == HOUSE else actions)
     kinds = {a["type"] for a in actions}
-    if ("police" in kinds or "keep" in kinds) and rounds(state) > LOOPING:
-        # A pawn still out this late is caught: chased by the stones of players home (its
-        # being out pays them), or going round a few cells its exact moves cannot leave. The
-        # stones then stand anywhere, which changes what its moves cost, and it gets out.
-        return [Rng(derive_seed("loop police", state.turns, seat)).choice(actions)]
     if "police" in kinds or "keep" in kinds:
         return [_police_choice(state, seat, actions)]
-    if state.step in (MOVE, WALK) and rounds(state) > LOOPING:
-        return [Rng(derive_seed("loop", state.turns)).choice(actions)]
     if state.step == MOVE and any(a.get("end") in ("home", "business") for a in actions):
         # Stop whenever possible: home first, then the business that leaves the most points.
         stops = [a for a in actions if a.get("end") in ("home", "business")]
@@ -253,7 +301,7 @@ def candidates(state: PalermoState, seat: int, actions: list[Action]) -> list[Ac
         geo = state.geo
 
         def left(a: Action) -> tuple[int, int]:
-            cell = geo.parse_cell(str(a["to"]))
+            cell = _cell(geo, str(a["to"]))
             return (dist.get(cell, FAR) if cell is not None else FAR, -int(a["cost"]))
 
         return sorted(actions, key=left)[:6]

@@ -67,8 +67,8 @@ class Decision:
 
 # Defaults; a game's heuristic may set its own (iterations, rollout depth) per level.
 _DEFAULTS = {"normal": (60, 8), "hard": (240, 8)}
-# CPU seconds per decision at these budgets, p95: Palermo hard 1.4 at 5 players (0.9 at 3), every
-# other game and level 0.4 or less. Ten times the worst p95: only a runaway search reaches it.
+# CPU seconds per decision at these budgets (bench/bench_ladder.py), p95: hard 0.3 to 0.8 in
+# every game, the slowest single decision 2.2. Seven times that: only a runaway search reaches it.
 NET_SECONDS = 15.0
 # The safety net's clock: the searching thread's CPU time (a test may put another in its place).
 search_clock: Callable[[], float] = time.thread_time

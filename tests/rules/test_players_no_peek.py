@@ -36,7 +36,9 @@ REAL_BUDGET = players.budget
 
 @pytest.fixture(autouse=True)
 def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Peeking does not depend on the budget; small budgets keep the suite quick."""
+    """Small budgets keep the suite quick. A peek may change no decision at them (a planted
+    "keep Minerva's deck order" passed here): ``test_players_no_peek_power`` holds the cases
+    where a peek at each hidden part shows at the real budgets."""
     cap_budgets(monkeypatch, 8, 3)
 
 

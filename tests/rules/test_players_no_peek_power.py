@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from rules import GAMES
+from rules import ENTRIES, GAMES
 from rules.core import Game, derive_seed
 from rules.hadrians_wall.state import State as WallState
 from rules.minerva.state import MinervaState
@@ -235,3 +235,13 @@ if __name__ == "__main__":
     kinds = tuple(sys.argv[4].split(",")) if len(sys.argv) > 4 else KINDS[sys.argv[1]]
     for found in _find(sys.argv[1], sys.argv[2], int(sys.argv[3]), kinds):
         print(repr(found), flush=True)
+
+
+def test_every_hidden_part_of_every_game_has_a_case() -> None:
+    # A hidden part without a case is a peek nothing would catch at a real budget.
+    hidden = {game_id for game_id, entry in ENTRIES.items() if entry.facts.hidden}
+    assert hidden == set(KINDS)
+    for game_id, kinds in KINDS.items():
+        for kind in kinds:
+            assert any(c.game_id == game_id and c.kind == kind for c in CASES), (game_id, kind)
+    assert {c.level for c in CASES} >= {"normal", "hard"}
