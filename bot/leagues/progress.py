@@ -3,6 +3,7 @@ playing table waits for, and the round's deadline."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -55,6 +56,16 @@ async def round_progress(leagues: Leagues, tables: Tables, guild_id: int, name: 
     return RoundProgress(league.name, chosen, latest, tuple(shown))
 
 
+def table_doing(status: str, waiting: Sequence[str]) -> str:
+    """What a round's table is doing, in words (``waiting``: names already made safe for
+    where they are shown)."""
+    if status == Status.PLAYING:
+        return f"playing, waits for {', '.join(waiting) or 'the computer'}"
+    if status == Status.LOBBY:
+        return "not started yet"
+    return "finished" if status == Status.OVER else "abandoned"
+
+
 def progress_text(progress: RoundProgress, now: datetime) -> str:
     """The round's head line, then a line per table; names are cleaned and capped."""
     round_ = progress.round
@@ -71,12 +82,6 @@ def progress_text(progress: RoundProgress, now: datetime) -> str:
     lines = [f"{head}. {over} of {len(progress.tables)} tables finished."]
     for n, table in enumerate(progress.tables, start=1):
         who = ", ".join(safe_name(s) for s in table.seats)
-        if table.status == Status.PLAYING:
-            waits = ", ".join(safe_name(s) for s in table.waiting) or "the computer"
-            doing = f"playing, waits for {waits}"
-        elif table.status == Status.LOBBY:
-            doing = "not started yet"
-        else:
-            doing = "finished" if table.status == Status.OVER else "abandoned"
+        doing = table_doing(table.status, [safe_name(s) for s in table.waiting])
         lines.append(f"{n}. <#{table.channel_id}> ({who}): {doing}")
     return "\n".join(lines)

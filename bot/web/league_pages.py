@@ -13,6 +13,7 @@ from datetime import datetime
 from aiohttp import web
 
 from bot.leagues import Standings
+from bot.leagues.progress import table_doing
 from bot.leagues.reliability import percent
 from bot.leagues.report import standings_png
 from bot.store import LeagueRecord, LeagueResult, RoundRecord, SeasonRecord, Status, TableRecord
@@ -228,13 +229,9 @@ async def _progress(site: Site, rounds: list[RoundRecord]) -> str:
     for table in tables:
         public_id = await site.store.public_id("table", table.id)
         seats = ", ".join(name(s.name) for s in await site.store.seats(table.id))
-        if table.status == Status.PLAYING:
-            waits = ", ".join(name(n) for n in await _waiting(site, table)) or "the computer"
-            doing = f"playing, waits for {waits}"
-        elif table.status == Status.LOBBY:
-            doing = "not started yet"
-        else:
-            doing = "finished" if table.status == Status.OVER else "abandoned"
+        waiting = ([name(n) for n in await _waiting(site, table)]
+                   if table.status == Status.PLAYING else [])
+        doing = table_doing(table.status, waiting)
         items.append(f"<li><a href=\"/t/{esc(public_id)}\">{seats}</a>: {doing}</li>")
     return (f"<section id=\"progress\"><h2>Round {current.number} now</h2>"
             f"<p>{head} {over} of {len(tables)} tables finished.</p>"
