@@ -18,6 +18,9 @@ def gallery_items(message: Message) -> list[dict[str, object]]:
             for item in c.get("items") or []]
 
 
+PREVIEW_WIDTH = 550
+
+
 def assert_one_card(message: Message, images: int = 1) -> None:
     """One container, ``images`` images in it (each named by the gallery, with alt text),
     no legacy content or embeds, and the text within Discord's limit."""
@@ -29,7 +32,16 @@ def assert_one_card(message: Message, images: int = 1) -> None:
     assert all(str(item.get("description") or "").strip() for item in items)
     shown = message.shown_attachments()
     assert len(shown) == images and all(a.data.startswith(PNG) for a in shown)
+    for attachment in shown:
+        # Drawn for Discord's 550 px preview: at most 1,100 px tall at that width.
+        width, height = png_size(attachment.data)
+        assert height * PREVIEW_WIDTH / width <= 2 * PREVIEW_WIDTH, (width, height)
     assert 0 < len(message.text) <= CARD_TEXT_MAX
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its header (IHDR comes first)."""
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 def dm_words(message: Message) -> str:
