@@ -142,3 +142,31 @@ async def test_a_league_season_is_picked_on_a_phone(
     await page.screenshot(path=str(screenshot_path(tmp_path, "league-season-390.png")),
                           full_page=True)
     await context.close()
+
+
+SWIPE = """([x0, y0, x1, y1]) => {
+  const el = document.getElementById('replay-images');
+  const at = (x, y) => new Touch({identifier: 1, target: el, clientX: x, clientY: y});
+  el.dispatchEvent(new TouchEvent('touchstart', {touches: [at(x0, y0)],
+                                                 changedTouches: [at(x0, y0)], bubbles: true}));
+  el.dispatchEvent(new TouchEvent('touchend', {touches: [], changedTouches: [at(x1, y1)],
+                                               bubbles: true}));
+}"""
+
+
+async def test_a_swipe_on_the_board_steps_the_replay_on_a_phone(web: Web, browser: Any) -> None:
+    table_id = await play(web.tables, "palermo", 72, (ALICE, BOB, HOSTILE), moves=6)
+    public_id = await web.store.public_id("table", table_id)
+    context = await browser.new_context(viewport={"width": 390, "height": 844},
+                                        is_mobile=True, has_touch=True)
+    page = await context.new_page()
+    await page.goto(str(web.client.make_url(f"/t/{public_id}?step=3")))
+    await shown_step(page, 3)
+    await page.evaluate(SWIPE, [300, 300, 100, 310])  # right to left: the next step
+    await shown_step(page, 4)
+    await page.evaluate(SWIPE, [100, 300, 300, 290])  # left to right: back one
+    await shown_step(page, 3)
+    await page.evaluate(SWIPE, [200, 200, 230, 420])  # mostly down: a scroll, no step
+    await page.wait_for_timeout(300)
+    assert await page.evaluate("document.getElementById('replay').dataset.step") == "3"
+    await context.close()
