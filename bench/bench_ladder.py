@@ -17,7 +17,6 @@ a table; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import statistics
@@ -29,60 +28,29 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.previous_hard import choose as previous_choose
-from rules import find_game
+from rules.arena import play_game
 from rules.core import Action, Game, derive_seed
-from rules.players import budget, choose, search_clock
-from rules.players.registry import games_with_players, heuristic_for
-from rules.players.search import run_search
-from rules.players.values import greedy
+from rules.players import choose
+from rules.players import decide as decide_level
+from rules.players.registry import games_with_players
 
 PAIRS = (("easy", "random"), ("normal", "easy"), ("hard", "normal"), ("hard", "easy"),
          ("hard", "previous"), ("hard4", "hard"))
 Z = 1.96
 
 
-def _hard4(game: Game, state: Any, seat: int, seed: str) -> Action:
-    """Hard with four times its iterations (as ``rules.players.decide`` plays hard)."""
-    legal = game.legal_actions(state, seat)
-    if len(legal) == 1:
-        return legal[0]
-    heur = heuristic_for(game.id)
-    world = heur.horizon(game.determinize(state, seat, derive_seed("easy", seed)), seat)
-    if not heur.searchable(world):
-        return greedy(game, heur, world, seat, legal, seed)
-    b = budget(game.id, "hard")
-    return run_search(game, heur, state, seat, seed, 4 * b.iterations, b.rollout_depth,
-                      4 * b.net_seconds, search_clock).action
-
-
 def decide(game: Game, state: Any, seat: int, level: str, seed: str) -> Action:
-    if level == "hard4":
-        return _hard4(game, state, seat, seed)
+    if level == "hard4":  # hard with four times its search budget
+        return decide_level(game, state, seat, "hard", seed, effort=4).action
     if level == "previous":
         return previous_choose(game, state, seat, seed)
     return choose(game, state, seat, level, seed)
 
 
 def play(game_id: str, levels: list[str], seed: str) -> dict[str, Any]:
-    game = find_game(game_id)
-    state = game.setup(len(levels), seed)
-    cpu: list[list[float]] = [[] for _ in levels]
-    moves = hashlib.sha256()
-    for step in range(50_000):
-        active = game.active_seats(state)
-        if not active:
-            break
-        seat = min(active)
-        began = time.thread_time()
-        action = decide(game, state, seat, levels[seat], derive_seed("ladder", seed, step))
-        cpu[seat].append(time.thread_time() - began)
-        moves.update(json.dumps([seat, action], sort_keys=True).encode())
-        state = game.apply(state, seat, action).state
-    outcome = game.outcome(state)
-    if outcome is None:
-        raise RuntimeError(f"{game_id} game {seed!r} did not end")
-    return {"scores": list(outcome.scores), "cpu": cpu, "moves": moves.hexdigest(),
-            "rounds": heuristic_for(game_id).rounds(state)}
+    """One game of the ladder, its decision times in the deciding thread's CPU seconds."""
+    return play_game(game_id, len(levels), levels, seed, chooser=decide, timer=time.thread_time,
+                     tag="ladder")
 
 
 def wilson(share: float, n: int) -> tuple[float, float]:
@@ -122,7 +90,7 @@ def duel(game_id: str, first: str, second: str, games: int) -> dict[str, Any]:
         margins.append(played["scores"][mine]
                        - statistics.fmean(played["scores"][s] for s in others))
         for seat, level in enumerate(levels):
-            cpu[level].extend(played["cpu"][seat])
+            cpu[level].extend(played["times"][seat])
     ahead = statistics.fmean(shares)
     low, high = wilson(ahead, games)
     row: dict[str, Any] = {

@@ -14,12 +14,12 @@ import hashlib
 import json
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TextIO
 
 from rules import GAMES, find_game
-from rules.core import RulesError, derive_seed
+from rules.core import Action, Game, RulesError, derive_seed
 from rules.players import LEVELS, choose, parse_level
 from rules.players.registry import heuristic_for
 
@@ -30,8 +30,14 @@ def seat_levels(levels: Sequence[str], players: int, index: int) -> list[str]:
     return [levels[(s + index) % len(levels)] for s in range(players)]
 
 
-def play_game(game_id: str, players: int, levels: Sequence[str], seed: str) -> dict[str, Any]:
-    """One game; levels[s] plays seat s. Returns scores, ranking, decision times, rounds."""
+Chooser = Callable[[Game, Any, int, str, str], Action]
+
+
+def play_game(game_id: str, players: int, levels: Sequence[str], seed: str, *,
+              chooser: Chooser = choose, timer: Callable[[], float] = time.perf_counter,
+              tag: str = "arena") -> dict[str, Any]:
+    """One game; levels[s] plays seat s (as ``chooser`` plays that level). Returns scores,
+    ranking, decision times (by ``timer``: wall clock, or a thread's CPU time), rounds."""
     game = find_game(game_id)
     state = game.setup(players, seed)
     times: list[list[float]] = [[] for _ in range(players)]
@@ -41,9 +47,9 @@ def play_game(game_id: str, players: int, levels: Sequence[str], seed: str) -> d
         if not active:
             break
         seat = min(active)
-        began = time.perf_counter()
-        action = choose(game, state, seat, levels[seat], derive_seed("arena", seed, step))
-        times[seat].append(time.perf_counter() - began)
+        began = timer()
+        action = chooser(game, state, seat, levels[seat], derive_seed(tag, seed, step))
+        times[seat].append(timer() - began)
         moves.update(json.dumps([seat, action], sort_keys=True).encode())
         state = game.apply(state, seat, action).state
     outcome = game.outcome(state)

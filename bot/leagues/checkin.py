@@ -83,8 +83,8 @@ class CheckIns:
         if league.checkin_closes is not None:
             closes = datetime.fromisoformat(league.checkin_closes)
         else:
-            following = [r for r in await self.store.scheduled_rounds()
-                         if r.league_id == league.id and r.deadline is not None]
+            # A round that opens the next at its deadline (``auto_next`` until it has).
+            following = [r for r in rounds if r.auto_next and r.deadline is not None]
             if following:
                 closes = datetime.fromisoformat(following[-1].deadline or "")
         signed = {m.member_id for m in await self.store.league_members(league.id)}

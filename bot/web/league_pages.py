@@ -197,8 +197,9 @@ def _results(results: list[LeagueResult], links: dict[int, str], shown: str) -> 
     return f"<section id=\"results\">{head}<ul>{items}</ul></section>"
 
 
-async def _waiting(site: Site, table: TableRecord) -> list[str]:
-    """The names of the seats a playing table waits for, from its stored state."""
+async def _waiting(site: Site, table: TableRecord, names: list[str]) -> list[str]:
+    """The names (of ``names``, by seat) of the seats a playing table waits for, from its
+    stored state."""
     game = site.games.get(table.game_id)
     if game is None or table.snapshot is None:
         return []
@@ -208,7 +209,6 @@ async def _waiting(site: Site, table: TableRecord) -> list[str]:
         state = await asyncio.to_thread(game.load, table.snapshot)
         seats = sorted(game.active_seats(state))
         site.work.keep(key, seats)
-    names = [s.name for s in await site.store.seats(table.id)]
     return [names[seat] for seat in seats if seat < len(names)]
 
 
@@ -228,11 +228,12 @@ async def _progress(site: Site, rounds: list[RoundRecord]) -> str:
     items = []
     for table in tables:
         public_id = await site.store.public_id("table", table.id)
-        seats = ", ".join(name(s.name) for s in await site.store.seats(table.id))
-        waiting = ([name(n) for n in await _waiting(site, table)]
+        names = [name(s.name) for s in await site.store.seats(table.id)]
+        waiting = (await _waiting(site, table, names)
                    if table.status == Status.PLAYING else [])
         doing = table_doing(table.status, waiting)
-        items.append(f"<li><a href=\"/t/{esc(public_id)}\">{seats}</a>: {doing}</li>")
+        items.append(f"<li><a href=\"/t/{esc(public_id)}\">{', '.join(names)}</a>: "
+                     f"{doing}</li>")
     return (f"<section id=\"progress\"><h2>Round {current.number} now</h2>"
             f"<p>{head} {over} of {len(tables)} tables finished.</p>"
             f"<ul>{''.join(items)}</ul></section>")

@@ -96,10 +96,12 @@ def choose(game: Game, state: Any, seat: int, level: str, seed: str) -> Action:
     return decide(game, state, seat, level, seed).action
 
 
-def decide(game: Game, state: Any, seat: int, level: str, seed: str) -> Decision:
+def decide(game: Game, state: Any, seat: int, level: str, seed: str, *, effort: int = 1
+           ) -> Decision:
     """``choose``, saying whether the safety net cut a search short (for the caller to count:
     rules/ has no metrics of its own, and in a process pool a counter here would stay in the
-    worker)."""
+    worker). ``effort`` multiplies the level's search budget (the ladder measures what more
+    search would give)."""
     level = parse_level(level)
     legal = game.legal_actions(state, seat)
     if not legal:
@@ -112,8 +114,8 @@ def decide(game: Game, state: Any, seat: int, level: str, seed: str) -> Decision
     if level == "easy" or not heur.searchable(world):
         return Decision(greedy(game, heur, world, seat, legal, seed))
     b = budget(game.id, level)
-    found = run_search(game, heur, state, seat, seed, b.iterations, b.rollout_depth,
-                       b.net_seconds, search_clock)
+    found = run_search(game, heur, state, seat, seed, effort * b.iterations, b.rollout_depth,
+                       effort * b.net_seconds, search_clock)
     return Decision(found.action, found.capped)
 
 

@@ -17,8 +17,8 @@ from PIL import Image
 
 import rendering
 from rules import GAMES
-from rules.random_player import UniformRandomPlayer
 from tests.rendering.legibility import PREVIEW_WIDTH
+from tests.rendering.seeded import start_middle_end
 from tests.rendering.textboxes import DrawnText, record_texts
 
 FIRST_WIDTH = 800
@@ -30,21 +30,6 @@ GAME_IDS = sorted(g for g in GAMES if rendering.has_renderer(g))
 def _counts(game_id: str) -> list[int]:
     game = GAMES[game_id]
     return sorted({game.min_players, game.max_players})
-
-
-def _states(game_id: str, players: int) -> list[Any]:
-    game = GAMES[game_id]
-    state = game.setup(players, f"every-{players}")
-    player = UniformRandomPlayer(f"every-{players}")
-    states = [state]
-    for _ in range(20_000):  # bounded: every game ends far sooner
-        active = sorted(game.active_seats(state))
-        if not active:
-            break
-        state = game.apply(state, active[0], player.choose(game, state, active[0])).state
-        states.append(state)
-    n = len(states)
-    return [states[0], states[n // 2], states[-1]]
 
 
 def _problems(images: list[Image.Image], texts: list[DrawnText]) -> list[str]:
@@ -80,7 +65,7 @@ def test_every_view_reads_at_preview_size(game_id: str) -> None:
     game = GAMES[game_id]
     found: dict[str, str] = {}  # problem -> the first view that shows it
     for players in _counts(game_id):
-        for n, state in enumerate(_states(game_id, players)):
+        for n, state in enumerate(start_middle_end(game_id, players, "every")):
             for seat in (None, 0, players - 1) if players > 1 else (None, 0):
                 view = dict(game.view(state, seat))
                 view["names"] = list(NAMES[:players])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from functools import cache
 from typing import Any
 
 import pytest
@@ -19,8 +18,8 @@ from PIL import Image
 
 import rendering
 from rules import GAMES
-from rules.random_player import UniformRandomPlayer
 from tests.rendering.legibility import label_problems
+from tests.rendering.seeded import start_middle_end
 from tests.rendering.textboxes import record_texts
 
 NAMES = ("Ada", "Maximiliana Ottoline", "Bo", "Cyrus", "Dorothea", "Eli")
@@ -30,26 +29,10 @@ STAGES = ("start", "middle", "end")
 NO_DETAILS = {"palermo"}
 
 
-@cache
-def _states(game_id: str, players: int) -> tuple[Any, ...]:
-    game = GAMES[game_id]
-    state = game.setup(players, f"posts-{players}")
-    player = UniformRandomPlayer(f"posts-{players}")
-    states = [state]
-    for _ in range(20_000):  # bounded: every game ends far sooner
-        active = sorted(game.active_seats(state))
-        if not active:
-            break
-        state = game.apply(state, active[0], player.choose(game, state, active[0])).state
-        states.append(state)
-    assert not game.active_seats(state), "the seeded game did not end"
-    return (states[0], states[len(states) // 2], states[-1])
-
-
 def _views(game_id: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
     game = GAMES[game_id]
     for players in sorted({game.min_players, game.max_players}):
-        for stage, state in zip(STAGES, _states(game_id, players), strict=True):
+        for stage, state in zip(STAGES, start_middle_end(game_id, players, "posts"), strict=True):
             for seat in sorted({None, 0, players - 1}, key=lambda s: -1 if s is None else s):
                 view = dict(game.view(state, seat))
                 view["names"] = list(NAMES[:players])
