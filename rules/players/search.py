@@ -43,8 +43,12 @@ class Node:
     ranked: list[tuple[str, Action]] | None = None  # kept when the heuristic says it is stable
 
 
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
 def _key(action: Action) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+    # One encoder for every key: ``json.dumps`` with options builds a new one per call.
+    return _ENCODE(action)
 
 
 def _mover(game: Game, world: Any, seat: int) -> int | None:
