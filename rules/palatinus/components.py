@@ -36,6 +36,10 @@ def base_type(kind: str) -> str:
     return kind[1] if kind.startswith("x") else kind[0]
 
 
+BASE_TYPES: dict[str, str] = {kind: base_type(kind) for kind in KINDS}
+"""``base_type`` of every kind, looked up: scoring asks millions of times in a searched game."""
+
+
 def is_wolf(kind: str) -> bool:
     return kind.endswith("w")
 

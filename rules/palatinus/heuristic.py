@@ -32,12 +32,8 @@ def evaluate(state: PalatinusState) -> tuple[float, ...]:
         mean = sum(state.laurel_stack) / len(state.laurel_stack)
         for t in state.tiles:
             laurels.setdefault(t.letter, round(mean))
-    _, record = scoring.score(state.board, state.pieces, laurels, n, state.config)
-    out = []
-    for seat, tally in enumerate(record["tallies"]):
-        vp = sum(scoring.vp_breakdown(tally).values())
-        out.append(vp + 0.3 * state.left(seat))
-    return tuple(float(v) for v in out)
+    totals = scoring.vp_totals(state.board, state.pieces, laurels, n, state.config)
+    return tuple(float(vp + 0.3 * state.left(seat)) for seat, vp in enumerate(totals))
 
 
 def _proxy(state: PalatinusState, seat: int, action: Action, kinds: dict[str, str],

@@ -15,6 +15,12 @@ from rules.words import counted, listed
 
 MERCHANT_POINTS = {"M": 1, "F": 2, "S": 3}
 FARMER_POINTS = 2
+_BASE = comp.BASE_TYPES
+
+
+def _base(kind: str) -> str:
+    # The table first: a kind loaded from a stored game might be none of ``KINDS``.
+    return _BASE.get(kind) or comp.base_type(kind)
 
 
 def influence(board: Board, kinds: Mapping[str, str], field: str) -> int:
@@ -23,11 +29,13 @@ def influence(board: Board, kinds: Mapping[str, str], field: str) -> int:
     Merchant: +1 per adjacent merchant, +2 per farmer, +3 per soldier (spec 7.4).
     Farmer: +2 per adjacent empty field, +2 per adjacent spring (occupied or not), +2 on a spring.
     """
-    base = comp.base_type(kinds[field])
+    base = _base(kinds[field])
     if base == "M":
-        return sum(
-            MERCHANT_POINTS[comp.base_type(kinds[n])] for n in board.neighbours[field] if n in kinds
-        )
+        points = 0
+        for n in board.neighbours[field]:
+            if n in kinds:
+                points += MERCHANT_POINTS[_base(kinds[n])]
+        return points
     if base == "F":
         points = FARMER_POINTS if field in board.springs else 0
         for n in board.neighbours[field]:
@@ -51,11 +59,11 @@ def _soldiers(
     """Each soldier on the hill's tile, judged on the board as it stands (spec 7.3)."""
     out = []
     for field in board.tile_fields[letter]:
-        if field not in kinds or comp.base_type(kinds[field]) != "S":
+        if field not in kinds or _base(kinds[field]) != "S":
             continue
         near = [n for n in board.neighbours[field] if n in kinds]
-        merchants = sorted(n for n in near if comp.base_type(kinds[n]) == "M")
-        farmers = sorted(n for n in near if comp.base_type(kinds[n]) == "F")
+        merchants = sorted(n for n in near if _base(kinds[n]) == "M")
+        farmers = sorted(n for n in near if _base(kinds[n]) == "F")
         if len(merchants) == len(farmers):
             took, captured = None, []
         else:
@@ -105,7 +113,7 @@ def score(
         influence_rows = []
         totals = [0] * players
         for field in board.tile_fields[letter]:
-            if field not in kinds or comp.base_type(kinds[field]) == "S":
+            if field not in kinds or _base(kinds[field]) == "S":
                 continue
             points = influence(board, kinds, field)
             neutral = comp.is_extra(kinds[field]) and config.two_player_extras == "neutral"
@@ -132,6 +140,78 @@ def score(
         )
     remaining = tuple(p for p in pieces if p.field in kinds)
     return remaining, {"hills": hills, "tallies": tallies}
+
+
+def vp_totals(
+    board: Board,
+    pieces: Sequence[Piece],
+    laurels: Mapping[str, int],
+    players: int,
+    config: Config,
+) -> list[int]:
+    """Each seat's VP as ``score`` would give them (the sum of ``vp_breakdown`` of its tallies),
+    without the record: the computer players score thousands of boards a move.
+
+    The same steps as ``score``, hill by hill: soldiers judged on the board as it stands, each
+    captured piece to the first of them clockwise from the arrow (a disc to the others), tied
+    soldiers leave, then influence and the award."""
+    data = comp.scoring_data()
+    tie_disc, shared_disc = data["tied_hill_disc"], data["shared_capture_disc"]
+    kinds = {p.field: p.kind for p in pieces}
+    owners = {p.field: p.owner for p in pieces}
+    neutral_extras = config.two_player_extras == "neutral"
+    vp = [0] * players
+    for letter in sorted(board.tile_fields):
+        fields = board.tile_fields[letter]
+        _capture(board, kinds, owners, fields, config.arrow_of(letter), vp, shared_disc)
+        totals = [0] * players
+        for field in fields:
+            kind = kinds.get(field)
+            if kind is None or _base(kind) == "S":
+                continue
+            if not (neutral_extras and comp.is_extra(kind)):
+                totals[owners[field]] += influence(board, kinds, field)
+        best = max(totals, default=0)
+        if best > 0:
+            top = [seat for seat, total in enumerate(totals) if total == best]
+            value = laurels.get(letter, 0) if len(top) == 1 else tie_disc
+            for seat in top:
+                vp[seat] += value
+    return vp
+
+
+def _capture(board: Board, kinds: dict[str, str], owners: dict[str, int],
+             fields: Sequence[str], arrow: int, vp: list[int], shared_disc: int) -> None:
+    """``_soldiers`` and ``_resolve_captures`` of one hill for ``vp_totals``: VP for captures
+    and shared discs; captured pieces and tied soldiers leave the board."""
+    holders: dict[str, list[int]] = {}
+    left = []
+    # Field numbers differ on a tile, so the clockwise ranks do too: no tie to break.
+    soldiers = sorted((_clockwise_from_arrow(f, arrow), f) for f in fields
+                      if f in kinds and _base(kinds[f]) == "S")
+    for _, field in soldiers:
+        merchants, farmers = [], []
+        for n in board.neighbours[field]:
+            if n in kinds:
+                base = _base(kinds[n])
+                if base == "M":
+                    merchants.append(n)
+                elif base == "F":
+                    farmers.append(n)
+        if len(merchants) == len(farmers):
+            left.append(field)
+            continue
+        for n in merchants if len(merchants) > len(farmers) else farmers:
+            holders.setdefault(n, []).append(owners[field])
+    for field, seats in holders.items():
+        vp[seats[0]] += 1
+        for other in seats[1:]:
+            vp[other] += shared_disc
+        del kinds[field]
+        del owners[field]
+    for field in left:
+        del kinds[field]
+        del owners[field]
 
 
 def _resolve_captures(
