@@ -63,14 +63,32 @@ def _options(game: Game, heur: Heuristic, world: Any, mover: int) -> list[Action
     return heur.candidates(world, mover, game.legal_actions(world, mover))[:MAX_CHILDREN]
 
 
+def _all_legal(ranked: list[tuple[str, Action]], legal: list[Action]
+               ) -> list[tuple[str, Action]] | None:
+    """``ranked`` when every one of its actions is among ``legal`` (the usual case), else None.
+    Keying a dozen matches found by ``==`` is much cheaper than keying every legal action;
+    the key decides (``==`` takes ``1`` for ``True``), so the answer is the keys' answer."""
+    for key, action in ranked:
+        try:
+            match = legal[legal.index(action)]
+        except ValueError:
+            return None
+        if _key(match) != key:
+            return None
+    return ranked
+
+
 def _node_options(game: Game, heur: Heuristic, node: Node, world: Any,
                   mover: int) -> list[tuple[str, Action]]:
     """The candidates at a node in this sampled world. Where the heuristic's ranking hardly
     depends on the hidden part (``stable``), the first ranking is kept and only filtered by
     what is legal in each later sample, which saves most of the cost of a visit."""
     if node.ranked is not None:
-        legal = {_key(a) for a in game.legal_actions(world, mover)}
-        kept = [(k, a) for k, a in node.ranked if k in legal]
+        legal = game.legal_actions(world, mover)
+        kept = _all_legal(node.ranked, legal)
+        if kept is None:
+            keys = {_key(a) for a in legal}
+            kept = [(k, a) for k, a in node.ranked if k in keys]
         if kept:
             return kept
     fresh = [(_key(a), a) for a in _options(game, heur, world, mover)]
