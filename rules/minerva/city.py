@@ -35,6 +35,15 @@ def frontier(city: Mapping[Cell, str]) -> list[Cell]:
     return sorted(found, key=lambda c: (c[1], c[0]))
 
 
+def on_frontier(city: Mapping[Cell, str], cell: Cell) -> bool:
+    """``cell in frontier(city)``, without listing the frontier: empty, with a tile next to it
+    (being next to is symmetric)."""
+    if cell in city:
+        return False
+    x, y = cell
+    return any((x + dx, y + dy) in city for dx, dy in _STEPS4)
+
+
 def line(city: Mapping[Cell, str], origin: Cell, direction: str) -> list[Cell]:
     """Cells an activation reaches from a residence: up to the first gap or residence."""
     dx, dy = DIRECTIONS[direction]

@@ -17,7 +17,7 @@ from rules.core import (
 )
 from rules.minerva import narration, notation, views
 from rules.minerva.actions import SHAPES
-from rules.minerva.city import frontier
+from rules.minerva.city import on_frontier
 from rules.minerva.components import Catalogue, catalogue
 from rules.minerva.economy import can_pay, sell
 from rules.minerva.effects import decide, decisions
@@ -101,7 +101,7 @@ class MinervaGame:
             return set(action) == {"type", "x", "y"} and p.reserve > 0 and (
                 p.city.get((x, y)) == "R" and can_pay(self.cat, p, (0, 0, 0, 0), fee)
             )
-        if (x, y) not in frontier(p.city):
+        if not on_frontier(p.city, (x, y)):
             return False
         if kind == "residence":
             return set(action) == {"type", "x", "y"} and p.houses > 0 and (

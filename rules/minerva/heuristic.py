@@ -12,14 +12,15 @@ up, which a short look-ahead (the pass income, the rivals' fees) would otherwise
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from rules.core import Action
 from rules.minerva import GAME
 from rules.minerva.city import DIRECTIONS, line
-from rules.minerva.components import CULTURE
-from rules.minerva.scoring import breakdown
-from rules.minerva.state import MinervaState, PlayerState
+from rules.minerva.components import CULTURE, RESOURCES
+from rules.minerva.scoring import order_points, temple_score, temples_of
+from rules.minerva.state import Cell, MinervaState, PlayerState
 from rules.players.values import best_first, greedy_key
 
 SCALE = 6.0
@@ -40,12 +41,12 @@ TURNS = 1.0  # a seat not yet passed still has turns this round; a pass gives th
 PASS_GAP = 1.0  # an action this much better than passing rules the pass out
 
 
-def _city_credit(state: MinervaState, p: PlayerState) -> float:
+def _city_credit(codes: tuple[str, ...]) -> float:
     """What the buildings will still earn: an activated facility pays again every time a line
     reaches it (worth more the more it cost); a residence anchors lines and an assistant."""
 
     credit = 0.0
-    for code in p.city.values():
+    for code in codes:
         if code in ("R", "A"):
             credit += RESIDENCE
         elif code == "F" or code in GAME.cat.temples:
@@ -56,6 +57,28 @@ def _city_credit(state: MinervaState, p: PlayerState) -> float:
                 credit += (CULTURE_FACILITY if ttype.category == "culture" else FACILITY)
                 credit += FACILITY_COST * sum(ttype.cost or ())
     return credit
+
+
+CityValue = tuple[float, int, tuple[tuple[int, int], ...]]
+
+
+@lru_cache(maxsize=4096)
+def _city_value(cells: tuple[tuple[Cell, str], ...]) -> CityValue:
+    """What a city's tiles give, kept per city: a searched move scores thousands of positions
+    where most cities have not changed. The credit of ``_city_credit`` (its sum in the city's
+    order, as floats depend on it), the temple points that depend on the city alone, and
+    (VP each, resource index) of the temples that count a resource held."""
+    city = dict(cells)
+    fixed = 0
+    by_resource = []
+    p = PlayerState(money=0, res=[0] * len(RESOURCES), city=city)
+    for cell, temple in temples_of(GAME.cat, p):
+        if temple.area == "none":
+            resource = temple.count.removeprefix("resource:")
+            by_resource.append((temple.vp_each, RESOURCES.index(resource)))
+        else:
+            fixed += temple_score(GAME.cat, p, cell, temple)
+    return _city_credit(tuple(city.values())), fixed, tuple(by_resource)
 
 
 def _activated(city: dict[tuple[int, int], str], cells: Any) -> int:
@@ -97,13 +120,18 @@ def evaluate(state: MinervaState) -> tuple[float, ...]:
     divisor = float(GAME.cat.const("end_money_divisor"))
     out = []
     for p in state.players:
-        parts = breakdown(GAME.cat, state, p)
-        # Money counts at its exact rate (no floor, so a coin is never worth nothing), and an
-        # order tile only in the last round: earlier ones are returned unscored.
-        value = float(parts["culture"] + parts["glory"] + parts["temples"])
+        credit, temples, by_resource = _city_value(tuple(p.city.items()))
+        temples += sum(vp * p.res[i] for vp, i in by_resource)
+        culture = sum(vp for _, _, vp in p.culture_tiles)
+        glory = sum(vp for _, _, vp in p.glory_tiles)
+        # The game's own breakdown (scoring.breakdown), the city's part kept per city. Money
+        # counts at its exact rate (no floor, so a coin is never worth nothing), and an order
+        # tile only in the last round: earlier ones are returned unscored.
+        value = float(culture + glory + temples)
         value += (p.money + sum(p.res)) / divisor
-        value += parts["order"] if last else (ORDER_FIRST if p.order == 1 else 0.0)
-        value += ahead * (_city_credit(state, p) + HOUSE * p.houses)
+        value += order_points(GAME.cat, state, p) if last else (
+            ORDER_FIRST if p.order == 1 else 0.0)
+        value += ahead * (credit + HOUSE * p.houses)
         value += later * ASSISTANT * p.reserve
         value += GLORY * p.glory + (0.1 + 0.2 * later) * (p.money + sum(p.res))
         value += TURNS if state.phase == "main" and not p.passed else 0.0
