@@ -344,7 +344,8 @@ def check_seat(game: Game, state: State, seat: int) -> None:
 def find_legal(actions: Iterable[Action], action: Action) -> Action | None:
     """The legal action equal to ``action`` (compared as JSON values), or None."""
     for legal in actions:
-        if same_json(legal, action):
+        # ``==`` first: JSON-equal values are ``==``, and it rules most others out in C.
+        if legal == action and same_json(legal, action):
             return legal
     return None
 

@@ -87,12 +87,14 @@ def sell(cat: Catalogue, p: PlayerState, resource: str) -> None:
 def shortfall(cat: Catalogue, p: PlayerState, cost: Cost) -> tuple[list[int], int]:
     """Tokens used per type and the denarii owed for the missing ones (held tokens must be used)."""
     used = [min(have, need) for have, need in zip(p.res, cost, strict=True)]
-    missing = sum(need - u for need, u in zip(cost, used, strict=True))
+    missing = sum(cost) - sum(used)
     return used, missing * int(cat.const("substitute_cost_per_missing_resource"))
 
 
 def can_pay(cat: Catalogue, p: PlayerState, cost: Cost, fee: int = 0) -> bool:
     """Payable now or after selling resources the cost does not use."""
+    if not any(cost) and min(p.res) >= 0:  # only a fee (a residence, an assistant): no token used
+        return p.money + sum(p.res) * int(cat.const("sell_price_per_resource")) >= fee
     used, owed = shortfall(cat, p, cost)
     spare = sum(p.res) - sum(used)
     return p.money + spare * int(cat.const("sell_price_per_resource")) >= owed + fee

@@ -112,29 +112,41 @@ def _culture_due(state: MinervaState) -> float:
     return due
 
 
+def _tile_points(p: PlayerState) -> int:
+    """VP of the culture and glory tiles won."""
+    points = 0
+    for _, _, vp in p.culture_tiles:
+        points += vp
+    for _, _, won in p.glory_tiles:
+        points += won
+    return points
+
+
 def evaluate(state: MinervaState) -> tuple[float, ...]:
 
     later = max(0, ROUNDS - state.round) / ROUNDS  # credit for the future fades with the rounds
     ahead = (ROUNDS + 1 - state.round) / ROUNDS  # rounds still to play, this one included
     last = state.round >= ROUNDS
     divisor = float(GAME.cat.const("end_money_divisor"))
+    spend = 0.1 + 0.2 * later
+    main = state.phase == "main"
     out = []
     for p in state.players:
         credit, temples, by_resource = _city_value(tuple(p.city.items()))
-        temples += sum(vp * p.res[i] for vp, i in by_resource)
-        culture = sum(vp for _, _, vp in p.culture_tiles)
-        glory = sum(vp for _, _, vp in p.glory_tiles)
+        if by_resource:
+            temples += sum(vp * p.res[i] for vp, i in by_resource)
+        wealth = p.money + sum(p.res)
         # The game's own breakdown (scoring.breakdown), the city's part kept per city. Money
         # counts at its exact rate (no floor, so a coin is never worth nothing), and an order
         # tile only in the last round: earlier ones are returned unscored.
-        value = float(culture + glory + temples)
-        value += (p.money + sum(p.res)) / divisor
+        value = float(_tile_points(p) + temples)
+        value += wealth / divisor
         value += order_points(GAME.cat, state, p) if last else (
             ORDER_FIRST if p.order == 1 else 0.0)
         value += ahead * (credit + HOUSE * p.houses)
         value += later * ASSISTANT * p.reserve
-        value += GLORY * p.glory + (0.1 + 0.2 * later) * (p.money + sum(p.res))
-        value += TURNS if state.phase == "main" and not p.passed else 0.0
+        value += GLORY * p.glory + spend * wealth
+        value += TURNS if main and not p.passed else 0.0
         out.append(value)
     if state.phase == "main":
         out[state.current] += _pending(state) + _culture_due(state)
@@ -147,12 +159,16 @@ def _thin(state: MinervaState, seat: int, actions: list[Action]) -> list[Action]
     city = state.players[seat].city
     groups: dict[tuple[str, str], list[tuple[int, int, Action]]] = {}
     out: list[Action] = []
+    nears: dict[tuple[int, int], int] = {}  # every tile on offer tries the same cells
     for i, a in enumerate(actions):
         if a.get("type") != "build" or "x" not in a:
             out.append(a)
             continue
         x, y = int(a["x"]), int(a["y"])
-        near = sum((x + dx, y + dy) in city for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        near = nears.get((x, y))
+        if near is None:
+            near = nears[(x, y)] = sum((x + dx, y + dy) in city
+                                       for dx in (-1, 0, 1) for dy in (-1, 0, 1))
         groups.setdefault((str(a["tile"]), str(a.get("drop"))), []).append((-near, i, a))
     for group in groups.values():
         out.extend(a for _, _, a in sorted(group, key=lambda t: t[:2])[:PLACES])

@@ -37,9 +37,27 @@ def tile_cost(cat: Catalogue, code: str) -> Cost:
     return ttype.cost
 
 
-def build_choices(cat: Catalogue, s: MinervaState) -> list[tuple[str, str, str | None]]:
+Choice = tuple[str, str, str | None]
+_CHOICES: dict[tuple[object, ...], tuple[Catalogue, tuple[Choice, ...]]] = {}
+_CHOICES_KEPT = 4096
+
+
+def build_choices(cat: Catalogue, s: MinervaState) -> list[Choice]:
     """(tile key, physical tile, dropped partner) for each distinct build on offer."""
-    out: list[tuple[str, str, str | None]] = []
+    # Kept per offer: checking each build of a searched move asks again for the same offer.
+    key = (id(cat), s.solo, tuple(map(tuple, s.pairs)), tuple(s.offer), tuple(s.temples))
+    kept = _CHOICES.get(key)
+    if kept is not None and kept[0] is cat:
+        return list(kept[1])
+    out = _build_choices(cat, s)
+    if len(_CHOICES) >= _CHOICES_KEPT:
+        _CHOICES.clear()
+    _CHOICES[key] = (cat, tuple(out))
+    return out
+
+
+def _build_choices(cat: Catalogue, s: MinervaState) -> list[Choice]:
+    out: list[Choice] = []
     seen: set[tuple[str, str | None]] = set()
 
     def add(code: str, drop: str | None) -> None:
