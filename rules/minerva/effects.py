@@ -15,7 +15,7 @@ An activation or a [when built] effect is a sequence of decisions of the same pl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -66,17 +66,26 @@ def bath_choices(cat: Catalogue, p: PlayerState, frame: Frame) -> list[Cell]:
 
 
 def aqueduct_sources(cat: Catalogue, s: MinervaState, p: PlayerState, at: Cell) -> list[Cell]:
-    return [
-        c for c in ring8(at)
-        if c in p.city and p.city[c] not in RESIDENCES and aqueduct_targets(s, p, c)
-    ]
+    return list(_aqueduct_sources(s, p, at))
+
+
+def _aqueduct_sources(s: MinervaState, p: PlayerState, at: Cell) -> Iterator[Cell]:
+    # Lazily, and each source's first target is enough: often only whether there is one matters
+    # (each step of a searched move asks), and every target is a connectivity check.
+    for c in ring8(at):
+        if c in p.city and p.city[c] not in RESIDENCES and (
+                next(_aqueduct_targets(s, p, c), None) is not None):
+            yield c
 
 
 def aqueduct_targets(s: MinervaState, p: PlayerState, source: Cell) -> list[Cell]:
     """Empty cells next to another tile where the tile may go with the city still connected."""
+    return list(_aqueduct_targets(s, p, source))
+
+
+def _aqueduct_targets(s: MinervaState, p: PlayerState, source: Cell) -> Iterator[Cell]:
     rest = {c: code for c, code in p.city.items() if c != source}
     whole = s.options.get("aqueduct_connectivity", "city") == "city"
-    out = []
     for dest in frontier(rest):
         if dest == source:
             continue
@@ -84,8 +93,7 @@ def aqueduct_targets(s: MinervaState, p: PlayerState, source: Cell) -> list[Cell
             c for c, code in rest.items() if code not in RESIDENCES
         ] + [dest]
         if connected(cells):
-            out.append(dest)
-    return out
+            yield dest
 
 
 def circus_choices(s: MinervaState, p: PlayerState, at: Cell) -> list[Cell]:
@@ -173,7 +181,7 @@ def _resolve_alone(
         used = len(frame.get("picked", ()))
         return used >= clause["bathhouse"]["picks"] or not bath_choices(cat, p, frame)
     if "aqueduct" in clause:
-        return "sel" not in frame and not aqueduct_sources(cat, s, p, frame["at"])
+        return "sel" not in frame and next(_aqueduct_sources(s, p, frame["at"]), None) is None
     if "circus" in clause:
         return not circus_choices(s, p, frame["at"])
     raise AssertionError(f"unknown clause {clause}")
