@@ -131,14 +131,14 @@ class Palatinus:
             for other in range(state.players):
                 if other != seat:
                     _redeal_wolves(other, screens, pieces, rng)
-        return replace(
+        return st.same_board(replace(
             state,
             rng=rng.state,
             tile_stack=tile_stack,
             laurel_stack=laurel_stack,
             screens=tuple(screens),
             pieces=tuple(pieces),
-        )
+        ), state)
 
     # ---------------------------------------------------------------------------- notation
 

@@ -154,23 +154,25 @@ def vp_totals(
 
     The same steps as ``score``, hill by hill: soldiers judged on the board as it stands, each
     captured piece to the first of them clockwise from the arrow (a disc to the others), tied
-    soldiers leave, then influence and the award."""
+    soldiers leave, then influence and the award. Pieces are held by type (``M``, ``F``,
+    ``S``), the only thing the steps look at besides owners and neutral extras."""
     data = comp.scoring_data()
     tie_disc, shared_disc = data["tied_hill_disc"], data["shared_capture_disc"]
     kinds = {p.field: p.kind for p in pieces}
+    bases = {field: _base(kind) for field, kind in kinds.items()}
     owners = {p.field: p.owner for p in pieces}
-    neutral_extras = config.two_player_extras == "neutral"
+    neutral = (frozenset(field for field, kind in kinds.items() if comp.is_extra(kind))
+               if config.two_player_extras == "neutral" else frozenset())
     vp = [0] * players
     for letter in sorted(board.tile_fields):
         fields = board.tile_fields[letter]
-        _capture(board, kinds, owners, fields, config.arrow_of(letter), vp, shared_disc)
+        _capture(board, bases, owners, fields, config.arrow_of(letter), vp, shared_disc)
         totals = [0] * players
         for field in fields:
-            kind = kinds.get(field)
-            if kind is None or _base(kind) == "S":
+            base = bases.get(field)
+            if base is None or base == "S" or field in neutral:
                 continue
-            if not (neutral_extras and comp.is_extra(kind)):
-                totals[owners[field]] += influence(board, kinds, field)
+            totals[owners[field]] += _worth(board, bases, field, base)
         best = max(totals, default=0)
         if best > 0:
             top = [seat for seat, total in enumerate(totals) if total == best]
@@ -180,7 +182,26 @@ def vp_totals(
     return vp
 
 
-def _capture(board: Board, kinds: dict[str, str], owners: dict[str, int],
+def _worth(board: Board, bases: Mapping[str, str], field: str, base: str) -> int:
+    """``influence`` of a piece of type ``base``, pieces given by type."""
+    points = 0
+    if base == "M":
+        for n in board.neighbours[field]:
+            other = bases.get(n)
+            if other is not None:
+                points += MERCHANT_POINTS[other]
+    elif base == "F":
+        springs = board.springs
+        points = FARMER_POINTS if field in springs else 0
+        for n in board.neighbours[field]:
+            if n not in bases:
+                points += FARMER_POINTS
+            if n in springs:
+                points += FARMER_POINTS
+    return points
+
+
+def _capture(board: Board, bases: dict[str, str], owners: dict[str, int],
              fields: Sequence[str], arrow: int, vp: list[int], shared_disc: int) -> None:
     """``_soldiers`` and ``_resolve_captures`` of one hill for ``vp_totals``: VP for captures
     and shared discs; captured pieces and tied soldiers leave the board."""
@@ -188,16 +209,15 @@ def _capture(board: Board, kinds: dict[str, str], owners: dict[str, int],
     left = []
     # Field numbers differ on a tile, so the clockwise ranks do too: no tie to break.
     soldiers = sorted((_clockwise_from_arrow(f, arrow), f) for f in fields
-                      if f in kinds and _base(kinds[f]) == "S")
+                      if bases.get(f) == "S")
     for _, field in soldiers:
         merchants, farmers = [], []
         for n in board.neighbours[field]:
-            if n in kinds:
-                base = _base(kinds[n])
-                if base == "M":
-                    merchants.append(n)
-                elif base == "F":
-                    farmers.append(n)
+            base = bases.get(n)
+            if base == "M":
+                merchants.append(n)
+            elif base == "F":
+                farmers.append(n)
         if len(merchants) == len(farmers):
             left.append(field)
             continue
@@ -207,10 +227,10 @@ def _capture(board: Board, kinds: dict[str, str], owners: dict[str, int],
         vp[seats[0]] += 1
         for other in seats[1:]:
             vp[other] += shared_disc
-        del kinds[field]
+        del bases[field]
         del owners[field]
     for field in left:
-        del kinds[field]
+        del bases[field]
         del owners[field]
 
 

@@ -71,6 +71,15 @@ class PalatinusState:
         return sum(self.screens[seat])
 
 
+def same_board(new: PalatinusState, old: PalatinusState) -> PalatinusState:
+    """``new``, given ``old``'s board if it was built: for a state made from ``old`` with the
+    same tiles and config (a placement, a determinization), which would build it again."""
+    built = old.__dict__.get("board")
+    if built is not None:
+        new.__dict__["board"] = built  # where ``cached_property`` keeps it
+    return new
+
+
 def board_of(state: PalatinusState) -> Board:
     tiles = tuple((t.letter, t.position, t.rotation) for t in state.tiles)
     springs = tuple(zip(comp.LETTERS, state.config.springs, strict=True))
