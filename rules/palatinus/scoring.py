@@ -164,9 +164,8 @@ def vp_totals(
     neutral = (frozenset(field for field, kind in kinds.items() if comp.is_extra(kind))
                if config.two_player_extras == "neutral" else frozenset())
     vp = [0] * players
-    for letter in sorted(board.tile_fields):
-        fields = board.tile_fields[letter]
-        _capture(board, bases, owners, fields, config.arrow_of(letter), vp, shared_disc)
+    for letter, fields, clockwise in _hills(board, config):
+        _capture(board, bases, owners, clockwise, vp, shared_disc)
         totals = [0] * players
         for field in fields:
             base = bases.get(field)
@@ -201,16 +200,40 @@ def _worth(board: Board, bases: Mapping[str, str], field: str, base: str) -> int
     return points
 
 
+Hill = tuple[str, tuple[str, ...], tuple[str, ...]]
+_HILLS: dict[tuple[int, tuple[int, ...]], tuple[Board, tuple[Hill, ...]]] = {}
+
+
+def _hills(board: Board, config: Config) -> tuple[Hill, ...]:
+    """(letter, fields, fields clockwise from the arrow) of every hill in letter order, kept
+    per board and arrows (a game has a handful of boards; they are scored thousands of times).
+    """
+    key = (id(board), config.arrows)
+    kept = _HILLS.get(key)
+    if kept is not None and kept[0] is board:
+        return kept[1]
+    hills = []
+    for letter in sorted(board.tile_fields):
+        fields = board.tile_fields[letter]
+        arrow = config.arrow_of(letter)
+        # Field numbers differ on a tile, so the clockwise ranks do too: no tie to break.
+        clockwise = tuple(sorted(fields, key=lambda f: _clockwise_from_arrow(f, arrow)))
+        hills.append((letter, fields, clockwise))
+    if len(_HILLS) >= 512:
+        _HILLS.clear()
+    _HILLS[key] = (board, tuple(hills))  # the board is kept with its id: no id is reused
+    return tuple(hills)
+
+
 def _capture(board: Board, bases: dict[str, str], owners: dict[str, int],
-             fields: Sequence[str], arrow: int, vp: list[int], shared_disc: int) -> None:
+             clockwise: Sequence[str], vp: list[int], shared_disc: int) -> None:
     """``_soldiers`` and ``_resolve_captures`` of one hill for ``vp_totals``: VP for captures
     and shared discs; captured pieces and tied soldiers leave the board."""
     holders: dict[str, list[int]] = {}
     left = []
-    # Field numbers differ on a tile, so the clockwise ranks do too: no tie to break.
-    soldiers = sorted((_clockwise_from_arrow(f, arrow), f) for f in fields
-                      if bases.get(f) == "S")
-    for _, field in soldiers:
+    for field in clockwise:
+        if bases.get(field) != "S":
+            continue
         merchants, farmers = [], []
         for n in board.neighbours[field]:
             base = bases.get(n)
