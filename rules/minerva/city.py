@@ -31,7 +31,7 @@ def ring8(cell: Cell) -> list[Cell]:
 
 def frontier(city: Mapping[Cell, str]) -> list[Cell]:
     """Empty cells sharing an edge with a tile: where a new tile may go, sorted by (y, x)."""
-    found = {n for cell in city for n in neighbours4(cell) if n not in city}
+    found = {(x + dx, y + dy) for x, y in city for dx, dy in _STEPS4} - city.keys()
     return sorted(found, key=lambda c: (c[1], c[0]))
 
 

@@ -159,7 +159,7 @@ def vp_totals(
     data = comp.scoring_data()
     tie_disc, shared_disc = data["tied_hill_disc"], data["shared_capture_disc"]
     kinds = {p.field: p.kind for p in pieces}
-    bases = {field: _base(kind) for field, kind in kinds.items()}
+    bases = {field: _BASE.get(kind) or comp.base_type(kind) for field, kind in kinds.items()}
     owners = {p.field: p.owner for p in pieces}
     neutral = (frozenset(field for field, kind in kinds.items() if comp.is_extra(kind))
                if config.two_player_extras == "neutral" else frozenset())
