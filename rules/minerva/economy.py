@@ -93,10 +93,12 @@ def shortfall(cat: Catalogue, p: PlayerState, cost: Cost) -> tuple[list[int], in
 
 def can_pay(cat: Catalogue, p: PlayerState, cost: Cost, fee: int = 0) -> bool:
     """Payable now or after selling resources the cost does not use."""
-    if not any(cost) and min(p.res) >= 0:  # only a fee (a residence, an assistant): no token used
-        return p.money + sum(p.res) * int(cat.const("sell_price_per_resource")) >= fee
-    used, owed = shortfall(cat, p, cost)
-    spare = sum(p.res) - sum(used)
+    if len(p.res) != len(cost):
+        shortfall(cat, p, cost)  # raises, as a list of tokens of another length should
+    # ``shortfall``'s sums, without its list: every build a searched move lists is checked.
+    used = sum(map(min, p.res, cost))
+    owed = (sum(cost) - used) * int(cat.const("substitute_cost_per_missing_resource"))
+    spare = sum(p.res) - used
     return p.money + spare * int(cat.const("sell_price_per_resource")) >= owed + fee
 
 
