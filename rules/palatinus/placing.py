@@ -7,7 +7,7 @@ from dataclasses import replace
 from rules.core import Action, Event, IllegalAction, InvalidAction, Transition
 from rules.palatinus import components as comp
 from rules.palatinus import scoring
-from rules.palatinus.state import OVER, PalatinusState, Piece, same_board
+from rules.palatinus.state import OVER, PalatinusState, Piece, with_placement
 
 SOLDIER = comp.KINDS.index("S")
 
@@ -84,7 +84,7 @@ def apply_place(state: PalatinusState, seat: int, action: Action) -> Transition:
     pieces = (*state.pieces, Piece(field, seat, kind))
     events = list(placement_events(seat, field, kind))
     nxt = (seat + 1) % state.players
-    placed = same_board(replace(state, screens=screens, pieces=pieces, turn=nxt), state)
+    placed = with_placement(state, screens, pieces, nxt)
     if any(sum(s) for s in screens):
         return Transition(placed, tuple(events), False)
     final, more = finish(placed)

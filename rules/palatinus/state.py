@@ -80,6 +80,17 @@ def same_board(new: PalatinusState, old: PalatinusState) -> PalatinusState:
     return new
 
 
+def with_placement(state: PalatinusState, screens: tuple[tuple[int, ...], ...],
+                   pieces: tuple[Piece, ...], turn: int) -> PalatinusState:
+    """``replace(state, screens=..., pieces=..., turn=...)`` keeping the board if it was built
+    (a placement lays no tile). Copied field by field: a search places every candidate it
+    ranks, and ``replace`` takes eight times as long (the state has no ``__post_init__``)."""
+    new = object.__new__(PalatinusState)
+    new.__dict__.update(state.__dict__)  # the fields, and the board where it was kept
+    new.__dict__.update(screens=screens, pieces=pieces, turn=turn)
+    return new
+
+
 def board_of(state: PalatinusState) -> Board:
     tiles = tuple((t.letter, t.position, t.rotation) for t in state.tiles)
     springs = tuple(zip(comp.LETTERS, state.config.springs, strict=True))
