@@ -58,8 +58,16 @@ def _ranked(state: PalatinusState, seat: int, actions: list[Action]) -> list[Act
         board = state.board
         kinds = {p.field: p.kind for p in state.pieces}
         owners = {p.field: p.owner for p in state.pieces}
-        guesses = [(-_proxy(state, seat, a, kinds, owners, board), i)
-                   for i, a in enumerate(actions)]
+        # A guess depends on the field and the piece's type only: wolf, neutral and plain
+        # pieces of a type guess alike, so each (field, type) is guessed once.
+        known: dict[tuple[str, str], float] = {}
+        guesses = []
+        for i, a in enumerate(actions):
+            look = (str(a["field"]), comp.base_type(str(a["piece"])))
+            guess = known.get(look)
+            if guess is None:
+                guess = known[look] = _proxy(state, seat, a, kinds, owners, board)
+            guesses.append((-guess, i))
         actions = [actions[i] for _, i in sorted(guesses)[: 2 * KEEP]]
 
     def key(action: Action) -> float:
