@@ -73,7 +73,7 @@ class PalatinusState:
 
 def same_board(new: PalatinusState, old: PalatinusState) -> PalatinusState:
     """``new``, given ``old``'s board if it was built: for a state made from ``old`` with the
-    same tiles and config (a placement, a determinization), which would build it again."""
+    same tiles and config (a determinization), which would build it again."""
     built = old.__dict__.get("board")
     if built is not None:
         new.__dict__["board"] = built  # where ``cached_property`` keeps it
