@@ -18,7 +18,6 @@ seat's own pass (``leaf``) instead of looking on into what the others do.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
 from math import comb
@@ -28,7 +27,7 @@ from rules.core import Action
 from rules.hadrians_wall import GAME
 from rules.hadrians_wall.components import ATTACK_CARDS, COHORTS, FATE_CARDS, GREY_FLAG
 from rules.hadrians_wall.rewards import final_disdain
-from rules.hadrians_wall.scoring import breakdown, penalty
+from rules.hadrians_wall.scoring import penalty, sheet_total
 from rules.hadrians_wall.state import State
 from rules.hadrians_wall.year import remaining, seat_cards, temple_favours
 from rules.players.values import best_first
@@ -78,8 +77,10 @@ def _expected_attack(cards: int, shares: tuple[float, ...], cohorts: tuple[int, 
 
 def _shares(state: State) -> tuple[float, ...]:
     pile = state.fate_draw or state.fate_discard
-    counts = Counter(FATE_CARDS[c].attack for c in pile)
-    n = sum(counts.values()) or 1
+    counts = dict.fromkeys(COHORTS, 0)  # a plain count: a Counter costs more than the sum
+    for card in pile:
+        counts[FATE_CARDS[card].attack] += 1
+    n = len(pile) or 1
     return tuple(counts[c] / n for c in COHORTS)
 
 
@@ -109,7 +110,7 @@ def _attack_ahead(state: State, seat: int, sheet: dict[str, Any]) -> float:
 def _worth(state: State, seat: int) -> float:
     sheet = state.sheets[seat]
     weight = 0.5 if state.year >= 6 else 1.0  # credit for unfinished work fades late
-    return (float(breakdown(sheet, state.options)["total"]) + weight * _progress(sheet)
+    return (float(sheet_total(sheet, state.options)) + weight * _progress(sheet)
             + _attack_ahead(state, seat, sheet))
 
 

@@ -148,14 +148,40 @@ class Work:
         self.year_card = state.year_card
         self.attack = list(state.attack)
         self.neutral_deck = list(state.neutral_deck)
-        self.neutral: list[dict[str, Any]] = clone(list(state.neutral))
-        self.last_attack: dict[str, Any] | None = clone(state.last_attack)
+        # Most actions never touch the Neutral cards or the last attack: copied on first use.
+        self._neutral: list[dict[str, Any]] | None = None
+        self._last_attack: dict[str, Any] | None = None
+        self._attack_copied = False
         self._sheets = list(state.sheets)
         self._owned = [False] * state.players
         self.events: list[Event] = []
         self.irreversible = False
         self.gained: dict[str, int] = {}
         self.notes: list[str] = []
+
+    @property
+    def neutral(self) -> list[dict[str, Any]]:
+        """The Neutral cards, writable (copied the first time they are asked for)."""
+        if self._neutral is None:
+            self._neutral = clone(list(self.base.neutral))
+        return self._neutral
+
+    @neutral.setter
+    def neutral(self, cards: list[dict[str, Any]]) -> None:
+        self._neutral = cards
+
+    @property
+    def last_attack(self) -> dict[str, Any] | None:
+        """The last attack, writable (copied the first time it is asked for)."""
+        if not self._attack_copied:
+            self._last_attack = clone(self.base.last_attack)
+            self._attack_copied = True
+        return self._last_attack
+
+    @last_attack.setter
+    def last_attack(self, attack: dict[str, Any] | None) -> None:
+        self._last_attack = attack
+        self._attack_copied = True
 
     def sheet(self, seat: int) -> Sheet:
         """The writable sheet of a seat (cloned the first time it is asked for)."""
@@ -198,8 +224,8 @@ class Work:
             year_card=self.year_card,
             attack=tuple(self.attack),
             neutral_deck=tuple(self.neutral_deck),
-            neutral=tuple(self.neutral),
-            last_attack=self.last_attack,
+            neutral=self.base.neutral if self._neutral is None else tuple(self._neutral),
+            last_attack=self._last_attack if self._attack_copied else self.base.last_attack,
             sheets=tuple(self._sheets),
             steps=self.base.steps + 1,
         )
