@@ -41,12 +41,12 @@ def _progress(sheet: dict[str, Any]) -> float:
     hand_worth = 0.0 if sheet["passed"] else 0.15
     boxes = (int(sheet["mining"]) + int(sheet["guard"]) + int(sheet["fort"])
              + int(sheet["wall"]) + int(sheet["cippi"]) + int(sheet["temple_boxes"])
-             + sum(int(v) for v in sheet["citizens"].values())
+             + sum(map(int, sheet["citizens"].values()))
              + int(sheet["production"]) + len(sheet["landmarks"]) + 2 * len(sheet["built"])
              + len(sheet["training"]) + len(sheet["forum"]) + sum(sheet["market"])
              + sum(sheet["theatre"]) + int(sheet["scouts"]) + sum(sheet["map"]))
-    cohorts = sum(int(n) for n in sheet["cohorts"])
-    hand = sum(int(v) for v in sheet["hand"].values())
+    cohorts = sum(map(int, sheet["cohorts"]))
+    hand = sum(map(int, sheet["hand"].values()))
     return float(0.4 * boxes + 0.6 * cohorts + hand_worth * hand + 0.5 * int(sheet["favours"]))
 
 
@@ -76,8 +76,14 @@ def _expected_attack(cards: int, shares: tuple[float, ...], cohorts: tuple[int, 
 
 
 def _shares(state: State) -> tuple[float, ...]:
-    pile = state.fate_draw or state.fate_discard
-    counts = dict.fromkeys(COHORTS, 0)  # a plain count: a Counter costs more than the sum
+    return _pile_shares(state.fate_draw or state.fate_discard)
+
+
+@lru_cache(maxsize=256)
+def _pile_shares(pile: tuple[str, ...]) -> tuple[float, ...]:
+    """Where the arrows of the next Fate card fall. Every action weighed in one sampled world
+    sees the same pile, so the count is kept."""
+    counts = dict.fromkeys(COHORTS, 0)
     for card in pile:
         counts[FATE_CARDS[card].attack] += 1
     n = len(pile) or 1
@@ -141,7 +147,7 @@ def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
 
     def key(action: Action) -> float:
         try:
-            after = GAME.apply(state, seat, action).state
+            after = GAME.successor(state, seat, action)  # the actions are legal ones
             return _worth(after, seat)  # only the seat's own sheet changes much
         except ValueError:
             return -1e9
