@@ -101,11 +101,12 @@ def reach(
     ``skip_cost[n]`` is charged for each ring cell a jump passes over (None: jumps ignore them);
     entering a node of ``stop_at`` ends the move there (a pawn arriving home).
     """
-    walks = _walks(g, origins, budget, enter, skip_cost, stop_at, enter_origins=not simple)
     if not simple:
+        walks = _walks(g, origins, budget, enter, skip_cost, stop_at, enter_origins=True)
         return frozenset(
             (n, c) for c in range(1, budget + 1) for n in _bits(walks[c] & wanted[c])
         )
+    walks = _walks(g, origins, budget, enter, skip_cost, stop_at, enter_origins=False)
     return _simple(g, origins, budget, enter, skip_cost, stop_at, walks, wanted)
 
 
@@ -180,8 +181,8 @@ def _simple(
     left = sum(p.bit_count() for p in pending)
     found: list[tuple[int, int]] = []
     seen: set[tuple[int, int, int]] = set()
-    edges = g.edges
     balls = balls_of(g, budget)
+    links = _links(g, enter, skip_cost, balls)
     stack: list[tuple[int, int, int]] = [(o, 1 << o, 0) for o in origins]
     while stack and left:
         u, mask, cost = stack.pop()
@@ -189,15 +190,15 @@ def _simple(
         rest = budget - cost
         # Go on only while something still pending lies within reach of this partial path
         # (full-length endings first: they are most of what is pending).
-        if not pending[budget] & ball[rest] and not any(
-            pending[cost + k] & ball[k] for k in range(1, rest)
-        ):
-            continue
-        for v, skipped in edges[u]:
-            bit = 1 << v
+        if not pending[budget] & ball[rest]:
+            for k in range(1, rest):
+                if pending[cost + k] & ball[k]:
+                    break
+            else:
+                continue
+        for v, bit, step, v_balls in links[u]:
             if mask & bit:
                 continue
-            step = enter[v] if skip_cost is None else _edge_cost(v, skipped, enter, skip_cost)
             nc = cost + step
             if nc > budget:
                 continue
@@ -208,13 +209,21 @@ def _simple(
             if nc == budget or v in stop_at:
                 continue
             # Only visited cells the rest of the move could still enter matter from here on.
-            nmask = (mask | bit) & balls[v][budget - nc]
+            nmask = (mask | bit) & v_balls[budget - nc]
             key = (v, nc, nmask)
             if key in seen:
                 continue
             seen.add(key)
             stack.append((v, nmask | bit, nc))
     return frozenset(found)
+
+
+def _links(g: Graph, enter: tuple[int, ...], skip_cost: tuple[int, ...] | None,
+           balls: tuple[tuple[int, ...], ...]) -> list[list[tuple[int, int, int, tuple[int, ...]]]]:
+    """Each node's edges as (target, its bit, the cost of taking it, the target's balls):
+    worked out once per search instead of at every visit of an edge."""
+    return [[(v, 1 << v, _edge_cost(v, skipped, enter, skip_cost), balls[v])
+             for v, skipped in out] for out in g.edges]
 
 
 @lru_cache(maxsize=64)
