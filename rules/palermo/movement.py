@@ -182,7 +182,7 @@ def _simple(
     found: list[tuple[int, int]] = []
     seen: set[tuple[int, int, int]] = set()
     balls = balls_of(g, budget)
-    links = _links(g, enter, skip_cost, balls)
+    links = _links(g, budget)
     stack: list[tuple[int, int, int]] = [(o, 1 << o, 0) for o in origins]
     while stack and left:
         u, mask, cost = stack.pop()
@@ -196,9 +196,10 @@ def _simple(
                     break
             else:
                 continue
-        for v, bit, step, v_balls in links[u]:
+        for v, bit, skipped, v_balls in links[u]:
             if mask & bit:
                 continue
+            step = enter[v] if skip_cost is None else _edge_cost(v, skipped, enter, skip_cost)
             nc = cost + step
             if nc > budget:
                 continue
@@ -218,12 +219,15 @@ def _simple(
     return frozenset(found)
 
 
-def _links(g: Graph, enter: tuple[int, ...], skip_cost: tuple[int, ...] | None,
-           balls: tuple[tuple[int, ...], ...]) -> list[list[tuple[int, int, int, tuple[int, ...]]]]:
-    """Each node's edges as (target, its bit, the cost of taking it, the target's balls):
-    worked out once per search instead of at every visit of an edge."""
-    return [[(v, 1 << v, _edge_cost(v, skipped, enter, skip_cost), balls[v])
-             for v, skipped in out] for out in g.edges]
+Link = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+
+
+@lru_cache(maxsize=64)
+def _links(g: Graph, budget: int) -> tuple[tuple[Link, ...], ...]:
+    """Each node's edges as (target, its bit, ring cells skipped, the target's balls): looked up
+    once per city and budget instead of at every visit of an edge."""
+    balls = balls_of(g, budget)
+    return tuple(tuple((v, 1 << v, skipped, balls[v]) for v, skipped in out) for out in g.edges)
 
 
 @lru_cache(maxsize=64)

@@ -93,6 +93,20 @@ class PalermoState:
 
 
 _FIELDS = tuple(f.name for f in fields(PalermoState))
+_FIELD_SET = frozenset(_FIELDS)
+
+
+def evolve(state: PalermoState, **changes: Any) -> PalermoState:
+    """``dataclasses.replace(state, **changes)`` without its per-call work (reading the fields,
+    running ``__init__``): a search makes tens of thousands of states a move."""
+    unknown = changes.keys() - _FIELD_SET
+    if unknown:
+        raise TypeError(f"PalermoState has no field {sorted(unknown)[0]!r}")
+    values = {name: state.__dict__[name] for name in _FIELDS}
+    values.update(changes)
+    new = object.__new__(PalermoState)
+    new.__dict__.update(values)  # frozen: setattr refuses, the instance's dict does not
+    return new
 
 
 def dump_state(state: PalermoState) -> dict[str, Any]:

@@ -1,15 +1,18 @@
 """What Palermo's computer players keep between calls changes no answer: a state hashes as a
 frozen dataclass does (worked out once, never carried to another process), and the remembered
-police choice is the one worked out afresh, for a position met again with new action objects."""
+police choice is the one worked out afresh, for a position met again with new action objects;
+``evolve`` makes the state ``dataclasses.replace`` makes."""
 
 from __future__ import annotations
 
 import dataclasses
 import pickle
 
+import pytest
+
 from rules.palermo import GAME
 from rules.palermo.heuristic import _police_choice, _police_pick
-from rules.palermo.state import POLICE, PalermoState
+from rules.palermo.state import POLICE, PalermoState, evolve
 from rules.players import choose
 
 MAX_STEPS = 600  # a 3-player game between easy players is about 150 decisions
@@ -47,3 +50,15 @@ def test_remembered_police_choice_is_the_fresh_one() -> None:
         state = GAME.apply(state, seat, choose(GAME, state, seat, "easy", f"caches-{step}")).state
     assert GAME.outcome(state) is not None
     assert picks > 10
+
+
+def test_evolve_is_dataclasses_replace() -> None:
+    state = GAME.setup(3, "caches-evolve")
+    hash(state)  # a kept hash must not follow the state into its successor
+    changes = {"turn": 2, "step": POLICE, "pawns": (4, 5, 6), "turns": 9}
+    made = evolve(state, **changes)
+    assert made == dataclasses.replace(state, **changes)  # type: ignore[arg-type]
+    assert type(made) is PalermoState and hash(made) == _field_hash(made)
+    assert state.turn != 2 and made.tiles is state.tiles
+    with pytest.raises(TypeError):
+        evolve(state, pawn=(1, 2, 3))
