@@ -188,11 +188,12 @@ def _simple(
         u, mask, cost = stack.pop()
         ball = balls[u]
         rest = budget - cost
-        # Go on only while something still pending lies within reach of this partial path
-        # (full-length endings first: they are most of what is pending).
-        if not pending[budget] & ball[rest]:
+        # Go on only while something still pending lies within reach of this partial path and
+        # off it (a simple path enters no cell twice); full-length endings first: they are
+        # most of what is pending.
+        if not pending[budget] & ball[rest] & ~mask:
             for k in range(1, rest):
-                if pending[cost + k] & ball[k]:
+                if pending[cost + k] & ball[k] & ~mask:
                     break
             else:
                 continue
