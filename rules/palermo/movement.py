@@ -145,21 +145,22 @@ def _walks(
     """
     out = [0] * (budget + 1)
     frontier = [(o, 0) for o in origins]
-    seen = set(frontier)
     # With several possible starts a path may well cross another start, so only a single
     # start can be left out.
     banned = frozenset(origins) if not enter_origins and len(origins) == 1 else frozenset()
+    links = _links(g, budget)
     while frontier:
         nxt: list[tuple[int, int]] = []
         for u, cost in frontier:
-            for v, skipped in g.edges[u]:
+            for v, bit, skipped, _ in links[u]:
                 if v in banned:
                     continue
-                nc = cost + _edge_cost(v, skipped, enter, skip_cost)
-                if nc > budget or (v, nc) in seen:
+                step = enter[v] if skip_cost is None else _edge_cost(v, skipped, enter, skip_cost)
+                nc = cost + step
+                # ``out`` doubles as the set of (node, cost) pairs already reached.
+                if nc > budget or out[nc] & bit:
                     continue
-                seen.add((v, nc))
-                out[nc] |= 1 << v
+                out[nc] |= bit
                 if nc < budget and v not in stop_at:
                     nxt.append((v, nc))
         frontier = nxt
