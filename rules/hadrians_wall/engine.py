@@ -20,7 +20,7 @@ from rules.core import (
     merge_options,
 )
 from rules.hadrians_wall import notation, parse_moves, scoring, views, year
-from rules.hadrians_wall.actions import KINDS, SHAPES, active, legal
+from rules.hadrians_wall.actions import KINDS, SHAPES, Kind, active, legal
 from rules.hadrians_wall.components import (
     FATE_IDS,
     NEUTRAL_REVEAL,
@@ -50,6 +50,22 @@ def _order(value: Any, ids: tuple[str, ...], what: str) -> list[str] | None:
             or sorted(value) != sorted(ids)):
         raise InvalidAction(f"{what} must list each of these once: {', '.join(ids)}.")
     return list(value)
+
+
+def _refuse_out_of_turn(state: State, seat: int, kind: Kind) -> None:
+    """An action of another phase, or anything but the Road income owed first."""
+    if kind.phase != state.phase:
+        raise IllegalAction(PHASE_HINTS[state.phase])
+    if state.phase == "actions" and state.sheets[seat]["road_pending"] and kind is not KINDS[
+            "road"]:
+        raise IllegalAction("Take your Road income first (road income: +1 ATTRIBUTE).")
+
+
+def _close(work: Work, seat: int, action: Action) -> None:
+    """What follows every action: a favour's aftermath, then the turn or the Year moves on."""
+    if action["type"] == "favour":
+        year.after_favour(work, seat)
+    year.advance(work)
 
 
 class HadriansWall:
@@ -118,11 +134,7 @@ class HadriansWall:
     def apply(self, state: State, seat: int, action: Action) -> Transition:
         check_seat(self, state, seat)
         kind = KINDS[SHAPES.check(action)["type"]]
-        if kind.phase != state.phase:
-            raise IllegalAction(PHASE_HINTS[state.phase])
-        if state.phase == "actions" and state.sheets[seat]["road_pending"] and kind is not KINDS[
-                "road"]:
-            raise IllegalAction("Take your Road income first (road income: +1 ATTRIBUTE).")
+        _refuse_out_of_turn(state, seat, kind)
         try:
             action = json.loads(json.dumps(action))
         except (TypeError, ValueError) as exc:
@@ -137,10 +149,23 @@ class HadriansWall:
             extra = "".join(f"; {n}" for n in work.notes)
             text = f"{{p{seat}}} {said}{gained_text(work.gained)}{extra}." if said else ""
             work.events.insert(0, Event("action", {"seat": seat, "action": action}, None, text))
-        if action["type"] == "favour":
-            year.after_favour(work, seat)
-        year.advance(work)
+        _close(work, seat, action)
         return Transition(work.freeze(), tuple(work.events), work.irreversible)
+
+    def successor(self, state: State, seat: int, action: Action) -> State:
+        """``apply(state, seat, action).state`` for one of ``legal_actions(state, seat)``, which
+        have their shape and are plain JSON already: the computer players weigh thousands of
+        them a move and read no event. Raises where ``apply`` would for such an action."""
+        check_seat(self, state, seat)
+        kind = KINDS[action["type"]]
+        _refuse_out_of_turn(state, seat, kind)
+        reason = kind.check(state, seat, action)
+        if reason:
+            raise IllegalAction(reason)
+        work = Work(state)
+        kind.run(work, seat, action)
+        _close(work, seat, action)
+        return work.freeze()
 
     # ---------------------------------------------------------------------------- views
 

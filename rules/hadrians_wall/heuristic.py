@@ -18,7 +18,6 @@ seat's own pass (``leaf``) instead of looking on into what the others do.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
 from math import comb
@@ -28,7 +27,7 @@ from rules.core import Action
 from rules.hadrians_wall import GAME
 from rules.hadrians_wall.components import ATTACK_CARDS, COHORTS, FATE_CARDS, GREY_FLAG
 from rules.hadrians_wall.rewards import final_disdain
-from rules.hadrians_wall.scoring import breakdown, penalty
+from rules.hadrians_wall.scoring import penalty, sheet_total
 from rules.hadrians_wall.state import State
 from rules.hadrians_wall.year import remaining, seat_cards, temple_favours
 from rules.players.values import best_first
@@ -42,12 +41,12 @@ def _progress(sheet: dict[str, Any]) -> float:
     hand_worth = 0.0 if sheet["passed"] else 0.15
     boxes = (int(sheet["mining"]) + int(sheet["guard"]) + int(sheet["fort"])
              + int(sheet["wall"]) + int(sheet["cippi"]) + int(sheet["temple_boxes"])
-             + sum(int(v) for v in sheet["citizens"].values())
+             + sum(map(int, sheet["citizens"].values()))
              + int(sheet["production"]) + len(sheet["landmarks"]) + 2 * len(sheet["built"])
              + len(sheet["training"]) + len(sheet["forum"]) + sum(sheet["market"])
              + sum(sheet["theatre"]) + int(sheet["scouts"]) + sum(sheet["map"]))
-    cohorts = sum(int(n) for n in sheet["cohorts"])
-    hand = sum(int(v) for v in sheet["hand"].values())
+    cohorts = sum(map(int, sheet["cohorts"]))
+    hand = sum(map(int, sheet["hand"].values()))
     return float(0.4 * boxes + 0.6 * cohorts + hand_worth * hand + 0.5 * int(sheet["favours"]))
 
 
@@ -77,9 +76,17 @@ def _expected_attack(cards: int, shares: tuple[float, ...], cohorts: tuple[int, 
 
 
 def _shares(state: State) -> tuple[float, ...]:
-    pile = state.fate_draw or state.fate_discard
-    counts = Counter(FATE_CARDS[c].attack for c in pile)
-    n = sum(counts.values()) or 1
+    return _pile_shares(state.fate_draw or state.fate_discard)
+
+
+@lru_cache(maxsize=256)
+def _pile_shares(pile: tuple[str, ...]) -> tuple[float, ...]:
+    """Where the arrows of the next Fate card fall. Every action weighed in one sampled world
+    sees the same pile, so the count is kept."""
+    counts = dict.fromkeys(COHORTS, 0)
+    for card in pile:
+        counts[FATE_CARDS[card].attack] += 1
+    n = len(pile) or 1
     return tuple(counts[c] / n for c in COHORTS)
 
 
@@ -109,7 +116,7 @@ def _attack_ahead(state: State, seat: int, sheet: dict[str, Any]) -> float:
 def _worth(state: State, seat: int) -> float:
     sheet = state.sheets[seat]
     weight = 0.5 if state.year >= 6 else 1.0  # credit for unfinished work fades late
-    return (float(breakdown(sheet, state.options)["total"]) + weight * _progress(sheet)
+    return (float(sheet_total(sheet, state.options)) + weight * _progress(sheet)
             + _attack_ahead(state, seat, sheet))
 
 
@@ -140,7 +147,7 @@ def candidates(state: State, seat: int, actions: list[Action]) -> list[Action]:
 
     def key(action: Action) -> float:
         try:
-            after = GAME.apply(state, seat, action).state
+            after = GAME.successor(state, seat, action)  # the actions are legal ones
             return _worth(after, seat)  # only the seat's own sheet changes much
         except ValueError:
             return -1e9

@@ -3,7 +3,8 @@ the solo ranks of 8.3."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from rules.core import Outcome, rank_by, tie_notes
@@ -24,42 +25,65 @@ from rules.hadrians_wall.scouting import complete_columns
 from rules.hadrians_wall.state import Sheet
 
 
+@cache
+def _section_ends(columns: tuple[int, ...]) -> tuple[int, ...]:
+    """The last box of each granary column of a track (the same for every sheet)."""
+    return tuple(max(i for i, c in enumerate(columns) if c == col) for col in (1, 2, 3))
+
+
 def _sections(filled: int, columns: tuple[int, ...]) -> int:
     """Granary sections of a track whose every box is filled."""
-    ends = [max(i for i, c in enumerate(columns) if c == col) for col in (1, 2, 3)]
-    return sum(1 for end in ends if filled >= end)
+    return sum(1 for end in _section_ends(columns) if filled >= end)
 
 
-def measures(sheet: Sheet, options: Mapping[str, Any]) -> dict[str, int]:
+def _production(sheet: Sheet, options: Mapping[str, Any]) -> int:
     production = int(sheet["production"])
     if not options.get("forager_counts_prefilled", True):
         production -= 1
+    return production
+
+
+def _complete_temples(sheet: Sheet) -> int:
     temples = int(sheet["temple_boxes"])
-    return {
-        "landmarks": len(sheet["landmarks"]),
-        "final_disdain": final_disdain(sheet),
-        "wall_sections": _sections(int(sheet["wall"]), WALL.columns),
-        "large_buildings": sum(1 for b in LARGE_BUILDINGS if b in sheet["built"]),
-        "complete_cohorts": sum(1 for n in sheet["cohorts"] if n >= COHORT_BOXES),
-        "production": production,
-        "market_goods": sum(1 for g in sheet["market"] if g),
-        "complete_citizen_tracks": sum(1 for n in sheet["citizens"].values() if n >= CITIZEN_BOXES),
-        "complete_temples": sum(1 for last in TEMPLE_LAST_BOX.values() if temples >= last),
-        "complete_map_columns": complete_columns(sheet["map"]),
-        "gladiator_strength": sum(int(g["strength"]) for g in sheet["gladiators"]),
-        "wall_guard_sections": _sections(int(sheet["guard"]), GUARD.columns),
-    }
+    return sum(1 for last in TEMPLE_LAST_BOX.values() if temples >= last)
 
 
-def path_points(card: str, values: Mapping[str, int]) -> int:
-    measure, compare, tiers = PATH_SCORING[card]
-    value = values[measure]
+Measure = Callable[[Sheet, Mapping[str, Any]], int]
+# One function per measure, so that a score reads only the measures its Path cards use.
+MEASURES: dict[str, Measure] = {
+    "landmarks": lambda sheet, _: len(sheet["landmarks"]),
+    "final_disdain": lambda sheet, _: final_disdain(sheet),
+    "wall_sections": lambda sheet, _: _sections(int(sheet["wall"]), WALL.columns),
+    "large_buildings": lambda sheet, _: sum(1 for b in LARGE_BUILDINGS if b in sheet["built"]),
+    "complete_cohorts": lambda sheet, _: sum(1 for n in sheet["cohorts"] if n >= COHORT_BOXES),
+    "production": _production,
+    "market_goods": lambda sheet, _: sum(1 for g in sheet["market"] if g),
+    "complete_citizen_tracks": lambda sheet, _: sum(
+        1 for n in sheet["citizens"].values() if n >= CITIZEN_BOXES),
+    "complete_temples": lambda sheet, _: _complete_temples(sheet),
+    "complete_map_columns": lambda sheet, _: complete_columns(sheet["map"]),
+    "gladiator_strength": lambda sheet, _: sum(int(g["strength"]) for g in sheet["gladiators"]),
+    "wall_guard_sections": lambda sheet, _: _sections(int(sheet["guard"]), GUARD.columns),
+}
+
+
+def measures(sheet: Sheet, options: Mapping[str, Any]) -> dict[str, int]:
+    return {name: measure(sheet, options) for name, measure in MEASURES.items()}
+
+
+@cache
+def _tier_points(card: str, value: int) -> int:
+    _, compare, tiers = PATH_SCORING[card]
     best = 0
     for threshold, points in tiers:
         reached = value <= threshold if compare == "at_most" else value >= threshold
         if reached:
             best = max(best, points)
     return best
+
+
+def path_points(card: str, values: Mapping[str, int]) -> int:
+    return _tier_points(card, values[PATH_SCORING[card][0]])
 
 
 def penalty(disdain: int) -> int:
@@ -77,6 +101,16 @@ def breakdown(sheet: Sheet, options: Mapping[str, Any]) -> dict[str, int]:
     out["disdain_penalty"] = -penalty(values["final_disdain"])
     out["total"] = sum(out[a] for a in ATTRIBUTES) + out["paths"] + out["disdain_penalty"]
     return out
+
+
+def sheet_total(sheet: Sheet, options: Mapping[str, Any]) -> int:
+    """``breakdown(sheet, options)["total"]``, reading only the measures the sheet's Path cards
+    use: the computer players score thousands of sheets a move."""
+    attributes = sheet["attributes"]
+    points = sum(int(attributes[a]) for a in ATTRIBUTES)
+    for card in dict.fromkeys(sheet["paths"]):  # each card once, as in ``breakdown``
+        points += _tier_points(card, MEASURES[PATH_SCORING[card][0]](sheet, options))
+    return points - penalty(final_disdain(sheet))
 
 
 def solo_rank(score: int) -> str:

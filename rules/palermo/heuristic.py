@@ -205,7 +205,30 @@ def _police_choice(state: PalermoState, seat: int, actions: list[Action]) -> Act
     return best if best is not None else actions[0]
 
 
+# The police choice of recent positions: (state, seat) -> (the actions offered, the index of
+# the one chosen). A search meets the same positions again and again (nothing is hidden).
+_PICKED: dict[tuple[PalermoState, int], tuple[list[Action], int]] = {}
+PICKED_KEPT = 4096
+
+
+def _police_pick(state: PalermoState, seat: int, actions: list[Action]) -> Action:
+    """``_police_choice``, remembered for the same position and actions."""
+    key = (state, seat)
+    known = _PICKED.get(key)
+    if known is not None and known[0] == actions:
+        return actions[known[1]]
+    choice = _police_choice(state, seat, actions)
+    index = next(i for i, a in enumerate(actions) if a is choice)
+    if len(_PICKED) >= PICKED_KEPT:
+        _PICKED.clear()
+    _PICKED[key] = ([dict(a) for a in actions], index)  # a copy: the caller owns its list
+    return actions[index]
+
+
+@lru_cache(maxsize=4096)
 def evaluate(state: PalermoState) -> tuple[float, ...]:
+    # Cached: nothing is hidden in Palermo, so every sampled world is the real one and a search
+    # meets the same positions again and again.
     n = state.players
     if state.phase != COLLECT:
         return tuple(float(state.score(s)) for s in range(n))
@@ -287,7 +310,7 @@ def candidates(state: PalermoState, seat: int, actions: list[Action]) -> list[Ac
                 else _build_order(state, seat, actions) if state.step == HOUSE else actions)
     kinds = {a["type"] for a in actions}
     if "police" in kinds or "keep" in kinds:
-        return [_police_choice(state, seat, actions)]
+        return [_police_pick(state, seat, actions)]
     if state.step == MOVE and any(a.get("end") in ("home", "business") for a in actions):
         # Stop whenever possible: home first, then the business that leaves the most points.
         stops = [a for a in actions if a.get("end") in ("home", "business")]

@@ -101,11 +101,12 @@ def reach(
     ``skip_cost[n]`` is charged for each ring cell a jump passes over (None: jumps ignore them);
     entering a node of ``stop_at`` ends the move there (a pawn arriving home).
     """
-    walks = _walks(g, origins, budget, enter, skip_cost, stop_at, enter_origins=not simple)
     if not simple:
+        walks = _walks(g, origins, budget, enter, skip_cost, stop_at, enter_origins=True)
         return frozenset(
             (n, c) for c in range(1, budget + 1) for n in _bits(walks[c] & wanted[c])
         )
+    walks = _walks(g, origins, budget, enter, skip_cost, stop_at, enter_origins=False)
     return _simple(g, origins, budget, enter, skip_cost, stop_at, walks, wanted)
 
 
@@ -144,21 +145,22 @@ def _walks(
     """
     out = [0] * (budget + 1)
     frontier = [(o, 0) for o in origins]
-    seen = set(frontier)
     # With several possible starts a path may well cross another start, so only a single
     # start can be left out.
     banned = frozenset(origins) if not enter_origins and len(origins) == 1 else frozenset()
+    links = _links(g, budget)
     while frontier:
         nxt: list[tuple[int, int]] = []
         for u, cost in frontier:
-            for v, skipped in g.edges[u]:
+            for v, bit, skipped, _ in links[u]:
                 if v in banned:
                     continue
-                nc = cost + _edge_cost(v, skipped, enter, skip_cost)
-                if nc > budget or (v, nc) in seen:
+                step = enter[v] if skip_cost is None else _edge_cost(v, skipped, enter, skip_cost)
+                nc = cost + step
+                # ``out`` doubles as the set of (node, cost) pairs already reached.
+                if nc > budget or out[nc] & bit:
                     continue
-                seen.add((v, nc))
-                out[nc] |= 1 << v
+                out[nc] |= bit
                 if nc < budget and v not in stop_at:
                     nxt.append((v, nc))
         frontier = nxt
@@ -180,21 +182,23 @@ def _simple(
     left = sum(p.bit_count() for p in pending)
     found: list[tuple[int, int]] = []
     seen: set[tuple[int, int, int]] = set()
-    edges = g.edges
     balls = balls_of(g, budget)
+    links = _links(g, budget)
     stack: list[tuple[int, int, int]] = [(o, 1 << o, 0) for o in origins]
     while stack and left:
         u, mask, cost = stack.pop()
         ball = balls[u]
         rest = budget - cost
-        # Go on only while something still pending lies within reach of this partial path
-        # (full-length endings first: they are most of what is pending).
-        if not pending[budget] & ball[rest] and not any(
-            pending[cost + k] & ball[k] for k in range(1, rest)
-        ):
-            continue
-        for v, skipped in edges[u]:
-            bit = 1 << v
+        # Go on only while something still pending lies within reach of this partial path and
+        # off it (a simple path enters no cell twice); full-length endings first: they are
+        # most of what is pending.
+        if not pending[budget] & ball[rest] & ~mask:
+            for k in range(1, rest):
+                if pending[cost + k] & ball[k] & ~mask:
+                    break
+            else:
+                continue
+        for v, bit, skipped, v_balls in links[u]:
             if mask & bit:
                 continue
             step = enter[v] if skip_cost is None else _edge_cost(v, skipped, enter, skip_cost)
@@ -208,13 +212,24 @@ def _simple(
             if nc == budget or v in stop_at:
                 continue
             # Only visited cells the rest of the move could still enter matter from here on.
-            nmask = (mask | bit) & balls[v][budget - nc]
+            nmask = (mask | bit) & v_balls[budget - nc]
             key = (v, nc, nmask)
             if key in seen:
                 continue
             seen.add(key)
             stack.append((v, nmask | bit, nc))
     return frozenset(found)
+
+
+Link = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+
+
+@lru_cache(maxsize=64)
+def _links(g: Graph, budget: int) -> tuple[tuple[Link, ...], ...]:
+    """Each node's edges as (target, its bit, ring cells skipped, the target's balls): looked up
+    once per city and budget instead of at every visit of an edge."""
+    balls = balls_of(g, budget)
+    return tuple(tuple((v, 1 << v, skipped, balls[v]) for v, skipped in out) for out in g.edges)
 
 
 @lru_cache(maxsize=64)

@@ -54,6 +54,19 @@ class PalermoState:
     home_order: tuple[int, ...]
     turns: int  # phase-2 turns begun, for the record
 
+    def __hash__(self) -> int:
+        # The hash dataclasses would give (``legal_for`` is cached by state), worked out once
+        # per state: it hashes every Tile through Python, and a state is looked up many times.
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, name) for name in _FIELDS))
+            object.__setattr__(self, "_hash", cached)
+        return int(cached)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A string's hash differs from one process to the next: never carry it over.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     @property
     def config(self) -> Config:
         return config_from_json(self.options)
@@ -77,6 +90,23 @@ class PalermoState:
 
     def all_collected(self, seat: int) -> bool:
         return self.collected[seat] + self.lost[seat] >= self.chips_total()
+
+
+_FIELDS = tuple(f.name for f in fields(PalermoState))
+_FIELD_SET = frozenset(_FIELDS)
+
+
+def evolve(state: PalermoState, **changes: Any) -> PalermoState:
+    """``dataclasses.replace(state, **changes)`` without its per-call work (reading the fields,
+    running ``__init__``): a search makes tens of thousands of states a move."""
+    unknown = changes.keys() - _FIELD_SET
+    if unknown:
+        raise TypeError(f"PalermoState has no field {sorted(unknown)[0]!r}")
+    values = {name: state.__dict__[name] for name in _FIELDS}
+    values.update(changes)
+    new = object.__new__(PalermoState)
+    new.__dict__.update(values)  # frozen: setattr refuses, the instance's dict does not
+    return new
 
 
 def dump_state(state: PalermoState) -> dict[str, Any]:

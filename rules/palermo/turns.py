@@ -27,6 +27,7 @@ from rules.palermo.state import (
     WALK,
     PalermoState,
     Tile,
+    evolve,
 )
 from rules.words import counted, with_article
 
@@ -82,7 +83,7 @@ def lay_start(state: PalermoState, seat: int, space: int) -> tuple[PalermoState,
         {"seat": seat, "space": name},
         text=f"{{p{seat}}} laid the Start/Finish tile on {name}.",
     )
-    return replace(state, tiles=tiles, step=HOUSE), [event]
+    return evolve(state, tiles=tiles, step=HOUSE), [event]
 
 
 def build(state: PalermoState, seat: int, placement: Placement) -> tuple[PalermoState, Events]:
@@ -98,11 +99,11 @@ def build(state: PalermoState, seat: int, placement: Placement) -> tuple[Palermo
             f"{with_article(house_name(state.config, placement.kind))} on {name}.",
         )
     ]
-    state = replace(
+    state = evolve(
         state, tiles=tiles, supply=supply, to_place=to_place, last_house=placement.space
     )
     if any(to_place):
-        return replace(state, turn=(seat + 1) % state.players, step=HOUSE), events
+        return evolve(state, turn=(seat + 1) % state.players, step=HOUSE), events
     return _finish_city(state, events)
 
 
@@ -120,7 +121,7 @@ def _finish_city(state: PalermoState, events: Events) -> tuple[PalermoState, Eve
             + " Phase 2: collecting income.",
         )
     )
-    state = replace(
+    state = evolve(
         state, tiles=tiles, streets_left=state.streets_left - len(empty), phase=COLLECT
     )
     state = _drop_sealed_chips(state, events)
@@ -162,7 +163,7 @@ def _drop_sealed_chips(state: PalermoState, events: Events) -> PalermoState:
                     "its chip leaves the game.",
                 )
             )
-    return replace(state, tiles=tuple(tiles), lost=tuple(lost))
+    return evolve(state, tiles=tuple(tiles), lost=tuple(lost))
 
 
 # -------------------------------------------------------------------------------- phase 2
@@ -172,10 +173,10 @@ def _begin_turn(state: PalermoState, seat: int, events: Events) -> tuple[Palermo
     """Start ``seat``'s turn, skipping turns that hold no decision (a home player whose stone
     cannot move only collects the waiting bonus)."""
     for _ in range(2 * state.players):  # every player home ends the game first; this is a bound
-        state = replace(state, turn=seat, turns=state.turns + 1)
+        state = evolve(state, turn=seat, turns=state.turns + 1)
         if state.is_home(seat):
             gain = state.config.bonus(state.players)
-            state = replace(state, bonus=_set(state.bonus, seat, state.bonus[seat] + gain))
+            state = evolve(state, bonus=_set(state.bonus, seat, state.bonus[seat] + gain))
             events.append(
                 Event(
                     "waiting_bonus",
@@ -184,16 +185,16 @@ def _begin_turn(state: PalermoState, seat: int, events: Events) -> tuple[Palermo
                 )
             )
         if police_targets(state, seat):
-            return replace(state, step=POLICE), events
+            return evolve(state, step=POLICE), events
         if not state.is_home(seat):
-            return replace(state, step=MOVE), events
-        state = replace(state, frozen=_set(state.frozen, seat, False))
+            return evolve(state, step=MOVE), events
+        state = evolve(state, frozen=_set(state.frozen, seat, False))
         seat = (seat + 1) % state.players
     raise AssertionError("no player has a decision left")
 
 
 def _end_turn(state: PalermoState, seat: int, events: Events) -> tuple[PalermoState, Events]:
-    state = replace(state, frozen=_set(state.frozen, seat, False))
+    state = evolve(state, frozen=_set(state.frozen, seat, False))
     return _begin_turn(state, (seat + 1) % state.players, events)
 
 
@@ -202,7 +203,7 @@ def place_police(
 ) -> tuple[PalermoState, Events]:
     events: Events = []
     if target is not None:
-        state = replace(state, police=_set(state.police, seat, target))
+        state = evolve(state, police=_set(state.police, seat, target))
         name = state.geo.cell_name(target)
         events.append(
             Event(
@@ -221,14 +222,14 @@ def place_police(
         )
     if state.is_home(seat):
         return _end_turn(state, seat, events)
-    return replace(state, step=MOVE), events
+    return evolve(state, step=MOVE), events
 
 
 def walk_on(state: PalermoState, seat: int) -> tuple[PalermoState, Events]:
     """The pawn passes its stops by and will use every point (spec 7.4, ending 1)."""
     told = Event("walk_on", {"seat": seat}, text=f"{{p{seat}}} walks on: the pawn passes its "
                  "stops by and uses every movement point.")
-    return replace(state, step=WALK), [told]
+    return evolve(state, step=WALK), [told]
 
 
 def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState, Events]:
@@ -236,7 +237,7 @@ def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState,
     spare = total - move.cost
     name = state.geo.cell_name(move.to)
     events: Events = []
-    state = replace(state, pawns=_set(state.pawns, seat, move.to))
+    state = evolve(state, pawns=_set(state.pawns, seat, move.to))
     data: dict[str, Any] = {"seat": seat, "to": name, "cost": move.cost, "end": move.end}
     if move.end == BUSINESS:
         state = _collect(state, seat, move.to, spare)
@@ -246,7 +247,7 @@ def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState,
                 f"{{p{seat}}} stopped at their business on {name} with no movement points "
                 "left over, so they earned nothing.")
     elif move.end == HOME:
-        state = replace(
+        state = evolve(
             state,
             leftover=_set(state.leftover, seat, state.leftover[seat] + spare),
             home_order=(*state.home_order, seat),
@@ -261,9 +262,9 @@ def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState,
     owner = next(
         (s for s, p in enumerate(state.police) if p == move.to and s != seat), None
     )
-    state = replace(state, penalty=_set(state.penalty, seat, 1 if owner is not None else 0))
+    state = evolve(state, penalty=_set(state.penalty, seat, 1 if owner is not None else 0))
     if owner is not None:
-        state = replace(state, frozen=_set(state.frozen, owner, True))
+        state = evolve(state, frozen=_set(state.frozen, owner, True))
         events.append(
             Event(
                 "stone_blocked",
@@ -274,7 +275,7 @@ def move_pawn(state: PalermoState, seat: int, move: Move) -> tuple[PalermoState,
         )
     if len(state.home_order) == state.players:
         events.append(Event("game_over", {}, text="Every pawn is home: the game is over."))
-        return replace(state, phase=OVER, step="", turn=-1), events
+        return evolve(state, phase=OVER, step="", turn=-1), events
     return _end_turn(state, seat, events)
 
 
@@ -287,7 +288,7 @@ def _collect(state: PalermoState, seat: int, door: int, income: int) -> PalermoS
         if geo.space_cells(space)[cfg.house(tile.kind).door_at(tile.rotation)] == door:
             tiles[space] = replace(tile, chip=False)
             break
-    return replace(
+    return evolve(
         state,
         tiles=tuple(tiles),
         collected=_set(state.collected, seat, state.collected[seat] + 1),
