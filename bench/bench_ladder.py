@@ -1,7 +1,7 @@
 """The computer players' ladder: each level against the next, per game, with 95% intervals.
 
     python bench/bench_ladder.py [--games 100] [--only GAME] [--pairs hard:easy,...]
-                                 [--workers N] [--results FILE] [--check K]
+                                 [--workers N] [--results FILE] [--check K] [--report]
 
 Levels: random, easy, normal, hard, ``hard4`` (hard with four times its iterations) and
 ``previous`` (the previous release's hard, frozen in ``bench/previous_hard``). Pairs, by
@@ -17,7 +17,8 @@ A full ladder is hours of CPU, so every game played is appended to ``--results``
 and a later run plays only the games missing: stop it at any time and run it again to go on.
 Games are played by ``--workers`` processes. The file holds games of the players as they were
 when it was written: delete it when a player changes, and ``--check K`` replays K recorded games
-(spread over every game and pair) and says whether each still makes the same moves. Prints one
+(spread over every game and pair) and says whether each still makes the same moves;
+``--report`` only summarizes the games recorded so far. Prints one
 JSON line per pair and a table; asserts nothing.
 """
 
@@ -145,7 +146,10 @@ def summary(game_id: str, first: str, second: str,
 def run(tasks: list[Task], workers: int, path: Path) -> None:
     """Play ``tasks``, appending each game to ``path`` as it ends, in whatever order."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    cut = path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n")
     with path.open("a") as out, ProcessPoolExecutor(workers) as pool:
+        if cut:  # a stop in mid-line: end that line, so it spoils no other
+            out.write("\n")
         for record in pool.map(play, tasks, chunksize=1):
             out.write(json.dumps(record) + "\n")
             out.flush()
@@ -190,6 +194,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--check", type=int, metavar="K", help="replay K recorded games")
+    parser.add_argument("--report", action="store_true",
+                        help="only summarize the games recorded so far")
     args = parser.parse_args()
     if args.check:
         sys.exit(0 if check(load(args.results), args.check, args.workers) else 1)
@@ -197,8 +203,9 @@ def main() -> None:
     game_ids = args.only or games_with_players()
     wanted = [(g, a, b, n) for a, b in pairs for g in game_ids for n in range(args.games)]
     done = load(args.results)
-    run([t for t in wanted if t not in done], args.workers, args.results)
-    done = load(args.results)
+    if not args.report:
+        run([t for t in wanted if t not in done], args.workers, args.results)
+        done = load(args.results)
     rows = []
     for game_id in game_ids:
         for first, second in pairs:
