@@ -24,7 +24,7 @@ LEVELS = {
     "random": "any legal move, at random",
     "easy": "the move that scores best right away; beats random in 92-100% of games",
     "normal": "looks a few moves ahead in sampled deals; beats easy in 54-88% of games",
-    "hard": "like normal, over three to five times as many deals; beats easy in 62-100% of games",
+    "hard": "like normal, over three to five times as many deals; beats easy in 65-90% of games",
 }
 DEFAULT_LEVEL = players.DEFAULT_LEVEL
 SEARCHING = ("normal", "hard")
