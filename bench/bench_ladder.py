@@ -146,7 +146,11 @@ def summary(game_id: str, first: str, second: str,
 def run(tasks: list[Task], workers: int, path: Path) -> None:
     """Play ``tasks``, appending each game to ``path`` as it ends, in whatever order."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    cut = path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n")
+    cut = False
+    if path.exists() and path.stat().st_size:
+        with path.open("rb") as tail:
+            tail.seek(-1, 2)
+            cut = tail.read(1) != b"\n"
     with path.open("a") as out, ProcessPoolExecutor(workers) as pool:
         if cut:  # a stop in mid-line: end that line, so it spoils no other
             out.write("\n")

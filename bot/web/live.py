@@ -21,7 +21,7 @@ from aiohttp import web
 from bot.store import Store
 from bot.web.context import SITE, gone, site_of
 from bot.web.limits import HEADERS, who
-from bot.web.renders import Busy
+from bot.web.renders import Busy, release
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +61,7 @@ class Live:
 
     def closed(self, client: str) -> None:
         self._streams -= 1
-        left = self._by_client[client] - 1
-        if left:
-            self._by_client[client] = left
-        else:
-            del self._by_client[client]
+        release(self._by_client, client)
 
     async def _poll(self, store: Store, table_id: int, watch: _Watch) -> None:
         while True:

@@ -37,6 +37,16 @@ KEPT = 512  # results kept, most recently used last: a board's PNG is ~100 KiB
 RETRY_SECONDS = 2
 
 
+def release(counts: dict[str, int], client: str) -> None:
+    """One fewer of ``client``'s requests in flight; a client with none left is forgotten, so
+    the map holds only the clients being served."""
+    left = counts[client] - 1
+    if left:
+        counts[client] = left
+    else:
+        del counts[client]
+
+
 class Busy(Exception):
     """The web workers are full: try again in ``retry_after`` seconds."""
 
@@ -141,11 +151,7 @@ class WorkQueue:
                 result, seconds = await loop.run_in_executor(self.executor, timed, work, *args)
         finally:
             self._pending -= 1
-            left = self._by_client[client] - 1
-            if left:
-                self._by_client[client] = left
-            else:
-                del self._by_client[client]
+            release(self._by_client, client)
         if render:
             RENDER_SECONDS.observe(seconds)
             RENDERS.inc()
