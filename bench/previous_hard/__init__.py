@@ -1,15 +1,16 @@
 """The previous release's hard level, frozen for the ladder (not part of the product).
 
-Its search (``search.py``), its budgets (``BUDGETS``) and, for Palermo, its heuristic
-(``palermo_heuristic.py``) as they were released; the other games' heuristics and the greedy
-choice have not changed since, so they are shared with the product.
+Its search (``search.py``), its budgets (``BUDGETS``) and, for Palermo and Palatinus, its
+heuristics (``palermo_heuristic.py``, ``palatinus_heuristic.py``) as they were released; the
+other games' heuristics and the greedy choice have not changed since, so they are shared with
+the product (faster since, with the same moves).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bench.previous_hard import palermo_heuristic
+from bench.previous_hard import palatinus_heuristic, palermo_heuristic
 from bench.previous_hard.search import run_search
 from rules.core import Action, Game, derive_seed
 from rules.players import NET_SECONDS, search_clock
@@ -20,11 +21,12 @@ from rules.players.values import greedy
 BUDGETS = {"hadrians-wall": (24, 1), "minerva": (30, 2), "palatinus": (150, 0),
            "palermo": (40, 12)}
 
-_PALERMO = _from_module(palermo_heuristic)
+_FROZEN = {"palermo": _from_module(palermo_heuristic),
+           "palatinus": _from_module(palatinus_heuristic)}
 
 
 def _heuristic(game_id: str) -> Heuristic:
-    return _PALERMO if game_id == "palermo" else heuristic_for(game_id)
+    return _FROZEN.get(game_id) or heuristic_for(game_id)
 
 
 def choose(game: Game, state: Any, seat: int, seed: str) -> Action:

@@ -3,7 +3,7 @@ first (all at once), then the influence of merchants and farmers and the award o
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.core import Event, Outcome, rank_by, tie_notes
@@ -16,6 +16,9 @@ from rules.words import counted, listed
 MERCHANT_POINTS = {"M": 1, "F": 2, "S": 3}
 FARMER_POINTS = 2
 _BASE = comp.BASE_TYPES
+# What a merchant or farmer adds to its owner's total on its hill: (board, pieces by type,
+# field, type) -> points.
+Worth = Callable[[Board, Mapping[str, str], str, str], float]
 
 
 def _base(kind: str) -> str:
@@ -148,14 +151,17 @@ def vp_totals(
     laurels: Mapping[str, int],
     players: int,
     config: Config,
-) -> list[int]:
+    worth: Worth | None = None,
+) -> list[float]:
     """Each seat's VP as ``score`` would give them (the sum of ``vp_breakdown`` of its tallies),
     without the record: the computer players score thousands of boards a move.
 
     The same steps as ``score``, hill by hill: soldiers judged on the board as it stands, each
     captured piece to the first of them clockwise from the arrow (a disc to the others), tied
     soldiers leave, then influence and the award. Pieces are held by type (``M``, ``F``,
-    ``S``), the only thing the steps look at besides owners and neutral extras."""
+    ``S``), the only thing the steps look at besides owners and neutral extras. ``worth``
+    values a merchant or farmer in place of its influence on this board (the computer players
+    weigh the board still to come); the VP are whole numbers without it."""
     data = comp.scoring_data()
     tie_disc, shared_disc = data["tied_hill_disc"], data["shared_capture_disc"]
     kinds = {p.field: p.kind for p in pieces}
@@ -163,15 +169,16 @@ def vp_totals(
     owners = {p.field: p.owner for p in pieces}
     neutral = (frozenset(field for field, kind in kinds.items() if comp.is_extra(kind))
                if config.two_player_extras == "neutral" else frozenset())
-    vp = [0] * players
+    value_of = worth or _worth
+    vp: list[float] = [0] * players
     for letter, fields, clockwise in _hills(board, config):
         _capture(board, bases, owners, clockwise, vp, shared_disc)
-        totals = [0] * players
+        totals: list[float] = [0] * players
         for field in fields:
             base = bases.get(field)
             if base is None or base == "S" or field in neutral:
                 continue
-            totals[owners[field]] += _worth(board, bases, field, base)
+            totals[owners[field]] += value_of(board, bases, field, base)
         best = max(totals, default=0)
         if best > 0:
             top = [seat for seat, total in enumerate(totals) if total == best]
@@ -226,7 +233,7 @@ def _hills(board: Board, config: Config) -> tuple[Hill, ...]:
 
 
 def _capture(board: Board, bases: dict[str, str], owners: dict[str, int],
-             clockwise: Sequence[str], vp: list[int], shared_disc: int) -> None:
+             clockwise: Sequence[str], vp: list[float], shared_disc: int) -> None:
     """``_soldiers`` and ``_resolve_captures`` of one hill for ``vp_totals``: VP for captures
     and shared discs; captured pieces and tied soldiers leave the board."""
     holders: dict[str, list[int]] = {}

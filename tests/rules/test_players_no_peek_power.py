@@ -173,7 +173,7 @@ CASES = [
     Case("minerva", 2, 0, 79, "dealt", "twin-0", "normal"),
     Case("hadrians-wall", 2, 1, 154, "fate", "twin-0", "normal"),
     Case("hadrians-wall", 2, 1, 148, "dealt", "twin-0", "normal"),
-    Case("palatinus", 3, 0, 7, "wolves", "twin-0", "normal"),
+    Case("palatinus", 3, 0, 10, "wolves", "twin-0", "normal"),
     Case("palatinus", 3, 0, 19, "dealt", "twin-0", "normal"),
 ]
 
