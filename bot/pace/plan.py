@@ -51,8 +51,13 @@ def reconcile(
     version: int,
     now: int,
     settings: Mapping[int, MemberSettings],
+    paused_at: int | None = None,
 ) -> Plan:
+    """The turns to end and start, and the seat clocks after them. A turn ended while the
+    table is paused is charged holiday and bank time only up to the pause: the table's clock
+    stands still from then on (a holiday changed during the pause is charged the same way)."""
     plan = Plan()
+    until = now if paused_at is None else min(now, paused_at)
     for info in seats:
         if info.is_computer:
             continue
@@ -65,11 +70,11 @@ def reconcile(
                                  or turn.member_id != info.member_id):
             plan.end_turns.append(turn.id)
             member = settings.get(turn.member_id or 0) or MemberSettings(turn.member_id or 0)
-            off = min(allowance(timing, clock), member.away_overlap(turn.started_at, now))
+            off = min(allowance(timing, clock), member.away_overlap(turn.started_at, until))
             if timing.timed and off:
                 clock = replace(clock, holiday_used=clock.holiday_used + off)
             if timing.mode is Mode.BANK and seat in movers:
-                used = max(0, now - turn.started_at - off)
+                used = max(0, until - turn.started_at - off)
                 clock = replace(clock, bank=min(timing.cap,
                                                 max(0, clock.bank - used) + timing.increment))
             turn = None

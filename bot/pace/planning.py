@@ -44,7 +44,8 @@ class TurnPlanning:
             settings = {m: MemberSettings(**v) for m, v in inputs.settings.items()}
             no_dm.update(m for m, v in settings.items() if not v.dm_notices)
             plan = reconcile(timing_of(inputs.timing), seats, inputs.clocks, inputs.open_turns,
-                             active, movers, autopiloted, table.version, now, settings)
+                             active, movers, autopiloted, table.version, now, settings,
+                             inputs.paused_at)
             return PlanRows(plan.end_turns, plan.new_turns, plan.clocks)
 
         def told(turns: dict[int, TurnRecord]) -> Timed:

@@ -366,6 +366,7 @@ class PlanInputs:
     clocks: dict[int, SeatClock]
     open_turns: dict[int, TurnRecord]
     settings: dict[int, dict[str, Any]]  # stored member settings, by member
+    paused_at: int | None = None  # when the table's clock stopped (None: it runs)
 
 
 @dataclass(frozen=True)

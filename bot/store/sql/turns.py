@@ -60,9 +60,11 @@ def write_plan(plan: PlanRequest, *, locked: bool) -> Script[dict[int, TurnRecor
         yield count(FINISHED, at, table_id)
         yield count(MARK_DASHBOARDS, table_id)
         return {}
+    paused = yield value("SELECT paused_at FROM table_timing WHERE table_id = ?", table_id)
     inputs = PlanInputs((yield from timing_in_force(table_id))[0],
                         (yield from seat_clocks(table_id)), (yield from open_turns(table_id)),
-                        (yield from member_settings(list(dict.fromkeys(plan.member_ids)))))
+                        (yield from member_settings(list(dict.fromkeys(plan.member_ids)))),
+                        None if paused is None else int(paused))
     planned = plan.planner(inputs)
     if planned.end_turns:
         yield count(f"UPDATE turns SET ended_at = ? WHERE id IN"

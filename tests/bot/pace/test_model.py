@@ -120,6 +120,9 @@ class PaceMachine(RuleBasedStateMachine):
         self.member_time = {m.id: ref.MemberTime() for m in EVERYONE}
         self.spells: dict[int, list[tuple[int, int]]] = {m.id: [] for m in EVERYONE}
         self.uncharged: set[int] = set()  # turns a substitution ended
+        # The table's pauses: [from, to] (to None while it lasts). A turn ended during one is
+        # charged only up to its start: the table's clock stood still.
+        self.pauses: list[tuple[int, int | None]] = []
         # What each vote decided as it ended, and among whom: (turn id, round) -> both.
         self.decided: dict[tuple[int, int], tuple[str | None, frozenset[int]]] = {}
         self.open_services()
@@ -417,6 +420,21 @@ class PaceMachine(RuleBasedStateMachine):
                 self.run(self.scheduler.resume(self.table_id, MEMBERS[0]))
         except TableError:
             return
+        clock = self.run(self.store.table_clock(self.table_id))
+        paused = clock is not None and clock.paused_at is not None
+        if paused and (not self.pauses or self.pauses[-1][1] is not None):
+            assert clock is not None and clock.paused_at is not None
+            self.pauses.append((clock.paused_at, None))
+        elif not paused and self.pauses and self.pauses[-1][1] is None:
+            self.pauses[-1] = (self.pauses[-1][0], epoch(self.clock))
+
+    def charged_until(self, end: int) -> int:
+        """Where a turn that ended at ``end`` is charged up to, at the least: the start of a
+        pause it may have ended in (a move at the instant of a resume may come either side)."""
+        for start, stop in self.pauses:
+            if start <= end and (stop is None or end <= stop):
+                return start
+        return end
 
     @precondition(lambda self: self.voting)
     @rule(pick=st.integers(0, 3), choice=st.sampled_from(VOTE_CHOICES))
@@ -640,7 +658,7 @@ class PaceMachine(RuleBasedStateMachine):
         since = {c.seat: c.at for c in self.run(self.store.seat_changes(self.table_id))}
         turns = [t for t in turns if t[3] >= since.get(t[1], t[3])]
         for seat, clock in self.run(self.store.seat_clocks(self.table_id)).items():
-            ended = [(i, ref.away_within(self.spells[m], start, end),
+            ended = [(i, ref.away_within(self.spells[m], start, self.charged_until(end)),
                       ref.away_within(self.spells[m], min(made, start), end))
                      for i, s, m, made, start, end in turns if s == seat and end is not None]
             # A turn a substitution ended is charged only what a change of holiday charged
@@ -819,6 +837,37 @@ def test_a_holiday_replaced_during_a_pause_moves_the_deadline_once(tmp_path: Pat
         machine.pause_or_resume(pause=False)
         after = machine.run(machine.store.open_turns(machine.table_id))[0]
         assert after.due_at == turn.due_at + 12 * HOUR, (after.due_at - turn.due_at) / HOUR
+    finally:
+        machine.teardown()
+
+
+@pytest.mark.parametrize("ends_it", [True, False], ids=["holiday ended", "holiday kept"])
+def test_a_move_during_a_pause_charges_no_holiday_taken_while_paused(
+        tmp_path: Path, ends_it: bool) -> None:
+    """The table pauses; Ann goes on holiday for a day, and a day later, still paused, ends it
+    (or not) and moves. Her clock stood still the whole time: the turn is charged nothing of
+    her one-day allowance either way (it was charged the whole day when she kept the holiday,
+    nothing when she ended it)."""
+
+    class Machine(PaceMachine):
+        folder = str(tmp_path)
+        policy = "autopilot"
+
+    machine = Machine()
+    try:
+        machine.a_timed_game(pace="10m", ignore_quiet=False, absent_after=1, allowance=1)
+        machine.pause_or_resume(pause=True)
+        machine.a_holiday(who=MEMBERS[0], ahead=0, days=1)
+        machine.clock.advance(DAY)
+        if ends_it:
+            machine.a_holiday(who=MEMBERS[0], ahead=0, days=0)
+        (turn,) = machine.run(machine.store.open_turns(machine.table_id)).values()
+        assert turn.member_id == MEMBERS[0].id
+        machine.a_member_moves(MEMBERS[0], 0)
+        assert machine.run(machine.store.get_turn(turn.id)).ended_at is not None
+        clock = machine.run(machine.store.seat_clocks(machine.table_id))[turn.seat]
+        assert clock.holiday_used == 0
+        machine.holiday_used_adds_up_across_turns()
     finally:
         machine.teardown()
 
