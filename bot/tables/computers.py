@@ -23,7 +23,7 @@ from rules.core import Action, Game, RulesError, State, derive_seed
 LEVELS = {
     "random": "any legal move, at random",
     "easy": "the move that scores best right away; beats random in 98-100% of games",
-    "normal": "looks a few moves ahead in sampled deals; beats easy in 48-82% of games",
+    "normal": "looks a few moves ahead in sampled deals; beats easy in 52-82% of games",
     "hard": "like normal, over three to five times as many deals; beats easy in 65-90% of games",
 }
 DEFAULT_LEVEL = players.DEFAULT_LEVEL
