@@ -26,16 +26,24 @@ turn_record = partial(record, TurnRecord)
 
 
 def timing_in_force(table_id: int) -> Script[tuple[dict[str, Any] | None, bool]]:
+    return (yield from _timing_and_pause(table_id))[:2]
+
+
+def _timing_and_pause(table_id: int
+                      ) -> Script[tuple[dict[str, Any] | None, bool, int | None]]:
+    """The timing in force, whether a league imposes it, and when the table's clock stopped
+    (None: it runs), in one read."""
     # A league's pace comes first: it is imposed on every table that counts for it.
     found = yield row(
-        "SELECT l.timing AS league, t.timing AS own FROM game_tables g"
+        "SELECT l.timing AS league, t.timing AS own, t.paused_at FROM game_tables g"
         " LEFT JOIN league_timing l ON l.league_id = g.league_id"
         " LEFT JOIN table_timing t ON t.table_id = g.id WHERE g.id = ?", table_id)
     if found is None:
-        return None, False
+        return None, False, None
+    paused = None if found["paused_at"] is None else int(found["paused_at"])
     if found["league"] is not None:
-        return json.loads(found["league"]), True
-    return (None if found["own"] is None else json.loads(found["own"])), False
+        return json.loads(found["league"]), True, paused
+    return (None if found["own"] is None else json.loads(found["own"])), False, paused
 
 
 def seat_clocks(table_id: int) -> Script[dict[int, SeatClock]]:
@@ -60,11 +68,11 @@ def write_plan(plan: PlanRequest, *, locked: bool) -> Script[dict[int, TurnRecor
         yield count(FINISHED, at, table_id)
         yield count(MARK_DASHBOARDS, table_id)
         return {}
-    paused = yield value("SELECT paused_at FROM table_timing WHERE table_id = ?", table_id)
-    inputs = PlanInputs((yield from timing_in_force(table_id))[0],
-                        (yield from seat_clocks(table_id)), (yield from open_turns(table_id)),
+    timing, _, paused = yield from _timing_and_pause(table_id)
+    inputs = PlanInputs(timing, (yield from seat_clocks(table_id)),
+                        (yield from open_turns(table_id)),
                         (yield from member_settings(list(dict.fromkeys(plan.member_ids)))),
-                        None if paused is None else int(paused))
+                        paused)
     planned = plan.planner(inputs)
     if planned.end_turns:
         yield count(f"UPDATE turns SET ended_at = ? WHERE id IN"
